@@ -1,0 +1,15 @@
+# analyze/: gpuanalyze. Everything but gpuanalyze.c goes into libgtanalyze.a so tests can link it.
+ANALYZE_MAIN := analyze/gpuanalyze.c
+ANALYZE_SRCS += $(filter-out $(ANALYZE_MAIN),$(wildcard analyze/*.c))
+ANALYZE_OBJS := $(ANALYZE_SRCS:%.c=$(OBJ)/%.o)
+ANALYZE_LIBS := -lzstd -lelf -ldl -lm
+MAN_PAGES += man/gpuanalyze.1
+
+$(BUILD)/libgtanalyze.a: $(ANALYZE_OBJS)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+$(BUILD)/gpuanalyze: $(OBJ)/analyze/gpuanalyze.o $(BUILD)/libgtanalyze.a $(BUILD)/libgttrace.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS)
+
+ALL_TARGETS += $(BUILD)/libgtanalyze.a $(BUILD)/gpuanalyze

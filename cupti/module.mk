@@ -1,0 +1,10 @@
+# cupti/: CUPTI glue (activity buffers, callbacks, translation to trace records, launch capture).
+# Compiled only where the CUPTI headers are found; never linked against libcupti or libcuda: the
+# preload loads both with dlopen at run time.
+CUPTI_SRCS += $(wildcard cupti/*.c)
+CUPTI_OBJS := $(CUPTI_SRCS:%.c=$(OBJ)/%.o)
+CFLAGS_cupti := -I$(CUPTI_INC) -I$(CUDA_INC)
+
+$(BUILD)/libgtcupti.a: $(CUPTI_OBJS)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^

@@ -1,0 +1,21 @@
+# tests/: cmocka unit tests (tests/unit/test_*.c, one binary each), CLI and end-to-end scripts
+# (tests/cli/test_*.sh), GPU scripts (tests/gpu/test_*.sh, exit 77 where there is no GPU).
+UNIT_TEST_SRCS := $(wildcard tests/unit/test_*.c)
+ifeq ($(CUPTI_INC),)
+# Tests of the CUPTI glue need its headers.
+UNIT_TEST_SRCS := $(filter-out tests/unit/test_cupti_%.c tests/unit/test_preload_%.c,$(UNIT_TEST_SRCS))
+endif
+UNIT_TEST_BINS := $(UNIT_TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_HELPER_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(wildcard tests/unit/helpers/*.c))
+CFLAGS_tests := $(if $(CUPTI_INC),-I$(CUPTI_INC) -I$(CUDA_INC)) -Itests/unit
+TEST_ARCHIVES := $(BUILD)/libgtanalyze.a $(if $(CUPTI_INC),$(BUILD)/libgtcupti.a) $(BUILD)/libgttrace.a
+
+$(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $(TEST_HELPER_OBJS) $(TEST_ARCHIVES)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_HELPER_OBJS) $(TEST_ARCHIVES) -lcmocka -lzstd -lelf -ldl -lm -lpthread
+
+# What the sanitizer pass builds: everything a test runs, in its sanitized form.
+.PHONY: tests-only
+tests-only: $(UNIT_TEST_BINS) $(BUILD)/gpuanalyze $(BUILD)/gputrace $(TEST_EXTRA_TARGETS)
+
+ALL_TARGETS += $(UNIT_TEST_BINS)

@@ -1,0 +1,11 @@
+# traces/: the trace file library (libgttrace.a), used by the recorder and the analyzer.
+TRACE_SRCS += $(wildcard traces/*.c)
+TRACE_OBJS := $(TRACE_SRCS:%.c=$(OBJ)/%.o)
+INSTALL_HEADERS += traces/gputrace.h
+MAN_PAGES += man/gputrace-format.5
+
+$(BUILD)/libgttrace.a: $(TRACE_OBJS)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+ALL_TARGETS += $(BUILD)/libgttrace.a
