@@ -71,6 +71,32 @@ inline void launch_check(const char *kernel)
 	exit(EXIT_USAGE);
 }
 
+/*
+ * Parses a whole string as an unsigned decimal integer with an optional K, M or G suffix (binary:
+ * 1K = 1024) so that byte counts read naturally ("256M"). False on anything else or on overflow.
+ */
+inline bool parse_count(const char *s, uint64_t *out)
+{
+	if (*s < '0' || *s > '9')
+		return false;
+	char *end = nullptr;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	uint64_t mul = 1;
+	if (*end == 'K' || *end == 'k')
+		mul = 1ull << 10;
+	else if (*end == 'M' || *end == 'm')
+		mul = 1ull << 20;
+	else if (*end == 'G' || *end == 'g')
+		mul = 1ull << 30;
+	if (mul != 1)
+		end++;
+	if (errno != 0 || *end != '\0' || v > UINT64_MAX / mul)
+		return false;
+	*out = (uint64_t)v * mul;
+	return true;
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Options: "--name value" or "--name=value"; nothing else, so every program parses the same way.  */
 
@@ -116,30 +142,13 @@ public:
 		return argv_[++*i_];
 	}
 
-	/*
-	 * An unsigned integer in [lo, hi]. Accepts a K, M or G suffix (binary: 1K = 1024) so that byte
-	 * counts read naturally ("--bytes 256M").
-	 */
+	/* An unsigned integer in [lo, hi], with parse_count's optional K/M/G suffix. */
 	uint64_t u64(uint64_t lo, uint64_t hi)
 	{
 		const char *s = str();
-		char *end = nullptr;
-		if (*s < '0' || *s > '9')
+		uint64_t v = 0;
+		if (!parse_count(s, &v))
 			usage_error("invalid value for %s: '%s'", name_, s);
-		errno = 0;
-		unsigned long long v = strtoull(s, &end, 10);
-		uint64_t mul = 1;
-		if (*end == 'K' || *end == 'k')
-			mul = 1ull << 10;
-		else if (*end == 'M' || *end == 'm')
-			mul = 1ull << 20;
-		else if (*end == 'G' || *end == 'g')
-			mul = 1ull << 30;
-		if (mul != 1)
-			end++;
-		if (errno != 0 || *end != '\0' || v > UINT64_MAX / mul)
-			usage_error("invalid value for %s: '%s'", name_, s);
-		v *= mul;
 		if (v < lo || v > hi)
 			usage_error("value out of range for %s: '%s' (allowed %" PRIu64 "..%" PRIu64 ")", name_,
 				    s, lo, hi);

@@ -217,7 +217,8 @@ int main(int argc, char **argv)
 	const size_t splat_bytes = (size_t)n * sizeof(Splat);
 	const size_t image_bytes = (size_t)w * (size_t)h * sizeof(float4);
 	const dim3 block(SPLAT_TILE, SPLAT_TILE);
-	const dim3 grid((unsigned)((w + SPLAT_TILE - 1) / SPLAT_TILE), (unsigned)((h + SPLAT_TILE - 1) / SPLAT_TILE));
+	const dim3 grid((unsigned)((w + SPLAT_TILE - 1) / SPLAT_TILE),
+			(unsigned)((h + SPLAT_TILE - 1) / SPLAT_TILE));
 	printf("sizes splats=%d width=%d height=%d frames=%d warmup=%d splat_bytes=%zu image_bytes=%zu "
 	       "grid=%ux%u block=%ux%u\n",
 	       n, w, h, frames, warmup, splat_bytes, image_bytes, grid.x, grid.y, block.x, block.y);
