@@ -58,6 +58,7 @@ struct gt_reader {
 	struct dev_entry *devs;
 	size_t ndevs, devcap;
 	uint64_t defs_absorbed, defs_this_pass;
+	uint32_t strings_this_pass;
 
 	/* tail */
 	int complete, at_end;
@@ -341,12 +342,14 @@ static int absorb(struct gt_reader *r, const struct gt_event *ev)
 	if (ev->type == GT_REC_STRING) {
 		if (len < 4)
 			return fail(r, GT_ERR_CORRUPT, r->chunk_off, "string record of %u bytes", len);
-		uint32_t id = gt_ld32(d);
-		if (id != 0 && id <= r->strings.count)
-			return 0; /* seen before this rewind */
-		if (id != r->strings.count + 1)
+		/* Ids run 1, 2, 3, ... in file order on every pass; a repeat is as corrupt as a gap. */
+		uint32_t id = gt_ld32(d), want = r->strings_this_pass + 1;
+		if (id != want)
 			return fail(r, GT_ERR_CORRUPT, r->chunk_off, "string id %u out of sequence (expected %u)",
-			            id, r->strings.count + 1);
+			            id, want);
+		r->strings_this_pass++;
+		if (id <= r->strings.count)
+			return 0; /* kept on an earlier pass, before a rewind */
 		if (r->strings.count >= GT_MAX_STRINGS || r->strings.bytes + len > GT_MAX_STRING_BYTES)
 			return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "more strings than the format allows");
 		if (!gt_strtab_append(&r->strings, (const char *)d + 4, len - 4))
@@ -476,6 +479,7 @@ int gt_reader_rewind(struct gt_reader *r)
 	r->bidx = r->bcount = 0;
 	r->at_end = 0;
 	r->defs_this_pass = 0;
+	r->strings_this_pass = 0;
 	r->chunks = r->records = r->skipped = 0;
 	r->lost_bytes = 0;
 	return 0;
