@@ -185,6 +185,13 @@ static int add_var2(struct gt_writer *w, int type, const void *a, size_t alen, c
 	size_t len = alen + blen;
 	if (len > GT_MAX_VAR_RECORD)
 		return GT_ERR_TOO_LARGE;
+	/* A chunk must stay within what a reader accepts (GT_MAX_CHUNK_RAW): a large record that
+	 * would push what is buffered past it goes into a chunk of its own. */
+	if (w->buffered && w->buffered + GT_BLOCK_HEADER_BYTES + 4 + len > GT_MAX_CHUNK_RAW) {
+		int rc = gt_writer_flush(w);
+		if (rc)
+			return rc;
+	}
 	if (grow(&t->data, &t->cap, t->len + 4 + len))
 		return w->failed = GT_ERR_NOMEM;
 	gt_st32(t->data + t->len, (uint32_t)len);
