@@ -1,7 +1,163 @@
-/* launcher.c: placeholder for the gputrace launcher. */
+/* launcher.c: `gputrace`, the command people and CI jobs run: main, help, and process plumbing.
+ *
+ *   gputrace record [-o FILE] [options] -- PROGRAM [ARGS...]
+ *   gputrace peak [-o FILE] [--reps N] [--bytes N]
+ *
+ * `record` sets LD_PRELOAD to libgputrace.so (found beside this binary), runs the program, passes its
+ * exit status through (or dies of the same signal), and prints where each trace went with a one-line
+ * tally. The library does the recording; this program only arranges it and reports.
+ */
+#include "config.h"
+#include "launcher.h"
+#include "gputrace.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
-int main(void)
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
 {
-	fprintf(stderr, "gputrace: not built yet\n");
+	fprintf(out,
+	        "usage: gputrace record [-o FILE] [options] -- PROGRAM [ARGS...]\n"
+	        "       gputrace peak [-o FILE] [--reps N] [--bytes N]\n"
+	        "       gputrace --help | --version\n"
+	        "\n"
+	        "Records what an unmodified CUDA program does on the GPU into a trace file, through\n"
+	        "CUPTI, for gpuanalyze(1). See gputrace(1).\n"
+	        "\n"
+	        "record options:\n"
+	        "  -o, --output FILE      trace path or pattern (%%p pid, %%h host, %%r rank, %%n program)\n"
+	        "  -f, --force            replace FILE if it exists (otherwise it is an error)\n"
+	        "  -a, --activities LIST  activity kinds (GPUTRACE_ACTIVITIES)\n"
+	        "  -k, --kernels REGEX    record only matching kernels (GPUTRACE_KERNELS)\n"
+	        "      --flush-ms N       write period (GPUTRACE_FLUSH_MS)\n"
+	        "      --shadow PATTERN   capture launches for shadow replay (GPUTRACE_SHADOW)\n"
+	        "      --shadow-max N     launches captured per kernel (GPUTRACE_SHADOW_MAX)\n"
+	        "      --lib PATH         libgputrace.so to preload\n"
+	        "  -q, --quiet            no tally at the end\n"
+	        "\n"
+	        "peak options:\n"
+	        "  -o, --output FILE      where to store the measured peaks (default: the file\n"
+	        "                         gpuanalyze reads, $GPUTRACE_PEAKS or ~/.cache/gputrace/peaks)\n"
+	        "      --reps N           timed repetitions per copy kind (default 7)\n"
+	        "      --bytes N          bytes per copy (default 268435456)\n"
+	        "\n"
+	        "Exit status: the program's own; 2 for a usage error or a program that cannot be run.\n"
+	        "\n");
+	config_help(out);
+}
+
+int launcher_find(const char *name, char *out, size_t n)
+{
+	char exe[PATH_MAX];
+	ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (k <= 0)
+		return -1;
+	exe[k] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	static const char *const rel[] = { "%s/%s", "%s/../lib/%s", "%s/../libexec/gputrace/%s",
+		"%s/kernels/%s" };
+	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+		char cand[PATH_MAX];
+		int w = snprintf(cand, sizeof cand, rel[i], exe, name);
+		if (w < 0 || (size_t)w >= sizeof cand)
+			continue;
+		if (access(cand, R_OK) == 0 && realpath(cand, out) && strlen(out) < n)
+			return 0;
+	}
+	return -1;
+}
+
+static volatile sig_atomic_t child_pid;
+
+static void forward(int sig)
+{
+	if (child_pid > 0)
+		kill((pid_t)child_pid, sig);
+}
+
+int launcher_run(char **argv)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "gputrace: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	child_pid = pid;
+	/* The child gets terminal signals itself (same process group); forwarding covers a kill
+	 * aimed at us alone, as a CI runner's timeout does. */
+	struct sigaction sa, old[4];
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = forward;
+	sigemptyset(&sa.sa_mask);
+	const int sigs[4] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
+	}
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	child_pid = 0;
+	return status;
+}
+
+void launcher_exit_like(int wstatus)
+{
+	fflush(NULL);
+	if (wstatus >= 0 && WIFSIGNALED(wstatus)) {
+		int sig = WTERMSIG(wstatus);
+		/* Die of the same signal so that our parent sees what it would have seen without us;
+		 * no core file of ours. */
+		signal(sig, SIG_DFL);
+		sigset_t s;
+		sigemptyset(&s);
+		sigaddset(&s, sig);
+		sigprocmask(SIG_UNBLOCK, &s, NULL);
+		raise(sig);
+		_exit(128 + sig);
+	}
+	if (wstatus >= 0 && WIFEXITED(wstatus))
+		exit(WEXITSTATUS(wstatus));
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("gputrace %s (trace format %d.%d)\n", GT_TOOL_VERSION, GT_FORMAT_MAJOR,
+		       GT_FORMAT_MINOR);
+		return 0;
+	}
+	if (!strcmp(cmd, "record"))
+		return launcher_record(argc - 1, argv + 1);
+	if (!strcmp(cmd, "peak"))
+		return launcher_peak(argc - 1, argv + 1);
+	fprintf(stderr, "gputrace: unknown command '%s' (try gputrace --help)\n", cmd);
 	return 2;
 }

@@ -1,8 +1,9 @@
 # preload/: libgputrace.so (the injected recorder) and the gputrace launcher.
 LAUNCHER_SRCS += $(wildcard preload/launcher*.c)
+LAUNCHER_SHARED := preload/config.c preload/log.c
 PRELOAD_SRCS  += $(filter-out $(LAUNCHER_SRCS),$(wildcard preload/*.c))
 PRELOAD_OBJS  := $(PRELOAD_SRCS:%.c=$(OBJ)/%.o)
-LAUNCHER_OBJS := $(LAUNCHER_SRCS:%.c=$(OBJ)/%.o)
+LAUNCHER_OBJS := $(LAUNCHER_SRCS:%.c=$(OBJ)/%.o) $(LAUNCHER_SHARED:%.c=$(OBJ)/%.o)
 CFLAGS_preload := -I$(CUPTI_INC) -I$(CUDA_INC)
 MAN_PAGES += man/gputrace.1
 

@@ -27,6 +27,7 @@ extern "C" {
 
 #define GT_FORMAT_MAJOR 1
 #define GT_FORMAT_MINOR 0
+#define GT_TOOL_VERSION "0.1.0" /* gputrace's own version: recorder, launcher, analyzer */
 
 /* ---- errors -------------------------------------------------------------------------------- */
 enum gt_err {

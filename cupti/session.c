@@ -1,0 +1,168 @@
+/* session.c: subscribes to CUPTI, enables activity kinds, routes resource callbacks (see session.h). */
+#include "session.h"
+#include "buffers.h"
+#include "libs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static CUpti_SubscriberHandle subscriber;
+static struct session_hooks hooks;
+static unsigned enabled_kinds;
+static int active;
+
+/* The CUPTI activity kinds behind each of our kinds. */
+static const struct {
+	unsigned bit;
+	CUpti_ActivityKind kinds[2];
+} kind_table[] = {
+	{ SK_KERNEL, { CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_INVALID } },
+	{ SK_MEMCPY, { CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMCPY2 } },
+	{ SK_MEMSET, { CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_INVALID } },
+	{ SK_RUNTIME, { CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_INVALID } },
+	{ SK_DRIVER, { CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_INVALID } },
+	{ SK_SYNC, { CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, CUPTI_ACTIVITY_KIND_INVALID } },
+	{ SK_NVTX, { CUPTI_ACTIVITY_KIND_MARKER, CUPTI_ACTIVITY_KIND_MARKER_DATA } },
+	{ SK_MEMORY, { CUPTI_ACTIVITY_KIND_MEMORY2, CUPTI_ACTIVITY_KIND_INVALID } },
+	{ SK_OVERHEAD, { CUPTI_ACTIVITY_KIND_OVERHEAD, CUPTI_ACTIVITY_KIND_INVALID } },
+	{ SK_GRAPH, { CUPTI_ACTIVITY_KIND_GRAPH_TRACE, CUPTI_ACTIVITY_KIND_INVALID } },
+};
+#define NKINDS (sizeof kind_table / sizeof kind_table[0])
+
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                 const void *data)
+{
+	(void)userdata;
+	if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+		const CUpti_ResourceData *rd = data;
+		uint32_t ctx_id = 0, dev = 0;
+		switch (cbid) {
+		case CUPTI_CBID_RESOURCE_CONTEXT_CREATED:
+			if (cupti_fn.cuptiGetContextId)
+				cupti_fn.cuptiGetContextId(rd->context, &ctx_id);
+			if (cupti_fn.cuptiGetDeviceId)
+				cupti_fn.cuptiGetDeviceId(rd->context, &dev);
+			if (hooks.context_created)
+				hooks.context_created(dev, ctx_id);
+			break;
+		case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
+			/* Deliver this context's records while it still exists: at exit, CUDA's own
+			 * teardown may run before our final flush. */
+			if (cupti_fn.cuptiGetContextId)
+				cupti_fn.cuptiGetContextId(rd->context, &ctx_id);
+			cupti_fn.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+			if (hooks.context_destroying)
+				hooks.context_destroying(ctx_id);
+			break;
+		case CUPTI_CBID_RESOURCE_MODULE_LOADED:
+			if (hooks.module_loaded)
+				hooks.module_loaded(rd);
+			break;
+		default:
+			break;
+		}
+	} else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && hooks.driver_api) {
+		hooks.driver_api(cbid, data);
+	}
+}
+
+int session_start(unsigned kinds, int latency, const struct session_hooks *h,
+                  struct session_result *res, char *why, size_t n)
+{
+	memset(res, 0, sizeof *res);
+	if (h)
+		hooks = *h;
+	CUptiResult r = cupti_fn.cuptiGetVersion(&res->cupti_version);
+	if (r != CUPTI_SUCCESS) {
+		snprintf(why, n, "cuptiGetVersion: %s", libs_cupti_error(r));
+		return (int)r;
+	}
+	/* Records are read with the struct layouts of the headers we were built with. A CUPTI of
+	 * another major version lays them out differently. */
+	if (res->cupti_version / 10000 != CUPTI_API_VERSION / 10000) {
+		snprintf(why, n, "libcupti API version %u does not match the %u this library was built for",
+		         res->cupti_version, (unsigned)CUPTI_API_VERSION);
+		return (int)CUPTI_ERROR_NOT_COMPATIBLE;
+	}
+	if (cupti_fn.cuptiSubscribe_v2) {
+		char old[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 16] = "";
+		CUpti_SubscriberParams p = { .structSize = CUpti_SubscriberParams_STRUCT_SIZE,
+			.subscriberName = "gputrace", .oldSubscriberName = old,
+			.oldSubscriberSize = sizeof old };
+		r = cupti_fn.cuptiSubscribe_v2(&subscriber, on_callback, NULL, &p);
+		if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+			snprintf(res->other_client, sizeof res->other_client, "%s", old);
+	} else {
+		r = cupti_fn.cuptiSubscribe(&subscriber, on_callback, NULL);
+	}
+	if (r != CUPTI_SUCCESS) {
+		if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+			snprintf(why, n, "another CUPTI client is already active in this process%s%s%s",
+			         res->other_client[0] ? " (" : "", res->other_client,
+			         res->other_client[0] ? ")" : "");
+		else
+			snprintf(why, n, "cuptiSubscribe: %s", libs_cupti_error(r));
+		return (int)r;
+	}
+	r = cupti_fn.cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE);
+	if (r != CUPTI_SUCCESS) {
+		snprintf(why, n, "cuptiEnableDomain(resource): %s", libs_cupti_error(r));
+		cupti_fn.cuptiUnsubscribe(subscriber);
+		return (int)r;
+	}
+	if (hooks.driver_api && hooks.launch_cbids) {
+		for (const CUpti_CallbackId *c = hooks.launch_cbids; *c; c++)
+			cupti_fn.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, *c);
+	}
+	r = (CUptiResult)abuf_register();
+	if (r != CUPTI_SUCCESS) {
+		snprintf(why, n, "cuptiActivityRegisterCallbacks: %s", libs_cupti_error(r));
+		cupti_fn.cuptiUnsubscribe(subscriber);
+		return (int)r;
+	}
+	/* Latency timestamps (queued, submitted) must be switched on before kernels are recorded. */
+	if (latency && cupti_fn.cuptiActivityEnableLatencyTimestamps &&
+	    cupti_fn.cuptiActivityEnableLatencyTimestamps(1) == CUPTI_SUCCESS)
+		res->latency = 1;
+	for (size_t i = 0; i < NKINDS; i++) {
+		if (!(kinds & kind_table[i].bit))
+			continue;
+		int ok = 1;
+		for (int k = 0; k < 2; k++) {
+			CUpti_ActivityKind ak = kind_table[i].kinds[k];
+			if (ak != CUPTI_ACTIVITY_KIND_INVALID && cupti_fn.cuptiActivityEnable(ak) != CUPTI_SUCCESS)
+				ok = 0;
+		}
+		if (ok)
+			res->enabled |= kind_table[i].bit;
+		else
+			res->failed |= kind_table[i].bit;
+	}
+	enabled_kinds = res->enabled;
+	active = 1;
+	return 0;
+}
+
+void session_flush(int forced)
+{
+	if (active)
+		cupti_fn.cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+}
+
+void session_stop(void)
+{
+	if (!active)
+		return;
+	for (size_t i = 0; i < NKINDS; i++) {
+		if (!(enabled_kinds & kind_table[i].bit))
+			continue;
+		for (int k = 0; k < 2; k++)
+			if (kind_table[i].kinds[k] != CUPTI_ACTIVITY_KIND_INVALID)
+				cupti_fn.cuptiActivityDisable(kind_table[i].kinds[k]);
+	}
+	cupti_fn.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	cupti_fn.cuptiUnsubscribe(subscriber);
+	active = 0;
+}
+
+int session_active(void) { return active; }

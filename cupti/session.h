@@ -1,0 +1,59 @@
+/* session.h: the CUPTI session: subscriber, activity kinds, flushes.
+ *
+ * One per process. Starting it subscribes to CUPTI (which fails if another CUPTI client such as
+ * Nsight or PyTorch's profiler already holds the subscription), registers the activity buffer
+ * callbacks, and enables the activity kinds asked for. The resource callbacks it enables cost nothing
+ * per launch; the driver-API launch callbacks are enabled only when launch capture is on.
+ */
+#ifndef GT_CUPTI_SESSION_H
+#define GT_CUPTI_SESSION_H
+
+#include <cupti.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Activity kinds, as the user names them in GPUTRACE_ACTIVITIES. */
+enum session_kind {
+	SK_KERNEL = 1u << 0,   /* CONCURRENT_KERNEL */
+	SK_MEMCPY = 1u << 1,   /* MEMCPY, MEMCPY2 (peer) */
+	SK_MEMSET = 1u << 2,
+	SK_RUNTIME = 1u << 3,  /* runtime API calls */
+	SK_DRIVER = 1u << 4,   /* driver API calls */
+	SK_SYNC = 1u << 5,     /* SYNCHRONIZATION */
+	SK_NVTX = 1u << 6,     /* MARKER, MARKER_DATA */
+	SK_MEMORY = 1u << 7,   /* MEMORY2: allocations and frees */
+	SK_OVERHEAD = 1u << 8,
+	SK_GRAPH = 1u << 9,    /* GRAPH_TRACE: one record per graph launch instead of per node */
+};
+#define SK_DEFAULT (SK_KERNEL | SK_MEMCPY | SK_MEMSET | SK_RUNTIME | SK_SYNC | SK_NVTX | \
+                    SK_MEMORY | SK_OVERHEAD)
+#define SK_ALL (SK_DEFAULT | SK_DRIVER | SK_GRAPH)
+
+
+struct session_hooks {
+	void (*context_created)(uint32_t device_ordinal, uint32_t context_id);
+	void (*context_destroying)(uint32_t context_id);
+	/* Launch capture (shadow replay): called only when set. */
+	void (*module_loaded)(const CUpti_ResourceData *rd);
+	void (*driver_api)(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);
+	const CUpti_CallbackId *launch_cbids; /* driver API callbacks to enable, 0-terminated */
+};
+
+struct session_result {
+	unsigned enabled;          /* kinds actually enabled */
+	unsigned failed;           /* kinds CUPTI refused */
+	int latency;               /* latency timestamps on */
+	uint32_t cupti_version;
+	char other_client[80];     /* on a collision: the other subscriber's name, if CUPTI said */
+};
+
+/* Starts the session. 0, or a CUptiResult with a reason in why. */
+int session_start(unsigned kinds, int latency, const struct session_hooks *hooks,
+                  struct session_result *res, char *why, size_t n);
+/* Delivers completed buffers (forced: also the ones with records still in flight). */
+void session_flush(int forced);
+/* Disables the activity kinds and unsubscribes (used when tracing must stop early). */
+void session_stop(void);
+int session_active(void);
+
+#endif

@@ -1,0 +1,18 @@
+/* launcher.h: the gputrace command: shared pieces of its subcommands (record, peak). */
+#ifndef GT_PRELOAD_LAUNCHER_H
+#define GT_PRELOAD_LAUNCHER_H
+
+#include <stddef.h>
+
+int launcher_record(int argc, char **argv);
+int launcher_peak(int argc, char **argv);
+/* Finds a file installed beside the launcher: BIN/name, BIN/../lib/name, BIN/../libexec/gputrace/name,
+ * BIN/kernels/name. 0 and the path, or -1. */
+int launcher_find(const char *name, char *out, size_t n);
+/* Runs argv with env additions already set; waits, forwarding SIGINT/SIGTERM/SIGHUP/SIGQUIT.
+ * Returns the wait status, or -1 with errno (exec failure is status 127 from the child). */
+int launcher_run(char **argv);
+/* Ends this process the way the child ended (same exit code, or the same signal). */
+void launcher_exit_like(int wstatus) __attribute__((noreturn));
+
+#endif

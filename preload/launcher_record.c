@@ -1,0 +1,183 @@
+/* launcher_record.c: `gputrace record`: preload the recorder into a program and report the trace. */
+#include "launcher.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int set(const char *var, const char *val)
+{
+	if (setenv(var, val, 1) != 0) {
+		fprintf(stderr, "gputrace: cannot set %s: %s\n", var, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* "1234567" -> "1.23 MB" (decimal, as bandwidth figures are). */
+static void human_bytes(unsigned long long b, char *out, size_t n)
+{
+	static const char *const unit[] = { "B", "kB", "MB", "GB", "TB" };
+	double v = (double)b;
+	int u = 0;
+	while (v >= 1000.0 && u < 4) {
+		v /= 1000.0;
+		u++;
+	}
+	snprintf(out, n, u ? "%.2f %s" : "%.0f %s", v, unit[u]);
+}
+
+/* Reads the lines the recorder of each traced process appended and prints the tally. Returns how
+ * many traces were written. */
+static int report(const char *report_path, int quiet)
+{
+	FILE *f = fopen(report_path, "r");
+	if (!f)
+		return 0;
+	char line[2048];
+	int traces = 0;
+	while (fgets(line, sizeof line, f)) {
+		int pid;
+		unsigned long long k, m, s, b, d;
+		char status[32], path[1536];
+		if (sscanf(line, "pid=%d kernels=%llu memcpy=%llu memset=%llu bytes=%llu dropped=%llu "
+		           "status=%31s path=%1535[^\n]", &pid, &k, &m, &s, &b, &d, status, path) != 8)
+			continue;
+		char hb[32];
+		human_bytes(b, hb, sizeof hb);
+		if (!strcmp(status, "off")) {
+			fprintf(stderr, "gputrace: %s: empty (pid %d): it says why\n", path, pid);
+			traces++;
+			continue;
+		}
+		if (strcmp(status, "ok") != 0 && strcmp(status, "collision") != 0 && !path[0])
+			continue;
+		traces++;
+		if (!quiet || d || strcmp(status, "ok") != 0)
+			fprintf(stderr, "gputrace: %s: %llu kernels, %llu copies, %llu memsets, %s copied, "
+			        "%llu dropped%s%s\n", path, k, m, s, hb, d,
+			        strcmp(status, "ok") ? "; " : "", strcmp(status, "ok") ? status : "");
+	}
+	fclose(f);
+	return traces;
+}
+
+int launcher_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' }, { "force", no_argument, NULL, 'f' },
+		{ "activities", required_argument, NULL, 'a' }, { "kernels", required_argument, NULL, 'k' },
+		{ "flush-ms", required_argument, NULL, 'F' }, { "shadow", required_argument, NULL, 'S' },
+		{ "shadow-max", required_argument, NULL, 'M' }, { "lib", required_argument, NULL, 'L' },
+		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL, *lib = NULL;
+	int force = 0, quiet = 0, c;
+	optind = 1;
+	/* '+': stop at the first non-option, so the program's own options are left alone. */
+	while ((c = getopt_long(argc, argv, "+o:fa:k:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'f': force = 1; break;
+		case 'a': if (set("GPUTRACE_ACTIVITIES", optarg)) return 2; break;
+		case 'k': if (set("GPUTRACE_KERNELS", optarg)) return 2; break;
+		case 'F': if (set("GPUTRACE_FLUSH_MS", optarg)) return 2; break;
+		case 'S': if (set("GPUTRACE_SHADOW", optarg)) return 2; break;
+		case 'M': if (set("GPUTRACE_SHADOW_MAX", optarg)) return 2; break;
+		case 'L': lib = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'h':
+			printf("usage: gputrace record [-o FILE] [options] -- PROGRAM [ARGS...]\n"
+			       "(gputrace --help lists the options and the environment)\n");
+			return 0;
+		default:
+			fprintf(stderr, "gputrace: usage: gputrace record [-o FILE] [options] -- PROGRAM "
+			        "[ARGS...]\n");
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "gputrace: record: no program given (gputrace record -- PROGRAM ...)\n");
+		return 2;
+	}
+	char libpath[4096];
+	if (lib) {
+		if (!realpath(lib, libpath)) {
+			fprintf(stderr, "gputrace: --lib %s: %s\n", lib, strerror(errno));
+			return 2;
+		}
+	} else if (launcher_find("libgputrace.so", libpath, sizeof libpath) != 0) {
+		fprintf(stderr, "gputrace: cannot find libgputrace.so beside this program; use --lib\n");
+		return 2;
+	}
+	if (output) {
+		struct stat st;
+		if (strchr(output, '%') == NULL && lstat(output, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			if (!force) {
+				fprintf(stderr, "gputrace: '%s' exists; use --force to replace it\n", output);
+				return 2;
+			}
+			if (unlink(output) != 0) {
+				fprintf(stderr, "gputrace: cannot replace '%s': %s\n", output, strerror(errno));
+				return 2;
+			}
+		}
+		if (set("GPUTRACE_OUTPUT", output))
+			return 2;
+	}
+	/* The recorder of every traced process appends a tally line here. */
+	char report_path[] = "/tmp/gputrace-report-XXXXXX";
+	int rfd = mkstemp(report_path);
+	if (rfd < 0) {
+		fprintf(stderr, "gputrace: cannot create a temporary file: %s\n", strerror(errno));
+		return 2;
+	}
+	close(rfd);
+	if (set("GPUTRACE_REPORT", report_path))
+		return 2;
+	/* Prepend ours to any LD_PRELOAD the caller set. */
+	const char *pre = getenv("LD_PRELOAD");
+	char *newpre = malloc(strlen(libpath) + (pre ? strlen(pre) : 0) + 2);
+	if (!newpre)
+		return 2;
+	sprintf(newpre, "%s%s%s", libpath, pre && *pre ? ":" : "", pre && *pre ? pre : "");
+	if (set("LD_PRELOAD", newpre))
+		return 2;
+	free(newpre);
+
+	/* Say plainly up front when there is nothing to record on; the program runs anyway. */
+	void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+	char nodrv[512] = "";
+	if (!cuda) {
+		const char *e = dlerror();
+		snprintf(nodrv, sizeof nodrv, "%s", e ? e : "libcuda.so.1 not found");
+	} else {
+		dlclose(cuda);
+	}
+
+	int status = launcher_run(argv + optind);
+	if (status < 0) {
+		fprintf(stderr, "gputrace: cannot run '%s': %s\n", argv[optind], strerror(errno));
+		unlink(report_path);
+		return 2;
+	}
+	int traces = report(report_path, quiet);
+	unlink(report_path);
+	if (!traces) {
+		if (nodrv[0])
+			fprintf(stderr, "gputrace: no trace written: no CUDA driver on this machine (%s)\n",
+			        nodrv);
+		else
+			fprintf(stderr, "gputrace: no trace written: the program never initialised CUDA "
+			        "(no GPU, or not a CUDA program)\n");
+	}
+	launcher_exit_like(status);
+}

@@ -1,0 +1,23 @@
+/* output.h: where a trace goes: the GPUTRACE_OUTPUT pattern, expanded, and a safe open.
+ *
+ * Patterns: %p pid, %h host name, %r rank (from the usual launcher variables; "0" when none),
+ * %n program name (basename of /proc/self/exe's command), %% a percent sign. A path that ends in
+ * '/' or names a directory gets the default file name inside it. An existing file is never
+ * replaced or followed through a symlink: ".1", ".2", ... is inserted before ".gtrace" instead.
+ */
+#ifndef GT_PRELOAD_OUTPUT_H
+#define GT_PRELOAD_OUTPUT_H
+
+#include <stddef.h>
+
+/* The rank this process has under MPI, Slurm or torchrun, and the variable that said so (NULL). */
+const char *output_rank(const char **var);
+/* The program's name, as %n expands it. */
+const char *output_program_name(void);
+/* Expands pattern into out. 0, or -1 if the result does not fit. */
+int output_expand(const char *pattern, char *out, size_t n);
+/* Expands and opens for writing with O_EXCL|O_NOFOLLOW, trying numbered names if the file exists.
+ * Returns the fd and fills path, or -1 with errno set. */
+int output_open(const char *pattern, char *path, size_t n);
+
+#endif

@@ -1,0 +1,574 @@
+/* recorder.c: start, writer thread, finish (see recorder.h).
+ *
+ * Threads: the program's threads reach us only through CUPTI's callbacks (buffers.c, session.c) and
+ * the exit paths. The writer thread owns the trace writer and everything behind it: translation,
+ * string interning, compression, device queries, NVML sampling, periodic flushes. Shutdown is a flag
+ * plus a pipe: the exiting thread (or signal handler) sets the flag and waits on the pipe, with a
+ * time limit, for the writer to finish the file.
+ */
+#include "recorder.h"
+#include "cupti/buffers.h"
+#include "cupti/capture.h"
+#include "cupti/libs.h"
+#include "cupti/session.h"
+#include "cupti/translate.h"
+#include "devices.h"
+#include "log.h"
+#include "metadata.h"
+#include "nvml.h"
+#include "output.h"
+#include "signals.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { ST_IDLE, ST_RUNNING, ST_FINISHED, ST_OFF };
+
+static struct {
+	pthread_mutex_t mu;
+	int config_loaded;
+	struct gtp_config cfg;
+	atomic_int state;
+	char path[1024];
+	struct gt_writer *w;
+	int write_failed;
+	pthread_t writer;
+	int writer_started;
+	atomic_int final_how;      /* 0 until an end is requested */
+	atomic_int final_status;
+	int done_pipe[2];
+	struct xlate x;
+	regex_t kernel_re;
+	int kernel_re_ok;
+	uint32_t pending_devices[64];
+	int npending;
+	uint64_t cupti_dropped;
+	unsigned kinds_enabled;
+} R = { .mu = PTHREAD_MUTEX_INITIALIZER, .done_pipe = { -1, -1 } };
+
+const struct gtp_config *recorder_config(void)
+{
+	if (!R.config_loaded) {
+		char msgs[2048];
+		int n = config_load(&R.cfg, msgs, sizeof msgs);
+		gtp_log_setup(R.cfg.quiet, R.cfg.debug);
+		if (n) {
+			/* One line per problem; each already says what was used instead. */
+			for (char *line = strtok(msgs, "\n"); line; line = strtok(NULL, "\n"))
+				gtp_error("%s", line);
+		}
+		R.config_loaded = 1;
+	}
+	return &R.cfg;
+}
+
+int recorder_running(void) { return atomic_load(&R.state) == ST_RUNNING; }
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static uint64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t cupti_now(void)
+{
+	uint64_t t = 0;
+	if (cupti_fn.cuptiGetTimestamp && cupti_fn.cuptiGetTimestamp(&t) != CUPTI_SUCCESS)
+		t = 0;
+	return t;
+}
+
+static int write_clock_sync(struct gt_writer *w)
+{
+	struct gt_clock_sync s = { .cupti_ns = cupti_now(), .realtime_ns = clock_ns(CLOCK_REALTIME),
+		.monotonic_ns = clock_ns(CLOCK_MONOTONIC) };
+	return gt_writer_add(w, GT_REC_CLOCK_SYNC, &s);
+}
+
+static int write_process(struct gt_writer *w, uint32_t event, int32_t status)
+{
+	struct gt_process p = { .timestamp = cupti_now(), .host_ns = clock_ns(CLOCK_REALTIME),
+		.pid = (uint32_t)getpid(), .event = event, .status = status };
+	return gt_writer_add(w, GT_REC_PROCESS, &p);
+}
+
+/* ---- callbacks from CUPTI and the translator ------------------------------------------------ */
+
+static const char *api_name(void *ctx, CUpti_CallbackDomain d, uint32_t cbid)
+{
+	(void)ctx;
+	const char *name = NULL;
+	if (!cupti_fn.cuptiGetCallbackName ||
+	    cupti_fn.cuptiGetCallbackName(d, cbid, &name) != CUPTI_SUCCESS)
+		return NULL;
+	return name;
+}
+
+static int keep_kernel(void *ctx, const char *name)
+{
+	(void)ctx;
+	if (regexec(&R.kernel_re, name, 0, NULL, 0) == 0)
+		return 1;
+	/* Also try the demangled name, where the program brought libstdc++'s demangler. */
+	char *(*demangle)(const char *, char *, size_t *, int *) =
+		(char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
+	int st = -1, keep = 0;
+	char *d = demangle ? demangle(name, NULL, NULL, &st) : NULL;
+	if (d && st == 0)
+		keep = regexec(&R.kernel_re, d, 0, NULL, 0) == 0;
+	free(d);
+	return keep;
+}
+
+static void on_context_created(uint32_t device, uint32_t context)
+{
+	(void)context;
+	pthread_mutex_lock(&R.mu);
+	if (R.npending < (int)(sizeof R.pending_devices / sizeof R.pending_devices[0]))
+		R.pending_devices[R.npending++] = device;
+	pthread_mutex_unlock(&R.mu);
+	abuf_wake();
+}
+
+/* ---- the writer thread ----------------------------------------------------------------------- */
+
+static void writer_failed(int rc)
+{
+	if (R.write_failed)
+		return;
+	R.write_failed = rc;
+	gtp_error("writing trace '%s' failed (%s%s%s); recording stopped, the program goes on", R.path,
+	          gt_strerror(rc), rc == GT_ERR_IO ? ": " : "", rc == GT_ERR_IO ? strerror(errno) : "");
+	/* Stop producing records nobody can keep: less overhead for the program. */
+	session_stop();
+}
+
+static void drain_buffers(void)
+{
+	struct abuf *b = abuf_take_completed();
+	while (b) {
+		struct abuf *next = b->next;
+		if (!R.write_failed) {
+			CUpti_Activity *rec = NULL;
+			while (cupti_fn.cuptiActivityGetNextRecord(b->data, b->valid, &rec) == CUPTI_SUCCESS) {
+				int rc = xlate_record(&R.x, rec);
+				if (rc) {
+					writer_failed(rc);
+					break;
+				}
+			}
+		}
+		if (b->dropped) {
+			R.cupti_dropped += b->dropped;
+			struct gt_dropped d = { .timestamp = cupti_now(), .count = b->dropped,
+				.reason = GT_DROP_CUPTI };
+			if (!R.write_failed) {
+				int rc = gt_writer_add(R.w, GT_REC_DROPPED, &d);
+				if (rc)
+					writer_failed(rc);
+			}
+		}
+		abuf_release(b);
+		b = next;
+	}
+}
+
+static void describe_pending_devices(void)
+{
+	uint32_t dev[64];
+	pthread_mutex_lock(&R.mu);
+	int n = R.npending;
+	memcpy(dev, R.pending_devices, (size_t)n * sizeof dev[0]);
+	R.npending = 0;
+	pthread_mutex_unlock(&R.mu);
+	for (int i = 0; i < n && !R.write_failed; i++) {
+		int rc = devices_describe(R.w, dev[i]);
+		if (rc)
+			writer_failed(rc);
+	}
+}
+
+static void write_report_line(const char *status)
+{
+	if (!R.cfg.report_path[0])
+		return;
+	int fd = open(R.cfg.report_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return;
+	const struct xlate_stats *s = &R.x.stats;
+	char line[1536];
+	int n = snprintf(line, sizeof line,
+	                 "pid=%d kernels=%llu memcpy=%llu memset=%llu bytes=%llu dropped=%llu "
+	                 "status=%s path=%s\n",
+	                 (int)getpid(), (unsigned long long)s->kernels, (unsigned long long)s->memcpys,
+	                 (unsigned long long)s->memsets,
+	                 (unsigned long long)(s->bytes_htod + s->bytes_dtoh + s->bytes_dtod +
+	                                      s->bytes_other),
+	                 (unsigned long long)R.cupti_dropped, status, R.path);
+	if (n > 0) {
+		ssize_t k = write(fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+		(void)k; /* the launcher says "no report" if it finds nothing */
+	}
+	close(fd);
+}
+
+static void finish_trace(int how, int status)
+{
+	/* Everything still inside CUPTI, including records of work in flight. */
+	session_flush(1);
+	drain_buffers();
+	describe_pending_devices();
+	struct abuf_stats bs;
+	abuf_get_stats(&bs);
+	if (!R.write_failed) {
+		int rc = capture_finish(R.w);
+		rc = rc ? rc : xlate_finish(&R.x, cupti_now());
+		char v[64];
+		snprintf(v, sizeof v, "%llu", (unsigned long long)bs.requested);
+		rc = rc ? rc : gt_writer_meta(R.w, "tracing.buffers_requested", v);
+		snprintf(v, sizeof v, "%llu", (unsigned long long)bs.pool_misses);
+		rc = rc ? rc : gt_writer_meta(R.w, "tracing.buffer_pool_misses", v);
+		snprintf(v, sizeof v, "%llu", (unsigned long long)bs.refused);
+		rc = rc ? rc : gt_writer_meta(R.w, "tracing.buffers_refused", v);
+		if (bs.foreign || bs.outstanding) {
+			/* Another CUPTI client registered its own buffer callbacks after us: CUPTI then
+			 * delivers our buffers to it and its buffers to us. */
+			snprintf(v, sizeof v, "%llu foreign, %llu of ours never returned",
+			         (unsigned long long)bs.foreign, (unsigned long long)bs.outstanding);
+			rc = rc ? rc : gt_writer_meta(R.w, "tracing.collision", v);
+		}
+		if (bs.refused) {
+			struct gt_dropped d = { .timestamp = cupti_now(), .count = 0,
+				.reason = GT_DROP_BUFFER_LOST };
+			rc = rc ? rc : gt_writer_add(R.w, GT_REC_DROPPED, &d);
+		}
+		rc = rc ? rc : write_clock_sync(R.w);
+		rc = rc ? rc : write_process(R.w, how == RECORDER_END_SIGNAL ? GT_PROCESS_SIGNAL
+		                                                              : GT_PROCESS_EXIT, status);
+		int crc = gt_writer_close(R.w);
+		R.w = NULL;
+		if (rc || crc)
+			writer_failed(rc ? rc : crc);
+	} else {
+		gt_writer_abandon(R.w);
+		R.w = NULL;
+	}
+	if (bs.foreign || bs.outstanding)
+		gtp_error("another CUPTI client in this process (e.g. torch.profiler, Nsight) took over "
+		          "activity collection: %llu of our buffers never came back, %llu of its came to "
+		          "us; the trace '%s' is incomplete",
+		          (unsigned long long)bs.outstanding, (unsigned long long)bs.foreign, R.path);
+	const struct xlate_stats *s = &R.x.stats;
+	if (!R.write_failed && !R.cfg.report_path[0])
+		gtp_log("trace written to '%s': %llu kernels, %llu copies, %llu bytes copied, %llu dropped",
+		        R.path, (unsigned long long)s->kernels, (unsigned long long)s->memcpys,
+		        (unsigned long long)(s->bytes_htod + s->bytes_dtoh + s->bytes_dtod + s->bytes_other),
+		        (unsigned long long)R.cupti_dropped);
+	write_report_line(R.write_failed ? "write-failed" : (bs.foreign || bs.outstanding) ? "collision"
+	                                                                                   : "ok");
+}
+
+static void *writer_main(void *arg)
+{
+	(void)arg;
+	uint64_t now = mono_ms();
+	uint64_t next_flush = now + R.cfg.flush_ms;
+	uint64_t next_sample = R.cfg.sample_ms ? now : UINT64_MAX;
+	for (;;) {
+		now = mono_ms();
+		uint64_t until = next_flush < next_sample ? next_flush : next_sample;
+		unsigned wait = until > now ? (unsigned)(until - now) : 0;
+		/* A signal handler cannot wake us; look at the flag at least every 50 ms. */
+		if (wait > 50)
+			wait = 50;
+		abuf_wait(wait);
+		int how = atomic_load(&R.final_how);
+		if (how) {
+			finish_trace(how, atomic_load(&R.final_status));
+			break;
+		}
+		drain_buffers();
+		describe_pending_devices();
+		abuf_top_up(2);
+		if (!R.write_failed) {
+			int rc = capture_drain(R.w);
+			if (rc)
+				writer_failed(rc);
+		}
+		now = mono_ms();
+		if (now >= next_sample) {
+			if (!R.write_failed) {
+				int rc = devices_sample(R.w, cupti_now());
+				if (rc)
+					writer_failed(rc);
+			}
+			next_sample = now + R.cfg.sample_ms;
+		}
+		if (now >= next_flush) {
+			/* CUPTI hands over buffers whose records are complete; then one chunk goes to
+			 * disk. What a SIGKILL loses is bounded by this period. */
+			session_flush(0);
+			drain_buffers();
+			if (!R.write_failed) {
+				int rc = gt_writer_flush(R.w);
+				if (rc)
+					writer_failed(rc);
+			}
+			next_flush = mono_ms() + R.cfg.flush_ms;
+		}
+	}
+	char one = 1;
+	ssize_t k = write(R.done_pipe[1], &one, 1);
+	(void)k;
+	return NULL;
+}
+
+/* ---- start ------------------------------------------------------------------------------------ */
+
+/* Writes a trace that says why it holds no GPU activity, so that a user (or CI) who expected a file
+ * finds one with the reason. */
+static void write_empty_trace(const char *via, const char *reason)
+{
+	char path[1024];
+	int fd = output_open(R.cfg.output, path, sizeof path);
+	if (fd < 0)
+		return;
+	struct gt_writer *w;
+	if (gt_writer_open_fd(&w, fd, NULL) != 0) {
+		close(fd);
+		return;
+	}
+	metadata_write(w, via);
+	gt_writer_meta(w, "tracing.off", reason);
+	write_process(w, GT_PROCESS_TRACING_OFF, 0);
+	gt_writer_close(w);
+	snprintf(R.path, sizeof R.path, "%s", path);
+	write_report_line("off");
+}
+
+static void go_off(const char *via, const char *reason, int write_trace)
+{
+	gtp_error("%s; the program runs untraced", reason);
+	if (write_trace)
+		write_empty_trace(via, reason);
+	atomic_store(&R.state, ST_OFF);
+}
+
+static void on_exit_hook(int status, void *arg)
+{
+	(void)arg;
+	recorder_finish(RECORDER_END_EXIT, status, 0);
+}
+
+void recorder_start(const char *via)
+{
+	const struct gtp_config *c = recorder_config();
+	pthread_mutex_lock(&R.mu);
+	if (atomic_load(&R.state) != ST_IDLE || c->disabled) {
+		pthread_mutex_unlock(&R.mu);
+		return;
+	}
+	char why[1600];
+	if (libs_load_cupti(c->cupti_path, why, sizeof why) != 0) {
+		go_off(via, why, 1);
+		pthread_mutex_unlock(&R.mu);
+		return;
+	}
+	if (libs_load_cuda(why, sizeof why) != 0) {
+		go_off(via, why, 1);
+		pthread_mutex_unlock(&R.mu);
+		return;
+	}
+	nvml_open(); /* optional: PCIe and clocks are "unknown" without it */
+
+	int fd = output_open(c->output, R.path, sizeof R.path);
+	if (fd < 0) {
+		char reason[1200];
+		snprintf(reason, sizeof reason, "cannot create the trace file for '%s': %s", c->output,
+		         strerror(errno));
+		go_off(via, reason, 0);
+		pthread_mutex_unlock(&R.mu);
+		return;
+	}
+	int rc = gt_writer_open_fd(&R.w, fd, NULL);
+	if (rc) {
+		close(fd);
+		snprintf(why, sizeof why, "cannot write the trace '%s': %s", R.path, gt_strerror(rc));
+		go_off(via, why, 0);
+		pthread_mutex_unlock(&R.mu);
+		return;
+	}
+	metadata_write(R.w, via);
+	xlate_init(&R.x, R.w);
+	R.x.api_name = api_name;
+	if (c->kernel_filter[0] && regcomp(&R.kernel_re, c->kernel_filter, REG_EXTENDED | REG_NOSUB) == 0) {
+		R.kernel_re_ok = 1;
+		R.x.keep_kernel = keep_kernel;
+	}
+	if (abuf_init(c->buffer_bytes, 4, c->buffers_max) != 0 || pipe2(R.done_pipe, O_CLOEXEC) != 0) {
+		gt_writer_meta(R.w, "tracing.off", "out of memory for activity buffers");
+		gt_writer_close(R.w);
+		R.w = NULL;
+		go_off(via, "cannot allocate activity buffers", 0);
+		pthread_mutex_unlock(&R.mu);
+		return;
+	}
+
+	struct session_hooks hooks = { .context_created = on_context_created };
+	struct capture_config cc = { .pattern = c->shadow, .max_per_kernel = c->shadow_max,
+		.max_bytes = c->shadow_bytes, .wake_writer = abuf_wake };
+	int cap = capture_setup(&cc, &hooks, why, sizeof why);
+	if (cap < 0)
+		gtp_error("shadow capture off: %s", why);
+	struct session_result res;
+	rc = session_start(c->kinds, c->latency, &hooks, &res, why, sizeof why);
+	if (rc) {
+		gt_writer_meta(R.w, "tracing.off", why);
+		write_process(R.w, GT_PROCESS_TRACING_OFF, rc);
+		gt_writer_close(R.w);
+		R.w = NULL;
+		go_off(via, why, 0);
+		write_report_line(res.other_client[0] || rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+		                      ? "collision" : "off");
+		pthread_mutex_unlock(&R.mu);
+		return;
+	}
+	R.kinds_enabled = res.enabled;
+	char kinds[256];
+	config_kind_names(res.enabled, kinds, sizeof kinds);
+	gt_writer_meta(R.w, "trace.activities", kinds);
+	if (res.failed) {
+		config_kind_names(res.failed, kinds, sizeof kinds);
+		gt_writer_meta(R.w, "trace.activities_refused", kinds);
+		gtp_log("CUPTI refused these activity kinds: %s", kinds);
+	}
+	gt_writer_meta(R.w, "trace.latency_timestamps", res.latency ? "1" : "0");
+	gt_writer_meta(R.w, "trace.kernel_filter", R.kernel_re_ok ? c->kernel_filter : "");
+	snprintf(why, sizeof why, "%u", c->flush_ms);
+	gt_writer_meta(R.w, "trace.flush_ms", why);
+	snprintf(why, sizeof why, "%zu", c->buffer_bytes);
+	gt_writer_meta(R.w, "trace.buffer_bytes", why);
+	gt_writer_meta(R.w, "trace.shadow", cap == 0 ? c->shadow : "");
+	write_clock_sync(R.w);
+	write_process(R.w, GT_PROCESS_START, 0);
+
+	/* The writer thread takes no signals: asynchronous ones go to the program's threads, whose
+	 * handler then waits for the writer. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&R.writer, NULL, writer_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		session_stop();
+		gt_writer_meta(R.w, "tracing.off", "cannot start the writer thread");
+		gt_writer_close(R.w);
+		R.w = NULL;
+		go_off(via, "cannot start the writer thread", 0);
+		pthread_mutex_unlock(&R.mu);
+		return;
+	}
+	R.writer_started = 1;
+	atomic_store(&R.state, ST_RUNNING);
+	if (on_exit(on_exit_hook, NULL) != 0)
+		gtp_debug("on_exit failed; the destructor will finish the trace");
+	signals_install();
+	gtp_debug("recording to '%s' (%s; kinds %#x)", R.path, via, res.enabled);
+	pthread_mutex_unlock(&R.mu);
+}
+
+/* ---- finish ----------------------------------------------------------------------------------- */
+
+void recorder_finish(int how, int status, int in_signal)
+{
+	if (atomic_load(&R.state) != ST_RUNNING)
+		return;
+	if (R.writer_started && pthread_equal(pthread_self(), R.writer))
+		return; /* the writer cannot wait for itself */
+	int expected = 0;
+	if (!atomic_compare_exchange_strong(&R.final_how, &expected, how)) {
+		/* Someone else is finishing (a signal during exit): wait for the same pipe below. */
+	} else {
+		atomic_store(&R.final_status, status);
+	}
+	if (!in_signal)
+		abuf_wake();
+	unsigned limit = R.cfg.exit_timeout_ms;
+	struct pollfd p = { .fd = R.done_pipe[0], .events = POLLIN };
+	int waited = 0;
+	for (;;) {
+		int r = poll(&p, 1, (int)limit);
+		if (r < 0 && errno == EINTR)
+			continue;
+		waited = r > 0;
+		break;
+	}
+	atomic_store(&R.state, ST_FINISHED);
+	if (!waited) {
+		if (in_signal)
+			gtp_log_raw("the trace could not be finished in time; it ends at its last flush");
+		else
+			gtp_error("the trace '%s' could not be finished within %u ms; it ends at its last "
+			          "flush", R.path, limit);
+		return;
+	}
+	if (!in_signal && R.writer_started) {
+		pthread_join(R.writer, NULL);
+		R.writer_started = 0;
+	}
+}
+
+/* ---- fork -------------------------------------------------------------------------------------- */
+
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&R.mu);
+	abuf_fork_prepare();
+}
+
+static void fork_parent(void)
+{
+	abuf_fork_parent();
+	pthread_mutex_unlock(&R.mu);
+}
+
+static void fork_child(void)
+{
+	pthread_mutex_init(&R.mu, NULL);
+	abuf_after_fork_child();
+	capture_after_fork_child();
+	if (atomic_load(&R.state) == ST_RUNNING) {
+		/* The parent had initialised CUDA: CUDA cannot be used in this child, and the writer
+		 * thread and the trace file are the parent's. Record nothing here. */
+		R.w = NULL;
+		R.writer_started = 0;
+		atomic_store(&R.state, ST_OFF);
+		devices_reset();
+	}
+	/* An idle parent leaves an idle child: the child's own cuInit starts its own trace. */
+}
+
+void recorder_install_fork_handlers(void)
+{
+	if (pthread_atfork(fork_prepare, fork_parent, fork_child) != 0)
+		gtp_debug("pthread_atfork failed");
+}
