@@ -55,6 +55,7 @@ static struct {
 	int npending;
 	uint64_t cupti_dropped;
 	unsigned kinds_enabled;
+	atomic_int others_refused;   /* other CUPTI clients turned away while we recorded */
 } R = { .mu = PTHREAD_MUTEX_INITIALIZER, .done_pipe = { -1, -1 } };
 
 const struct gtp_config *recorder_config(void)
@@ -74,6 +75,8 @@ const struct gtp_config *recorder_config(void)
 }
 
 int recorder_running(void) { return atomic_load(&R.state) == ST_RUNNING; }
+
+void recorder_note_collision(void) { atomic_fetch_add(&R.others_refused, 1); }
 
 static uint64_t mono_ms(void)
 {
@@ -255,6 +258,11 @@ static void finish_trace(int how, int status)
 			snprintf(v, sizeof v, "%llu foreign, %llu of ours never returned",
 			         (unsigned long long)bs.foreign, (unsigned long long)bs.outstanding);
 			rc = rc ? rc : gt_writer_meta(R.w, "tracing.collision", v);
+		}
+		if (atomic_load(&R.others_refused)) {
+			snprintf(v, sizeof v, "%d other CUPTI client(s) refused while gputrace recorded",
+			         atomic_load(&R.others_refused));
+			rc = rc ? rc : gt_writer_meta(R.w, "tracing.other_clients_refused", v);
 		}
 		if (bs.refused) {
 			struct gt_dropped d = { .timestamp = cupti_now(), .count = 0,

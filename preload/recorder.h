@@ -26,6 +26,8 @@ void recorder_start(const char *via);
 void recorder_finish(int how, int status, int in_signal);
 /* Whether recording is running (for the entry points). */
 int recorder_running(void);
+/* Another CUPTI client was refused while we record: noted in the trace at the end. */
+void recorder_note_collision(void);
 /* Installs the fork handlers (constructor). */
 void recorder_install_fork_handlers(void);
 

@@ -339,6 +339,68 @@ struct gt_blob_piece {
 };
 enum gt_blob_kind { GT_BLOB_CUBIN = 1, GT_BLOB_BUFFER = 2 };
 
+/* GT_REC_CAPTURE: one kernel launch captured for shadow replay. Layout: struct gt_capture, then
+ * nparams x struct gt_capture_param, then param_bytes raw parameter bytes (the kernel's parameter
+ * buffer exactly as launched). Buffers are BLOB records (kind GT_BLOB_BUFFER) written before it; the
+ * module's cubin is a BLOB of kind GT_BLOB_CUBIN. Build and parse with gt_capture_encode/parse. */
+#define GT_CAPTURE_STREAM_SYNCED 0x1u   /* the launch's stream was synchronised for the "after" copy */
+#define GT_CAPTURE_LAYOUT_NVINFO 0x2u   /* layout came from the cubin's .nv.info */
+#define GT_CAPTURE_LAYOUT_DRIVER 0x4u   /* layout came from cu{Kernel,Func}GetParamInfo */
+#define GT_CAPTURE_LAYOUT_MISMATCH 0x8u /* the two layouts disagreed (the driver's was used) */
+#define GT_CAPTURE_INCOMPLETE 0x10u     /* at least one parameter's memory was not captured */
+
+struct gt_capture {
+	uint64_t capture_id;         /* 1, 2, ... in launch order */
+	uint64_t timestamp;          /* CUPTI clock at the launch call */
+	uint64_t cubin_blob_id;      /* 0 if the module image was not saved */
+	uint32_t name_id;            /* string: the mangled kernel name */
+	uint32_t correlation_id;     /* the launch's API correlation id: pairs with the kernel record */
+	uint32_t device_id;
+	uint32_t stream_id;          /* CUPTI stream id, 0 if unknown */
+	uint32_t grid[3];
+	uint32_t block[3];
+	uint32_t cluster[3];
+	uint32_t dynamic_smem;
+	uint32_t nparams;
+	uint32_t param_bytes;
+	uint32_t flags;              /* GT_CAPTURE_* */
+	uint32_t launch_index;       /* which launch of this kernel this was (0-based) */
+};
+
+enum gt_param_kind {
+	GT_PARAM_SCALAR = 1,         /* bytes only */
+	GT_PARAM_POINTER = 2,        /* an 8-byte value that points into a device allocation */
+};
+enum gt_param_status {
+	GT_PARAM_OK = 0,             /* scalar, or pointer whose allocation was copied before and after */
+	GT_PARAM_NOT_DEVICE = 1,     /* 8 bytes that are not a device address: treated as a scalar */
+	GT_PARAM_MANAGED = 2,        /* managed memory: not copied */
+	GT_PARAM_TOO_LARGE = 3,      /* over the byte cap: not copied */
+	GT_PARAM_COPY_FAILED = 4,    /* the copy failed */
+	GT_PARAM_STRUCT = 5,         /* a by-value struct (> 8 bytes): pointers inside it are not followed */
+};
+
+struct gt_capture_param {
+	uint32_t offset;             /* in the parameter buffer */
+	uint32_t size;
+	uint32_t kind;               /* enum gt_param_kind */
+	uint32_t status;             /* enum gt_param_status */
+	uint64_t alloc_base;         /* pointer: base of its allocation (cuMemGetAddressRange) */
+	uint64_t alloc_bytes;        /* pointer: size of its allocation */
+	uint64_t before_blob;        /* pointer: BLOB id of the allocation before the launch, 0 if none */
+	uint64_t after_blob;         /* pointer: BLOB id after the launch completed, 0 if none */
+};
+
+struct gt_event;
+/* Serialises a capture into a malloc'ed buffer for gt_writer_add_var(GT_REC_CAPTURE). */
+int gt_capture_encode(const struct gt_capture *c, const struct gt_capture_param *params,
+                      const void *param_bytes, uint8_t **out, size_t *len);
+/* Parses a CAPTURE event; the pointers point into the event's data (valid until the next read).
+ * The parameter table may be unaligned there: read entries with gt_capture_param_get(). */
+int gt_capture_parse(const struct gt_event *ev, struct gt_capture *c, const uint8_t **params_raw,
+                     const uint8_t **param_bytes);
+void gt_capture_param_get(const uint8_t *params_raw, uint32_t i, struct gt_capture_param *out);
+
 /* GT_REC_END: totals of what the writer wrote, so a reader can tell a clean close from a cut. */
 struct gt_end {
 	uint64_t records;            /* all records before this one */
