@@ -274,6 +274,11 @@ static int load_chunk(struct gt_reader *r)
 	if (csize < 6 || gt_ld32(r->cbuf) != ZSTD_MAGICNUMBER || !(r->cbuf[4] & 0x04) ||
 	    ZSTD_getFrameContentSize(r->cbuf, csize) != rsize)
 		return fail(r, GT_ERR_CORRUPT, off, "zstd frame header does not match the chunk header");
+	/* Exactly one frame: zstd's decoder would also run through a skippable frame after it. A
+	 * frame it cannot measure is left for the decompression to name. */
+	size_t fsize = ZSTD_findFrameCompressedSize(r->cbuf, csize);
+	if (!ZSTD_isError(fsize) && fsize != csize)
+		return fail(r, GT_ERR_CORRUPT, off, "%zu bytes after the zstd frame", csize - fsize);
 	size_t got = ZSTD_decompressDCtx(r->dctx, r->raw, rsize, r->cbuf, csize);
 	if (ZSTD_isError(got)) {
 		int code = ZSTD_getErrorCode(got) == ZSTD_error_checksum_wrong ? GT_ERR_CHECKSUM

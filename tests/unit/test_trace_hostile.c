@@ -818,6 +818,38 @@ static void test_unknown_types_skipped(void **state)
 	free(f.p);
 }
 
+/* The payload is exactly one zstd frame: a second frame, a skippable frame or stray bytes after
+ * it (with the compressed size in the header counting them) are corrupt. */
+static void test_bytes_after_frame(void **state)
+{
+	(void)state;
+	struct gt_kernel k[2] = { some_kernel(0), some_kernel(1) };
+	struct buf blk = { 0 };
+	kernel_block(&blk, (const uint8_t *)k, 2, sizeof k[0]);
+	uint8_t skippable[12] = { 0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 'g', 't', 'x', 'x' };
+	uint8_t empty_frame[32];
+	size_t en = ZSTD_compress(empty_frame, sizeof empty_frame, "", 0, 1);
+	assert_false(ZSTD_isError(en));
+	struct { const uint8_t *p; size_t n; } tails[] = { { skippable, sizeof skippable },
+		{ empty_frame, en }, { (const uint8_t *)"\0", 1 } };
+	for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+		struct buf f = { 0 };
+		single_block_file(&f, &blk, 2);
+		uint32_t csize = ld32(f.p + 32 + 8);
+		put(&f, tails[i].p, tails[i].n);
+		patch_header(&f, 32, 8, csize + (uint32_t)tails[i].n);
+		char path[64];
+		struct result res;
+		read_buf(&f, path, sizeof path, &res);
+		if (res.rc != GT_ERR_CORRUPT)
+			fail_msg("tail %zu: expected corrupt, got %d '%s'", i, res.rc, res.msg);
+		assert_message(&res, path, 32);
+		unlink(path);
+		free(f.p);
+	}
+	free(blk.p);
+}
+
 /* Chunk header fields with absurd values but a correct check: each caught by its own test. */
 static void test_absurd_chunk_header(void **state)
 {
@@ -1198,6 +1230,7 @@ int main(void)
 		cmocka_unit_test(test_shorter_fixed_record),
 		cmocka_unit_test(test_unknown_types_skipped),
 		cmocka_unit_test(test_absurd_chunk_header),
+		cmocka_unit_test(test_bytes_after_frame),
 		cmocka_unit_test(test_absurd_block_headers),
 		cmocka_unit_test(test_bad_variable_blocks),
 		cmocka_unit_test(test_string_ids_out_of_sequence),
