@@ -61,6 +61,7 @@ include cupti/module.mk
 include preload/module.mk
 include kernels/module.mk
 include tests/tools/module.mk
+include tests/gpu/module.mk
 include tests/module.mk
 
 .PHONY: all deps demo check check-plain check-san install clean help
