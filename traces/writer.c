@@ -9,6 +9,7 @@
 #include "strtab.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,11 +261,16 @@ int gt_writer_device(struct gt_writer *w, const struct gt_device *d, const char 
 {
 	if (!w || !d)
 		return GT_ERR_ARG;
-	struct gt_device copy = *d;
+	/* The struct has 4 bytes of tail padding (after uuid) that the format wants zero. Built in a
+	 * byte buffer, not a struct: a store to any member leaves a struct's padding unspecified
+	 * (C11 6.2.6.1), and GCC does copy the caller's padding bytes when the record is a struct. */
+	uint8_t rec[sizeof(struct gt_device)];
 	size_t nl = name ? strlen(name) : 0;
-	copy.name_len = (uint32_t)nl;
-	copy.reserved = 0;
-	return add_var2(w, GT_REC_DEVICE, &copy, sizeof copy, name, nl);
+	memset(rec, 0, sizeof rec);
+	memcpy(rec, d, offsetof(struct gt_device, uuid) + sizeof d->uuid);
+	gt_st32(rec + offsetof(struct gt_device, name_len), (uint32_t)nl);
+	gt_st32(rec + offsetof(struct gt_device, reserved), 0);
+	return add_var2(w, GT_REC_DEVICE, rec, sizeof rec, name, nl);
 }
 
 int64_t gt_writer_blob(struct gt_writer *w, uint32_t kind, const void *data, uint64_t len)
