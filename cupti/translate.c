@@ -364,12 +364,31 @@ static int memory2(struct xlate *x, const CUpti_ActivityMemory4 *m)
 	return gt_writer_add(x->w, GT_REC_MEMORY, &r);
 }
 
+/* CUPTI numbers its overhead kinds 1, then 1<<16, 2<<16, ...; the trace format numbers them
+ * 1..9 (enum gt_overhead_kind). A kind newer than this table is written as UNKNOWN. */
+static uint32_t overhead_kind(CUpti_ActivityOverheadKind k)
+{
+	switch (k) {
+	case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER: return GT_OVERHEAD_DRIVER_COMPILER;
+	case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH: return GT_OVERHEAD_CUPTI_BUFFER_FLUSH;
+	case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION: return GT_OVERHEAD_CUPTI_INSTRUMENTATION;
+	case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE: return GT_OVERHEAD_CUPTI_RESOURCE;
+	case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+		return GT_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING;
+	case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING: return GT_OVERHEAD_LAZY_FUNCTION_LOADING;
+	case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL: return GT_OVERHEAD_COMMAND_BUFFER_FULL;
+	case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST: return GT_OVERHEAD_ACTIVITY_BUFFER_REQUEST;
+	case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT: return GT_OVERHEAD_UVM_ACTIVITY_INIT;
+	default: return GT_OVERHEAD_UNKNOWN;
+	}
+}
+
 static int overhead(struct xlate *x, const CUpti_ActivityOverhead3 *o)
 {
 	uint64_t obj = o->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? o->objectId.pt.threadId
 	                                                            : o->objectId.dcs.deviceId;
 	struct gt_overhead r = { .start = o->start, .end = o->end, .object_id = obj,
-		.kind = (uint32_t)o->overheadKind, .object_kind = (uint32_t)o->objectKind };
+		.kind = overhead_kind(o->overheadKind), .object_kind = (uint32_t)o->objectKind };
 	x->stats.overheads++;
 	return gt_writer_add(x->w, GT_REC_OVERHEAD, &r);
 }
