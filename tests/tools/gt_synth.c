@@ -176,6 +176,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 /* ---- the trace ------------------------------------------------------------------------------ */
 
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+
 struct kdef {
 	const char *name;
 	double median_ns, sd;
@@ -224,7 +232,7 @@ static int api(struct synth *s, uint32_t name, uint32_t cbid, uint64_t start, ui
 }
 
 /* One kernel launch: the API call on the host, the kernel when the stream is free. */
-static int launch(struct synth *s, unsigned k, int with_api)
+static void make_launch(struct synth *s, unsigned k, struct gt_kernel *out, struct gt_api *call)
 {
 	const struct kdef *d = &kernels[k];
 	uint32_t corr = ++s->corr;
@@ -246,11 +254,56 @@ static int launch(struct synth *s, unsigned k, int with_api)
 		.block_x = d->block[0], .block_y = d->block[1], .block_z = d->block[2],
 		.static_smem = d->static_smem, .dynamic_smem = d->dynamic_smem,
 		.registers = (uint16_t)d->regs, .flags = GT_KERNEL_HAS_QUEUED };
-	if (with_api)
-		CHECK(api(s, s->api_launch, 211, a0, a1, corr)); /* cudaLaunchKernel_v7000 */
+	*out = r;
+	struct gt_api a = { .start = a0, .end = a1, .thread_id = s->tid, .name_id = s->api_launch,
+		.correlation_id = corr, .cbid = 211 /* cudaLaunchKernel_v7000 */,
+		.process_id = s->pid, .return_value = 0, .domain = GT_API_RUNTIME };
+	*call = a;
+}
+
+static int launch(struct synth *s, unsigned k)
+{
+	struct gt_kernel r;
+	struct gt_api a;
+	make_launch(s, k, &r, &a);
+	CHECK(gt_writer_add(s->w, GT_REC_API, &a));
 	CHECK(gt_writer_add(s->w, GT_REC_KERNEL, &r));
 	s->kernels_written++;
 	return 0;
+}
+
+/* The steady loop: kernel records only. A ring of launches is made first and then written over
+ * and over, shifted in time and correlation id, so that the writer's cost (add, compress,
+ * write) can be timed apart from the synthesis. A ring is longer than a chunk holds (8738
+ * kernel records at 1 MiB), so zstd never sees a repeat inside a frame. */
+#define RING 65536
+static int steady(struct synth *s, uint64_t n, double *write_secs)
+{
+	uint64_t rn = n < RING ? n : RING;
+	struct gt_kernel *ring = malloc((size_t)(rn ? rn : 1) * sizeof *ring);
+	if (!ring)
+		return GT_ERR_NOMEM;
+	struct gt_api unused;
+	for (uint64_t i = 0; i < rn; i++)
+		make_launch(s, (unsigned)(i % NKDEF), &ring[i], &unused);
+	uint64_t span = rn ? ring[rn - 1].end - ring[0].start + 1000 : 0;
+	double t0 = now_s();
+	int rc = 0;
+	for (uint64_t i = 0; i < n && !rc; i++) {
+		struct gt_kernel r = ring[i % rn];
+		uint64_t cycle = i / rn, shift = cycle * span;
+		r.start += shift;
+		r.end += shift;
+		r.queued += shift;
+		r.submitted += shift;
+		r.correlation_id += (uint32_t)(cycle * rn);
+		rc = gt_writer_add(s->w, GT_REC_KERNEL, &r);
+	}
+	*write_secs = now_s() - t0;
+	s->kernels_written += n;
+	s->now = ring[rn ? rn - 1 : 0].end + (n / (rn ? rn : 1)) * span;
+	free(ring);
+	return rc;
 }
 
 /* A pinned async copy of bytes at ~52 GB/s (H2D) or ~55 GB/s (D2H) on PCIe 5 x16. */
@@ -343,7 +396,7 @@ static int frame(struct synth *s, uint64_t kernels_left)
 	uint64_t u1 = s->now, c0 = u1;
 	CHECK(clear(s));
 	for (unsigned k = 0; k < NKDEF && kernels_left; k++, kernels_left--)
-		CHECK(launch(s, k, 1));
+		CHECK(launch(s, k));
 	uint64_t c1 = s->now, d0 = c1;
 	CHECK(copy(s, GT_COPY_DTOH, 1920u * 1080u * 4u)); /* the RGBA8 image */
 	/* cudaStreamSynchronize: waits for the stream to drain. */
@@ -440,13 +493,6 @@ static int footer(struct synth *s, const struct opts *o)
 	return gt_writer_add(s->w, GT_REC_PROCESS, &p);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Cuts the file in the middle of its last data chunk: finds the chunk boundaries from the chunk
  * headers (csize at byte 8 of each) and keeps half of the last data chunk. */
 static int truncate_mid_chunk(const char *path)
@@ -496,18 +542,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rc = header(&s, &o);
-	for (uint64_t left = o.kernels; !rc && left;) {
-		if (o.steady) {
-			rc = launch(&s, (unsigned)(s.kernels_written % NKDEF), 0);
-			left--;
-		} else {
-			uint64_t before = s.kernels_written;
-			if (s.frames++ % 1000 == 999)
-				rc = clock_sample(&s);
-			if (!rc)
-				rc = frame(&s, left);
-			left -= s.kernels_written - before;
-		}
+	double write_secs = 0, close_secs = 0;
+	if (!rc && o.steady)
+		rc = steady(&s, o.kernels, &write_secs);
+	for (uint64_t left = o.steady ? 0 : o.kernels; !rc && left;) {
+		uint64_t before = s.kernels_written;
+		if (s.frames++ % 1000 == 999)
+			rc = clock_sample(&s);
+		if (!rc)
+			rc = frame(&s, left);
+		left -= s.kernels_written - before;
 	}
 	if (!rc)
 		rc = footer(&s, &o);
@@ -517,7 +561,9 @@ int main(int argc, char **argv)
 		rc = gt_writer_flush(s.w);
 		gt_writer_abandon(s.w);
 	} else {
+		double c0 = now_s();
 		int crc = gt_writer_close(s.w);
+		close_secs = now_s() - c0;
 		if (!rc)
 			rc = crc;
 		records++; /* the END record */
@@ -537,13 +583,20 @@ int main(int argc, char **argv)
 			fprintf(stderr, "gt_synth: cannot stat '%s': %s\n", o.out, strerror(errno));
 			return 1;
 		}
+		/* seconds: everything, synthesis included. writer_seconds: for the steady shape, the
+		 * writing of the kernel records alone (gt_writer_add and close: encode, compress,
+		 * write); for the renderer shape synthesis is interleaved, so the same as seconds. */
 		double secs = t1 - t0;
+		double wsecs = o.steady ? write_secs + close_secs : secs;
+		uint64_t wrecs = o.steady ? o.kernels : records;
 		printf("records %" PRIu64 " kernels %" PRIu64 " bytes %lld bytes_per_kernel %.3f "
-		       "bytes_per_record %.3f seconds %.3f records_per_s %.0f\n",
+		       "bytes_per_record %.3f seconds %.3f records_per_s %.0f writer_seconds %.3f "
+		       "writer_records_per_s %.0f\n",
 		       records, s.kernels_written, (long long)st.st_size,
 		       s.kernels_written ? (double)st.st_size / (double)s.kernels_written : 0.0,
 		       records ? (double)st.st_size / (double)records : 0.0, secs,
-		       secs > 0 ? (double)records / secs : 0.0);
+		       secs > 0 ? (double)records / secs : 0.0, wsecs,
+		       wsecs > 0 ? (double)wrecs / wsecs : 0.0);
 	}
 	return 0;
 }
