@@ -145,14 +145,33 @@ static const struct gt_field gt_fields_blob_piece[] = {
 	GT_F(gt_blob_piece, piece_bytes, "u32"), { NULL, 0, 0, NULL },
 };
 
+static const struct gt_field gt_fields_capture[] = {
+	GT_F(gt_capture, capture_id, "u64"), GT_F(gt_capture, timestamp, "u64"),
+	GT_F(gt_capture, cubin_blob_id, "u64"), GT_F(gt_capture, name_id, "u32"),
+	GT_F(gt_capture, correlation_id, "u32"), GT_F(gt_capture, device_id, "u32"),
+	GT_F(gt_capture, stream_id, "u32"), GT_F(gt_capture, grid, "u32[3]"),
+	GT_F(gt_capture, block, "u32[3]"), GT_F(gt_capture, cluster, "u32[3]"),
+	GT_F(gt_capture, dynamic_smem, "u32"), GT_F(gt_capture, nparams, "u32"),
+	GT_F(gt_capture, param_bytes, "u32"), GT_F(gt_capture, flags, "u32"),
+	GT_F(gt_capture, launch_index, "u32"), { NULL, 0, 0, NULL },
+};
+
+static const struct gt_field gt_fields_capture_param[] = {
+	GT_F(gt_capture_param, offset, "u32"), GT_F(gt_capture_param, size, "u32"),
+	GT_F(gt_capture_param, kind, "u32"), GT_F(gt_capture_param, status, "u32"),
+	GT_F(gt_capture_param, alloc_base, "u64"), GT_F(gt_capture_param, alloc_bytes, "u64"),
+	GT_F(gt_capture_param, before_blob, "u64"), GT_F(gt_capture_param, after_blob, "u64"),
+	{ NULL, 0, 0, NULL },
+};
+
 static const struct gt_field gt_fields_end[] = {
 	GT_F(gt_end, records, "u64"), GT_F(gt_end, chunks, "u64"), GT_F(gt_end, host_ns, "u64"),
 	{ NULL, 0, 0, NULL },
 };
 
 struct gt_record_fields {
-	int type;                      /* enum gt_rec_type */
-	const char *name;              /* gt_rec_type_name() */
+	int type;                      /* enum gt_rec_type (a sub-structure: its record's type) */
+	const char *name;              /* gt_rec_type_name(), or the sub-structure's name */
 	unsigned size;                 /* sizeof the struct */
 	const struct gt_field *fields; /* ends with a NULL name */
 };
@@ -160,6 +179,9 @@ struct gt_record_fields {
 static const struct gt_record_fields gt_record_fields[] = {
 	{ GT_REC_DEVICE, "device", sizeof(struct gt_device), gt_fields_device },
 	{ GT_REC_BLOB, "blob", sizeof(struct gt_blob_piece), gt_fields_blob_piece },
+	{ GT_REC_CAPTURE, "capture", sizeof(struct gt_capture), gt_fields_capture },
+	/* Not a record of its own: the CAPTURE record's parameter table entries. */
+	{ GT_REC_CAPTURE, "capture_param", sizeof(struct gt_capture_param), gt_fields_capture_param },
 	{ GT_REC_END, "end", sizeof(struct gt_end), gt_fields_end },
 	{ GT_REC_KERNEL, "kernel", sizeof(struct gt_kernel), gt_fields_kernel },
 	{ GT_REC_MEMCPY, "memcpy", sizeof(struct gt_memcpy), gt_fields_memcpy },

@@ -14,8 +14,9 @@
  *
  * The renderer shape also carries what a recording of it holds around the loop: device allocations
  * and frees, a memset per frame, a cubin blob, a module-loading overhead record, clock samples.
- * --all-types adds one record of each remaining type (dropped, graph launch, capture), so that a
- * small trace covers every record type, as the fuzz seeds want.
+ * --all-types adds one record of each remaining type (dropped, graph launch, and a capture with
+ * its before/after buffers as blobs), so that a small trace covers every record type, as the fuzz
+ * seeds want.
  *
  *   gt_synth -o FILE [-n KERNELS] [--seed S] [--shape renderer|steady] [--chunk-bytes N]
  *            [--level L] [--truncate] [--no-end] [--all-types] [--stats]
@@ -375,9 +376,35 @@ static int rare(struct synth *s)
 	struct gt_graph_launch g = { .start = s->now, .end = s->now + 4200, .graph_id = 7,
 		.correlation_id = ++s->corr, .stream_id = 13 };
 	CHECK(gt_writer_add(s->w, GT_REC_GRAPH_LAUNCH, &g));
-	/* The capture layout is not specified yet: opaque bytes, as a reader must accept. */
-	static const uint8_t capture[24] = { 1, 0, 0, 0, 'g', 't', 'c', 'a', 'p' };
-	return gt_writer_add_var(s->w, GT_REC_CAPTURE, capture, sizeof capture);
+	/* A captured launch of the tonemap kernel: its image buffer before and after as blobs, then
+	 * the CAPTURE record naming them (pointer, pointer, two ints, a float). */
+	uint8_t before[256], after[256];
+	for (int i = 0; i < 256; i++) {
+		before[i] = (uint8_t)i;
+		after[i] = (uint8_t)(255 - i);
+	}
+	int64_t b0 = gt_writer_blob(s->w, GT_BLOB_BUFFER, before, sizeof before);
+	int64_t b1 = gt_writer_blob(s->w, GT_BLOB_BUFFER, after, sizeof after);
+	if (b0 < 0 || b1 < 0)
+		return b0 < 0 ? (int)b0 : (int)b1;
+	struct gt_capture c = { .capture_id = 1, .timestamp = s->now, .cubin_blob_id = 1,
+		.name_id = s->names[2], .correlation_id = ++s->corr, .stream_id = 13,
+		.grid = { 120, 68, 1 }, .block = { 16, 16, 1 }, .nparams = 5, .param_bytes = 28,
+		.flags = GT_CAPTURE_STREAM_SYNCED | GT_CAPTURE_LAYOUT_NVINFO };
+	struct gt_capture_param prm[5] = {
+		{ 0, 8, GT_PARAM_POINTER, GT_PARAM_OK, 0x7f2a10000000ull, 256, (uint64_t)b0, (uint64_t)b1 },
+		{ 8, 8, GT_PARAM_POINTER, GT_PARAM_TOO_LARGE, 0x7f2a20000000ull, 8294400, 0, 0 },
+		{ 16, 4, GT_PARAM_SCALAR, GT_PARAM_OK, 0, 0, 0, 0 },
+		{ 20, 4, GT_PARAM_SCALAR, GT_PARAM_OK, 0, 0, 0, 0 },
+		{ 24, 4, GT_PARAM_SCALAR, GT_PARAM_OK, 0, 0, 0, 0 },
+	};
+	uint8_t args[28] = { 0 };
+	uint8_t *rec;
+	size_t len;
+	CHECK(gt_capture_encode(&c, prm, args, &rec, &len));
+	int rc = gt_writer_add_var(s->w, GT_REC_CAPTURE, rec, len);
+	free(rec);
+	return rc;
 }
 
 static int nvtx(struct synth *s, uint32_t name, uint64_t start, uint64_t end, uint32_t depth)
