@@ -14,14 +14,14 @@
 #include <stddef.h>
 
 struct gt_field {
-	const char *name;   /* as in the struct; arrays as name[n] */
+	const char *name;   /* as in the struct (an array's name without its bound) */
 	unsigned offset;
 	unsigned size;
 	const char *type;   /* u8 u16 u32 u64 i32, or u8[n] */
 };
 
 #define GT_F(s, f, t) { #f, (unsigned)offsetof(struct s, f), (unsigned)sizeof(((struct s *)0)->f), t }
-#define GT_FA(s, f, n) { #f "[" #n "]", (unsigned)offsetof(struct s, f), (unsigned)sizeof(((struct s *)0)->f), "u8[" #n "]" }
+#define GT_FA(s, f, n) { #f, (unsigned)offsetof(struct s, f), (unsigned)sizeof(((struct s *)0)->f), "u8[" #n "]" }
 
 static const struct gt_field gt_fields_kernel[] = {
 	GT_F(gt_kernel, start, "u64"), GT_F(gt_kernel, end, "u64"), GT_F(gt_kernel, queued, "u64"),
