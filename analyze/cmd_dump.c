@@ -1,0 +1,249 @@
+/* cmd_dump.c: `gpuanalyze dump`: every event of a trace, one per row, with names resolved.
+ *
+ * Events are the fixed records (kernels, copies, memsets, API calls, ...), in file order, which is
+ * not time order. Every field is printed (fields.h): string ids as their strings, enumerations by
+ * name, kernels' demangled names beside the mangled ones. Definitions (strings, metadata, devices)
+ * are what `gpuanalyze info` shows. CSV has one column per field name over the types selected (a
+ * type without the field leaves it empty); JSON has one object per event holding its own fields.
+ */
+#include "commands.h"
+#include "demangle.h"
+#include "diag.h"
+#include "fields.h"
+#include "load.h"
+#include "options.h"
+#include "output.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COLS 128
+
+struct dump {
+	enum gt_format fmt;
+	unsigned char want[GT_REC_TYPE_MAX + 1];
+	struct gt_table *table;             /* csv */
+	struct gt_json *json;               /* json */
+	const char *cols[MAX_COLS];         /* csv column names after "type" */
+	size_t ncols;
+	int demangled_col;                  /* index of "demangled" in cols, -1 if none */
+	/* per type: for each column, the field that fills it (NULL: empty) */
+	const struct gt_field *colfield[GT_REC_TYPE_MAX + 1][MAX_COLS];
+	char **demangled;                   /* by string id, filled as kernels need them */
+	size_t ndemangled;
+};
+
+static int add_col(struct dump *d, const char *name)
+{
+	for (size_t i = 0; i < d->ncols; i++)
+		if (strcmp(d->cols[i], name) == 0)
+			return (int)i;
+	if (d->ncols == MAX_COLS)
+		return -1;
+	d->cols[d->ncols] = name;
+	return (int)d->ncols++;
+}
+
+/* The demangled name of kernel name id `id`, computed once per id. */
+static const char *demangled(struct dump *d, const struct gt_reader *r, uint32_t id)
+{
+	if (id >= d->ndemangled) {
+		size_t n = d->ndemangled ? d->ndemangled : 64;
+		while (n <= id)
+			n *= 2;
+		if (id > gt_reader_string_count(r))
+			return gt_reader_string(r, id); /* not a defined id: nothing to demangle */
+		char **p = realloc(d->demangled, n * sizeof *p);
+		if (!p)
+			return NULL;
+		memset(p + d->ndemangled, 0, (n - d->ndemangled) * sizeof *p);
+		d->demangled = p;
+		d->ndemangled = n;
+	}
+	if (!d->demangled[id])
+		d->demangled[id] = gt_demangle(gt_reader_string(r, id));
+	return d->demangled[id];
+}
+
+static int dump_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
+{
+	struct dump *d = ctx;
+	if (ev->type < GT_REC_FIRST_FIXED || ev->type > GT_REC_TYPE_MAX || !d->want[ev->type])
+		return 0;
+	size_t nf;
+	const struct gt_field *fields = gt_fields_of(ev->type, &nf);
+	if (!fields)
+		return 0;
+	const void *rec = &ev->u;
+	char buf[64];
+	const char *dm = NULL;
+	if (ev->type == GT_REC_KERNEL && !(dm = demangled(d, r, ev->u.kernel.name_id)))
+		return GT_ERR_NOMEM;
+	if (d->fmt == GT_FMT_JSON) {
+		struct gt_json *j = d->json;
+		gt_json_object_begin(j);
+		gt_json_key(j, "type");
+		gt_json_str(j, gt_rec_type_name(ev->type));
+		for (size_t i = 0; i < nf; i++) {
+			const struct gt_field *f = &fields[i];
+			gt_json_key(j, f->name);
+			if (f->kind == GT_FIELD_UINT)
+				gt_json_u64(j, gt_field_u64(f, rec));
+			else if (f->kind == GT_FIELD_INT)
+				gt_json_i64(j, gt_field_i64(f, rec));
+			else
+				gt_json_str(j, gt_field_text(f, rec, r, buf, sizeof buf));
+			if (dm && strcmp(f->name, "name") == 0) {
+				gt_json_key(j, "demangled");
+				gt_json_str(j, dm);
+			}
+		}
+		gt_json_object_end(j);
+		return j->error;
+	}
+	struct gt_table *t = d->table;
+	gt_table_str(t, gt_rec_type_name(ev->type));
+	for (size_t c = 0; c < d->ncols; c++) {
+		const struct gt_field *f = d->colfield[ev->type][c];
+		if ((int)c == d->demangled_col)
+			gt_table_str(t, dm);
+		else if (!f)
+			gt_table_str(t, NULL);
+		else if (f->kind == GT_FIELD_UINT)
+			gt_table_u64(t, gt_field_u64(f, rec));
+		else if (f->kind == GT_FIELD_INT)
+			gt_table_i64(t, gt_field_i64(f, rec));
+		else
+			gt_table_str(t, gt_field_text(f, rec, r, buf, sizeof buf));
+	}
+	return gt_table_end_row(t);
+}
+
+/* Parses --type "kernel,memcpy" into d->want; everything when list is NULL. */
+static int parse_types(struct dump *d, const char *list)
+{
+	if (!list) {
+		for (size_t i = 0; i < gt_event_type_count; i++)
+			d->want[gt_event_types[i]] = 1;
+		return 0;
+	}
+	const char *p = list;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int found = 0;
+		for (size_t i = 0; i < gt_event_type_count; i++) {
+			const char *n = gt_rec_type_name(gt_event_types[i]);
+			if (strlen(n) == len && strncmp(n, p, len) == 0) {
+				d->want[gt_event_types[i]] = 1;
+				found = 1;
+			}
+		}
+		if (!found) {
+			char known[512] = "";
+			for (size_t i = 0; i < gt_event_type_count; i++) {
+				strncat(known, i ? "," : "", sizeof known - strlen(known) - 1);
+				strncat(known, gt_rec_type_name(gt_event_types[i]), sizeof known - strlen(known) - 1);
+			}
+			return gt_error("dump: option '--type' names unknown record type '%.*s' (known: %s) "
+			                "(see 'gpuanalyze dump --help')",
+			                (int)len, p, known);
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	enum gt_format fmt = GT_FMT_CSV;
+	const char *out_path = NULL, *types = NULL;
+	const struct gt_option opts[] = {
+		GT_OPT_FORMAT(&fmt, GT_FMT_CSV | GT_FMT_JSON),
+		{ .kind = GT_OPT_STRING, .long_name = "type", .arg = "TYPE[,TYPE]...",
+		  .help = "only these event types: kernel, memcpy, memset, api, sync, nvtx, memory, "
+		          "dropped, process, overhead, clock_sync, clock_sample, graph_launch",
+		  .value = &types },
+		GT_OPT_OUTPUT(&out_path),
+		GT_OPT_END_OF_LIST,
+	};
+	const struct gt_usage usage = {
+		"dump", "FILE", 1, 1,
+		"Every event of the trace, one per row in file order (not time order), with every field;\n"
+		"string ids resolved to names, enumerations named, kernel names demangled beside the\n"
+		"mangled ones. Default format csv.",
+		opts,
+	};
+	char **files;
+	int nfiles, status;
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
+		return status;
+	struct dump *d = calloc(1, sizeof *d);
+	if (!d)
+		return gt_error("dump: out of memory");
+	d->fmt = fmt;
+	d->demangled_col = -1;
+	int rc = parse_types(d, types);
+	struct gt_reader *r = NULL;
+	FILE *out = NULL;
+	struct gt_json j;
+	if (rc || (rc = gt_load_open(&r, files[0])) != 0)
+		goto out;
+	if (!(out = gt_output_open(out_path))) {
+		rc = GT_EXIT_USAGE;
+		goto out;
+	}
+	gt_json_init(&j, out);
+	j.inline_depth = 2;
+	d->json = &j;
+	if (fmt == GT_FMT_CSV) {
+		/* Columns: the union of the selected types' fields, in type order. */
+		for (size_t i = 0; i < gt_event_type_count; i++) {
+			int ty = gt_event_types[i];
+			if (!d->want[ty])
+				continue;
+			size_t nf;
+			const struct gt_field *f = gt_fields_of(ty, &nf);
+			for (size_t k = 0; k < nf; k++) {
+				int c = add_col(d, f[k].name);
+				if (c >= 0)
+					d->colfield[ty][c] = &f[k];
+				if (ty == GT_REC_KERNEL && strcmp(f[k].name, "name") == 0)
+					d->demangled_col = add_col(d, "demangled");
+			}
+		}
+		if (!(d->table = gt_table_new(fmt, out, NULL)) ||
+		    gt_table_column(d->table, "type", "type", GT_COL_LEFT) != 0) {
+			rc = gt_error("dump: out of memory");
+			goto out;
+		}
+		for (size_t c = 0; c < d->ncols; c++)
+			gt_table_column(d->table, d->cols[c], d->cols[c], 0);
+	} else {
+		gt_json_array_begin(&j);
+	}
+	if ((rc = gt_load_stream(r, dump_record, d)) != 0)
+		goto out;
+	if (fmt == GT_FMT_CSV) {
+		if (gt_table_finish(d->table) != 0)
+			rc = gt_error("dump: out of memory");
+	} else {
+		gt_json_array_end(&j);
+		if (gt_json_finish(&j) != 0)
+			rc = gt_error("dump: internal error: malformed JSON");
+	}
+out:
+	if (out) {
+		int crc = gt_output_close(out, out_path);
+		if (!rc)
+			rc = crc;
+	}
+	gt_reader_close(r);
+	gt_table_free(d->table);
+	for (size_t i = 0; i < d->ndemangled; i++)
+		free(d->demangled[i]);
+	free(d->demangled);
+	free(d);
+	return rc;
+}

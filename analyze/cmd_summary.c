@@ -1,0 +1,417 @@
+/* cmd_summary.c: `gpuanalyze summary`: per-kernel statistics of GPU kernel durations, and the same
+ * for copies (by copy kind and memory kinds) and memsets (by memory kind).
+ *
+ * Options and printing only; summary.c computes. The output says what was measured, how many
+ * launches warm-up dropped and how many bad timestamps excluded, which files were read (and whether
+ * any is synthetic or incomplete), and defines its statistics in one line; gpuanalyze(1) has the
+ * full definitions. Text and Markdown show durations in microseconds with demangled names; JSON
+ * and CSV give nanoseconds and both names.
+ */
+#include "commands.h"
+#include "diag.h"
+#include "options.h"
+#include "output.h"
+#include "summary.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const sort_names[] = { "total", "median", "count", "name", NULL };
+
+#define MEASURED "GPU kernel durations (end - start, CUPTI activity timestamps), per launch"
+#define DEFINITIONS                                                                                \
+	"statistics: median; MAD = median |x - median|, raw and x1.4826 (estimates the stddev of "  \
+	"normal data); p90, p99 and IQR = p75 - p25 by NumPy's default 'linear' rule; stddev with "   \
+	"n - 1; outliers: |x - median| > 3 scaled MADs (gpuanalyze(1): the rule when MAD is 0)"
+
+struct printer {
+	enum gt_format fmt;
+	FILE *out;
+	struct gt_json *json;
+	int multi;               /* several files: a files column */
+	struct gt_table *csv;    /* csv: the one table every row goes to */
+};
+
+/* A line of the preamble: plain in text, a list item in Markdown (JSON and CSV carry the same facts
+ * as fields). */
+static void line(const struct printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void line(const struct printer *p, const char *fmt, ...)
+{
+	if (p->fmt != GT_FMT_TEXT && p->fmt != GT_FMT_MD)
+		return;
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (p->fmt == GT_FMT_MD) {
+		const char *b = buf;
+		while (*b == ' ')
+			b++; /* text indents sub-items; a Markdown list item starts at its text */
+		fputs("- ", p->out);
+		gt_out_md_cell(p->out, b, 0);
+		fputc('\n', p->out);
+	} else {
+		fprintf(p->out, "%s\n", buf);
+	}
+}
+
+static void heading(const struct printer *p, const char *title)
+{
+	if (p->fmt == GT_FMT_MD)
+		fprintf(p->out, "\n## %s\n\n", title);
+	else if (p->fmt == GT_FMT_TEXT)
+		fprintf(p->out, "\n%s\n", title);
+}
+
+/* The columns of every table; kind decides the name column's title and the extra machine fields. */
+static void columns(const struct printer *p, struct gt_table *t, int kind)
+{
+	if (p->fmt == GT_FMT_CSV)
+		gt_table_column(t, "category", "category", GT_COL_LEFT);
+	gt_table_column(t, "launches", kind == GT_SUMMARY_KERNEL ? "launches" : "count", 0);
+	gt_table_column(t, "warmup_dropped", "warm-up", GT_COL_MACHINE);
+	gt_table_column(t, "total_ns", "total ms", 0);
+	gt_table_column(t, "share", "share %", 0);
+	gt_table_column(t, "median_ns", "median us", 0);
+	gt_table_column(t, "mad_ns", "MAD us", 0);
+	gt_table_column(t, "mad_scaled_ns", "MADx1.4826 us", 0);
+	gt_table_column(t, "p25_ns", "p25 us", GT_COL_MACHINE);
+	gt_table_column(t, "p75_ns", "p75 us", GT_COL_MACHINE);
+	gt_table_column(t, "p90_ns", "p90 us", 0);
+	gt_table_column(t, "p99_ns", "p99 us", 0);
+	gt_table_column(t, "min_ns", "min us", 0);
+	gt_table_column(t, "max_ns", "max us", 0);
+	gt_table_column(t, "mean_ns", "mean us", 0);
+	gt_table_column(t, "stddev_ns", "stddev us", 0);
+	gt_table_column(t, "iqr_ns", "IQR us", 0);
+	gt_table_column(t, "outliers", "outliers", 0);
+	gt_table_column(t, "outlier_rule", "outlier rule", GT_COL_MACHINE);
+	gt_table_column(t, "bytes", "total MB", kind == GT_SUMMARY_KERNEL ? GT_COL_MACHINE : 0);
+	gt_table_column(t, "files", "files", p->multi ? 0 : GT_COL_MACHINE);
+	if (kind == GT_SUMMARY_MEMCPY || p->fmt == GT_FMT_CSV) {
+		gt_table_column(t, "copy_kind", "copy kind", GT_COL_MACHINE);
+		gt_table_column(t, "src_kind", "src kind", GT_COL_MACHINE);
+		gt_table_column(t, "dst_kind", "dst kind", GT_COL_MACHINE);
+	}
+	if (kind == GT_SUMMARY_MEMSET || p->fmt == GT_FMT_CSV)
+		gt_table_column(t, "mem_kind", "memory kind", GT_COL_MACHINE);
+	gt_table_column(t, "name", kind == GT_SUMMARY_KERNEL ? "name" : kind == GT_SUMMARY_MEMCPY ? "copy" : "memory",
+	                GT_COL_LEFT | GT_COL_CODE | GT_COL_MACHINE);
+	gt_table_column(t, "demangled", kind == GT_SUMMARY_KERNEL ? "name" : kind == GT_SUMMARY_MEMCPY ? "copy" : "memory",
+	                GT_COL_LEFT | GT_COL_CODE);
+}
+
+static const char *rule_name(int rule)
+{
+	return rule == GT_OUTLIER_MAD ? "mad" : rule == GT_OUTLIER_MEANAD ? "meanad" : "none";
+}
+
+static void duration(struct gt_table *t, double ns) { gt_table_num_as(t, ns, ns / 1e3, 3); }
+
+static void row(const struct printer *p, struct gt_table *t, const struct gt_summary_row *r)
+{
+	static const char *const category[] = { "kernel", "memcpy", "memset" };
+	const struct gt_stats *s = &r->st;
+	if (p->fmt == GT_FMT_CSV)
+		gt_table_str(t, category[r->kind]);
+	gt_table_u64(t, s->n);
+	gt_table_u64(t, r->warmup_dropped);
+	gt_table_num_as(t, s->total, s->total / 1e6, 3);
+	gt_table_num_as(t, r->share, r->share * 100, 1);
+	duration(t, s->median);
+	duration(t, s->mad);
+	duration(t, s->mad_scaled);
+	duration(t, s->p25);
+	duration(t, s->p75);
+	duration(t, s->p90);
+	duration(t, s->p99);
+	duration(t, s->min);
+	duration(t, s->max);
+	duration(t, s->mean);
+	duration(t, s->stddev);
+	duration(t, s->iqr);
+	if (s->n)
+		gt_table_u64(t, s->outliers);
+	else
+		gt_table_null(t);
+	gt_table_str(t, rule_name(s->outlier_rule));
+	if (r->kind == GT_SUMMARY_KERNEL)
+		gt_table_null(t);
+	else
+		gt_table_num_as(t, (double)r->bytes, (double)r->bytes / 1e6, 3);
+	gt_table_str(t, r->files);
+	if (r->kind == GT_SUMMARY_MEMCPY) {
+		gt_table_str(t, gt_copy_kind_name(r->copy_kind));
+		gt_table_str(t, gt_mem_kind_name(r->src_kind));
+		gt_table_str(t, gt_mem_kind_name(r->dst_kind));
+	} else if (p->fmt == GT_FMT_CSV) {
+		gt_table_str(t, NULL);
+		gt_table_str(t, NULL);
+		gt_table_str(t, NULL);
+	}
+	if (r->kind == GT_SUMMARY_MEMSET)
+		gt_table_str(t, gt_mem_kind_name(r->mem_kind));
+	else if (p->fmt == GT_FMT_CSV)
+		gt_table_str(t, NULL);
+	gt_table_str(t, r->name);
+	gt_table_str(t, r->display);
+	gt_table_end_row(t);
+}
+
+/* One table (kernels, copies or memsets). In CSV every row goes to the single table. */
+static int table(const struct printer *p, const char *key, int kind, const struct gt_summary_row *rows,
+                 size_t n)
+{
+	if (p->fmt == GT_FMT_CSV) {
+		for (size_t i = 0; i < n; i++)
+			row(p, p->csv, &rows[i]);
+		return 0;
+	}
+	if (p->fmt == GT_FMT_JSON)
+		gt_json_key(p->json, key);
+	struct gt_table *t = gt_table_new(p->fmt, p->out, p->json);
+	if (!t)
+		return GT_ERR_NOMEM;
+	columns(p, t, kind);
+	for (size_t i = 0; i < n; i++)
+		row(p, t, &rows[i]);
+	int rc = gt_table_finish(t);
+	gt_table_free(t);
+	return rc;
+}
+
+static void preamble(const struct printer *p, const struct gt_summary *s, uint64_t warmup)
+{
+	if (p->fmt == GT_FMT_MD)
+		fputs("# gpuanalyze summary\n\n", p->out);
+	if (s->nfiles == 1) {
+		const struct gt_summary_file *f = &s->files[0];
+		line(p, "trace: %s (%llu kernel, %llu memcpy, %llu memset records)", f->path,
+		     (unsigned long long)f->kernels, (unsigned long long)f->memcpys,
+		     (unsigned long long)f->memsets);
+	} else {
+		line(p, "traces: %zu files, kernels merged by name; the files column says which hold each",
+		     s->nfiles);
+		for (size_t i = 0; i < s->nfiles; i++) {
+			const struct gt_summary_file *f = &s->files[i];
+			line(p, "  [%zu] %s (%llu kernel, %llu memcpy, %llu memset records)", i + 1, f->path,
+			     (unsigned long long)f->kernels, (unsigned long long)f->memcpys,
+			     (unsigned long long)f->memsets);
+		}
+	}
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const struct gt_summary_file *f = &s->files[i];
+		if (f->synthetic)
+			line(p, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, "
+			        "not recorded on a GPU",
+			     f->path, f->synthetic);
+		if (!f->complete)
+			line(p, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records "
+			        "are missing",
+			     f->path, (unsigned long long)f->lost_bytes);
+	}
+	line(p, "%s", MEASURED);
+	if (warmup)
+		line(p, "warm-up: first %llu launches of each kernel%s dropped (%llu in all); copies and "
+		        "memsets all counted",
+		     (unsigned long long)warmup, s->nfiles > 1 ? " in each file" : "",
+		     (unsigned long long)s->warmup_dropped);
+	else
+		line(p, "warm-up: none dropped (--warmup 0)");
+	if (s->kernels_bad)
+		line(p, "excluded: %llu kernel launches with bad timestamps (GT_KERNEL_BAD_TIMES or end < "
+		        "start)",
+		     (unsigned long long)s->kernels_bad);
+	if (s->copies_bad || s->memsets_bad)
+		line(p, "excluded: %llu copies and %llu memsets with end < start",
+		     (unsigned long long)s->copies_bad, (unsigned long long)s->memsets_bad);
+	line(p, "%s", DEFINITIONS);
+	line(p, "durations in microseconds (us), totals in milliseconds; share: of all kernels' summed "
+	        "time (kernels may overlap)");
+}
+
+static void json_head(const struct printer *p, const struct gt_summary *s, uint64_t warmup,
+                      const char *sort, const struct gt_name_filter *filter)
+{
+	struct gt_json *j = p->json;
+	gt_json_object_begin(j);
+	gt_json_key(j, "command");
+	gt_json_str(j, "summary");
+	gt_json_key(j, "version");
+	gt_json_str(j, GT_VERSION);
+	gt_json_key(j, "measured");
+	gt_json_str(j, MEASURED);
+	gt_json_key(j, "unit");
+	gt_json_str(j, "ns");
+	gt_json_key(j, "files");
+	gt_json_array_begin(j);
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const struct gt_summary_file *f = &s->files[i];
+		gt_json_object_begin(j);
+		gt_json_key(j, "index");
+		gt_json_u64(j, i + 1);
+		gt_json_key(j, "path");
+		gt_json_str(j, f->path);
+		gt_json_key(j, "kernels");
+		gt_json_u64(j, f->kernels);
+		gt_json_key(j, "memcpys");
+		gt_json_u64(j, f->memcpys);
+		gt_json_key(j, "memsets");
+		gt_json_u64(j, f->memsets);
+		gt_json_key(j, "complete");
+		gt_json_bool(j, f->complete);
+		gt_json_key(j, "lost_bytes");
+		gt_json_u64(j, f->lost_bytes);
+		gt_json_key(j, "synthetic");
+		gt_json_bool(j, f->synthetic != NULL);
+		gt_json_object_end(j);
+	}
+	gt_json_array_end(j);
+	gt_json_key(j, "warmup_per_kernel");
+	gt_json_u64(j, warmup);
+	gt_json_key(j, "warmup_dropped");
+	gt_json_u64(j, s->warmup_dropped);
+	gt_json_key(j, "excluded_bad_times");
+	gt_json_object_begin(j);
+	gt_json_key(j, "kernels");
+	gt_json_u64(j, s->kernels_bad);
+	gt_json_key(j, "memcpys");
+	gt_json_u64(j, s->copies_bad);
+	gt_json_key(j, "memsets");
+	gt_json_u64(j, s->memsets_bad);
+	gt_json_object_end(j);
+	gt_json_key(j, "kernel_filter");
+	gt_json_str(j, filter->active ? filter->pattern : NULL);
+	gt_json_key(j, "kernels_hidden");
+	gt_json_u64(j, s->kernels_hidden);
+	gt_json_key(j, "kernel_total_ns");
+	gt_json_num(j, s->kernel_total_ns);
+	gt_json_key(j, "sort");
+	gt_json_str(j, sort);
+	gt_json_key(j, "statistics");
+	gt_json_object_begin(j);
+	gt_json_key(j, "percentiles");
+	gt_json_str(j, "numpy default 'linear' (Hyndman-Fan 7)");
+	gt_json_key(j, "mad_scale");
+	gt_json_num(j, GT_MAD_SCALE);
+	gt_json_key(j, "stddev");
+	gt_json_str(j, "sample (n - 1)");
+	gt_json_key(j, "outliers");
+	gt_json_str(j, "mad: |x - median| > 3 * 1.4826 * MAD; meanad (MAD = 0): |x - median| > 3 * "
+	               "1.2533 * mean |x - median|; none: all values equal");
+	gt_json_object_end(j);
+}
+
+int cmd_summary(int argc, char **argv)
+{
+	uint64_t warmup = 0, top = 0;
+	int sort = GT_SORT_TOTAL;
+	enum gt_format fmt = GT_FMT_TEXT;
+	const char *out_path = NULL;
+	struct gt_name_filter filter = { 0 };
+	const struct gt_option opts[] = {
+		GT_OPT_WARMUP(&warmup),
+		GT_OPT_KERNEL(&filter),
+		{ .kind = GT_OPT_CHOICE, .long_name = "sort", .choices = sort_names, .value = &sort,
+		  .help = "order of the rows: total time, median, launch count (descending) or name" },
+		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
+		{ .kind = GT_OPT_UINT, .long_name = "top", .arg = "N", .value = &top,
+		  .help = "show only the first N kernels after sorting (default: all)" },
+		GT_OPT_OUTPUT(&out_path),
+		GT_OPT_END_OF_LIST,
+	};
+	const struct gt_usage usage = {
+		"summary", "FILE...", 1, -1,
+		"Per-kernel statistics of " MEASURED ":\n"
+		"launches, total time, share of kernel time, median, MAD (raw and x1.4826), p90, p99, min,\n"
+		"max, mean, stddev, IQR, outliers; then the same for memcpy by copy kind and memory kinds,\n"
+		"and memset. Several files are merged by kernel name. gpuanalyze(1) defines each statistic.",
+		opts,
+	};
+	char **files;
+	int nfiles, status;
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status)) {
+		gt_name_filter_release(&filter);
+		return status;
+	}
+	struct gt_summary s;
+	FILE *out = NULL;
+	int rc = 0;
+	if (gt_summary_init(&s, warmup) != 0) {
+		rc = gt_error("summary: out of memory");
+		goto done;
+	}
+	for (int i = 0; i < nfiles && !rc; i++)
+		rc = gt_summary_add_trace(&s, files[i]);
+	if (rc)
+		goto done;
+	if (gt_summary_finish(&s, &filter) != 0) {
+		rc = gt_error("summary: out of memory");
+		goto done;
+	}
+	gt_summary_sort(&s, (enum gt_summary_sort)sort);
+	size_t shown = top && top < s.nkernels ? (size_t)top : s.nkernels;
+	if (!(out = gt_output_open(out_path))) {
+		rc = GT_EXIT_USAGE;
+		goto done;
+	}
+	struct gt_json j;
+	gt_json_init(&j, out);
+	struct printer p = { fmt, out, &j, s.nfiles > 1, NULL };
+	int trc = 0;
+	if (fmt == GT_FMT_JSON) {
+		json_head(&p, &s, warmup, sort_names[sort], &filter);
+	} else if (fmt == GT_FMT_CSV) {
+		if (!(p.csv = gt_table_new(fmt, out, NULL))) {
+			rc = gt_error("summary: out of memory");
+			goto done;
+		}
+		columns(&p, p.csv, GT_SUMMARY_KERNEL);
+	} else {
+		preamble(&p, &s, warmup);
+	}
+	char title[512];
+	if (filter.active)
+		snprintf(title, sizeof title, "kernels: %zu of %zu shown (--kernel '%s'%s), sorted by %s",
+		         shown, s.nkernels + s.kernels_hidden, filter.pattern, shown < s.nkernels ? ", --top" : "",
+		         sort_names[sort]);
+	else
+		snprintf(title, sizeof title, "kernels: %zu of %zu shown%s, sorted by %s", shown, s.nkernels,
+		         shown < s.nkernels ? " (--top)" : "", sort_names[sort]);
+	heading(&p, title);
+	if (shown || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)
+		trc = table(&p, "kernels", GT_SUMMARY_KERNEL, s.kernels, shown);
+	else
+		line(&p, "no kernel launches counted");
+	if (!trc && (s.ncopies || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)) {
+		heading(&p, "copies (memcpy durations by copy kind and source->destination memory; all counted)");
+		trc = table(&p, "copies", GT_SUMMARY_MEMCPY, s.copies, s.ncopies);
+	}
+	if (!trc && (s.nmemsets || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)) {
+		heading(&p, "memsets (durations by memory kind; all counted)");
+		trc = table(&p, "memsets", GT_SUMMARY_MEMSET, s.memsets, s.nmemsets);
+	}
+	if (!trc && fmt == GT_FMT_CSV)
+		trc = gt_table_finish(p.csv);
+	gt_table_free(p.csv);
+	if (fmt == GT_FMT_JSON) {
+		gt_json_object_end(&j);
+		if (!trc)
+			trc = gt_json_finish(&j);
+	}
+	if (trc)
+		rc = gt_error("summary: cannot print: %s", gt_strerror(trc));
+done:
+	if (out) {
+		int crc = gt_output_close(out, out_path);
+		if (!rc)
+			rc = crc;
+	}
+	gt_summary_release(&s);
+	gt_name_filter_release(&filter);
+	return rc;
+}

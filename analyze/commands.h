@@ -1,0 +1,29 @@
+/* commands.h: the subcommands of gpuanalyze, one analyze/cmd_<name>.c each.
+ *
+ * A subcommand is `int cmd_<name>(int argc, char **argv)`: argv[0] is its name, the rest its own
+ * arguments; it returns the process's exit status (GT_EXIT_OK, GT_EXIT_CHECK for a failed check,
+ * GT_EXIT_USAGE for a usage or input error, reported through diag.h). It parses with options.h,
+ * reads traces with load.h, computes in an engine file that never sees argv (stats.c, summary.c,
+ * ...) and prints with output.h. How to add one: see the checklist above the table in gpuanalyze.c.
+ */
+#ifndef GT_COMMANDS_H
+#define GT_COMMANDS_H
+
+#ifndef GT_VERSION
+#define GT_VERSION "0.1.0"
+#endif
+
+struct gt_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help; /* one line for `gpuanalyze --help` */
+};
+
+/* The table (gpuanalyze.c), ended by a row whose name is NULL. */
+extern const struct gt_command gt_commands[];
+
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
+
+#endif

@@ -1,0 +1,87 @@
+/* options.h: a subcommand's options, declared once as a table that both parses argv and writes the
+ * subcommand's --help (so the help cannot disagree with the parser).
+ *
+ *     static uint64_t warmup;
+ *     static enum gt_format fmt = GT_FMT_TEXT;
+ *     static const struct gt_option opts[] = {
+ *             GT_OPT_WARMUP(&warmup),
+ *             GT_OPT_FORMAT(&fmt, GT_FMT_TEXT | GT_FMT_JSON),
+ *             GT_OPT_OUTPUT(&out_path),
+ *             GT_OPT_END_OF_LIST,
+ *     };
+ *     static const struct gt_usage usage = { "info", "FILE...", 1, -1, "What a trace holds.", opts };
+ *     ...
+ *     int status; char **files; int nfiles;
+ *     if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
+ *             return status;          // --help printed (0), or a usage error reported (2)
+ *
+ * Accepted spellings: --name VALUE, --name=VALUE, -x VALUE, -xVALUE; options and operands may be
+ * interleaved; "--" ends the options. -h and --help are always there. The first line of --help is
+ * the synopsis, "usage: gpuanalyze NAME [OPTION]... OPERANDS", generated from the table; the man page
+ * repeats it verbatim and tests/cli/test_gpuanalyze_help.sh checks that it does.
+ */
+#ifndef GT_OPTIONS_H
+#define GT_OPTIONS_H
+
+#include "filter.h"
+#include "output.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum gt_opt_kind {
+	GT_OPT_END = 0,
+	GT_OPT_FLAG,   /* int *: set to 1 */
+	GT_OPT_UINT,   /* uint64_t *: a non-negative decimal integer */
+	GT_OPT_STRING, /* const char **: the argument as given */
+	GT_OPT_FORMAT, /* enum gt_format *: one of the formats in .formats */
+	GT_OPT_CHOICE, /* int *: index of the argument in .choices (NULL-terminated) */
+	GT_OPT_REGEX,  /* struct gt_name_filter *: compiled as POSIX ERE */
+};
+
+struct gt_option {
+	enum gt_opt_kind kind;
+	char short_name;             /* 0: none */
+	const char *long_name;       /* NULL: none */
+	const char *arg;             /* the value's name in help ("N"); formats and choices make their own */
+	const char *help;
+	void *value;
+	unsigned formats;            /* GT_OPT_FORMAT */
+	const char *const *choices;  /* GT_OPT_CHOICE */
+};
+
+/* The options most subcommands share, spelled the same everywhere. */
+#define GT_OPT_FORMAT(ptr, mask)                                                                     \
+	{ .kind = GT_OPT_FORMAT, .long_name = "format", .help = "output format", .value = (ptr),       \
+	  .formats = (mask) }
+#define GT_OPT_KERNEL(ptr)                                                                           \
+	{ .kind = GT_OPT_REGEX, .long_name = "kernel", .arg = "REGEX",                                 \
+	  .help = "only kernels whose mangled or demangled name matches REGEX (POSIX extended)",      \
+	  .value = (ptr) }
+#define GT_OPT_WARMUP(ptr)                                                                           \
+	{ .kind = GT_OPT_UINT, .long_name = "warmup", .arg = "N",                                      \
+	  .help = "drop the first N launches of each kernel, by start time, in each file (default 0)", \
+	  .value = (ptr) }
+#define GT_OPT_OUTPUT(ptr)                                                                           \
+	{ .kind = GT_OPT_STRING, .short_name = 'o', .arg = "FILE",                                     \
+	  .help = "write to FILE instead of standard output", .value = (ptr) }
+#define GT_OPT_END_OF_LIST { .kind = GT_OPT_END }
+
+struct gt_usage {
+	const char *name;            /* "summary" */
+	const char *operands;        /* "FILE..." in the synopsis */
+	int min_operands, max_operands; /* max -1: no limit */
+	const char *description;     /* a paragraph for --help */
+	const struct gt_option *options;
+};
+
+/* Parses argv (argv[0] is the subcommand's name). Returns 1 to go on, with the operands moved to
+ * argv[1..] and *operands = argv + 1; returns 0 to stop, with *status the exit status: 0 after
+ * printing --help on stdout, GT_EXIT_USAGE after reporting a usage error. */
+int gt_options_parse(const struct gt_usage *u, int argc, char **argv, char ***operands,
+                     int *noperands, int *status);
+/* The synopsis line, without "usage: ", into buf. */
+const char *gt_options_synopsis(const struct gt_usage *u, char *buf, size_t len);
+void gt_options_help(const struct gt_usage *u, FILE *f);
+
+#endif

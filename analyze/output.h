@@ -1,0 +1,107 @@
+/* output.h: how gpuanalyze prints, so that every subcommand prints every format the same way.
+ *
+ * Four formats: an aligned text table for a terminal, a Markdown (GFM) table, JSON and CSV. A
+ * subcommand describes a table once (columns with a machine key and a human title), fills its cells
+ * in column order without asking which format is active, and the table prints itself:
+ *
+ *     struct gt_table *t = gt_table_new(fmt, out, &json);      // json: NULL unless fmt is JSON
+ *     gt_table_column(t, "name", "name", GT_COL_LEFT | GT_COL_CODE);
+ *     gt_table_column(t, "median_ns", "median us", 0);
+ *     for (...) {
+ *             gt_table_str(t, row->display);
+ *             gt_table_num_as(t, median_ns, median_ns / 1e3, 3); // machine value, human value
+ *             gt_table_end_row(t);
+ *     }
+ *     rc = gt_table_finish(t);   // prints text/md; closes the JSON array; 0 or GT_ERR_*
+ *     gt_table_free(t);
+ *
+ * Text and Markdown show the human value (rounded to the given decimals, "n/a" for NaN); JSON and
+ * CSV show the machine value with enough digits to read back the same double (shortest of %.15g,
+ * %.16g, %.17g that round-trips), integers exactly, and NaN/inf as JSON null or an empty CSV field.
+ * A column flagged GT_COL_HUMAN appears only in text/md, GT_COL_MACHINE only in JSON/CSV; cells set
+ * for a hidden column are ignored. CSV and JSON rows are written as they end (a dump of millions of
+ * rows is never held); text and Markdown tables are held until finish to align them.
+ *
+ * Escaping: CSV quotes a field holding a comma, a double quote, CR or LF and doubles its quotes
+ * (RFC 4180; lines end in LF). JSON escapes quotes, backslashes and every control character, and
+ * writes U+FFFD for bytes that are not UTF-8, so the output is always valid JSON. Markdown escapes
+ * '|' in every cell (GFM tables), replaces line breaks with spaces, puts GT_COL_CODE cells in a code
+ * span and backslash-escapes the characters Markdown would otherwise interpret in other cells.
+ */
+#ifndef GT_OUTPUT_H
+#define GT_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Values are bits so that a command can say which formats it offers as a mask. */
+enum gt_format { GT_FMT_TEXT = 1, GT_FMT_MD = 2, GT_FMT_JSON = 4, GT_FMT_CSV = 8 };
+#define GT_FMT_ALL (GT_FMT_TEXT | GT_FMT_MD | GT_FMT_JSON | GT_FMT_CSV)
+
+const char *gt_format_name(enum gt_format f); /* "text", "md", "json", "csv" */
+/* 0 and *out set when s names a format in allowed; GT_ERR_ARG otherwise. */
+int gt_format_parse(const char *s, unsigned allowed, enum gt_format *out);
+/* "text|md|json|csv" for a mask, into buf. */
+const char *gt_format_list(unsigned allowed, char *buf, size_t len);
+
+/* ---- escaping primitives ------------------------------------------------------------------- */
+void gt_out_csv_field(FILE *f, const char *s);
+void gt_out_json_string(FILE *f, const char *s); /* with the surrounding quotes */
+void gt_out_md_cell(FILE *f, const char *s, int code);
+/* Shortest decimal text that reads back as v (%.15g..%.17g); "nan"/"inf" are the caller's to avoid. */
+void gt_out_format_double(char *buf, size_t len, double v);
+
+/* ---- streaming JSON -------------------------------------------------------------------------
+ * Tracks nesting and commas so callers cannot produce a trailing comma or a missing one. Containers
+ * opened at depth >= inline_depth (the top-level value is depth 1) are written on one line: a
+ * summary prints one table row per line, a dump one event per line. */
+#define GT_JSON_MAX_DEPTH 32
+struct gt_json {
+	FILE *f;
+	int depth;
+	int inline_depth;                     /* default 3 */
+	int inline_from;                      /* depth of the outermost inline container, 0 if none */
+	unsigned char count[GT_JSON_MAX_DEPTH]; /* 0: nothing written yet at that depth, else 1 */
+	int after_key;
+	int error;                            /* GT_ERR_ARG after misuse (too deep, key outside object) */
+};
+void gt_json_init(struct gt_json *j, FILE *f);
+void gt_json_object_begin(struct gt_json *j);
+void gt_json_object_end(struct gt_json *j);
+void gt_json_array_begin(struct gt_json *j);
+void gt_json_array_end(struct gt_json *j);
+void gt_json_key(struct gt_json *j, const char *key);
+void gt_json_str(struct gt_json *j, const char *s); /* NULL writes null */
+void gt_json_num(struct gt_json *j, double v);       /* NaN and infinities write null */
+void gt_json_u64(struct gt_json *j, uint64_t v);
+void gt_json_i64(struct gt_json *j, int64_t v);
+void gt_json_bool(struct gt_json *j, int v);
+void gt_json_null(struct gt_json *j);
+/* Ends the document with a newline; returns j->error. */
+int gt_json_finish(struct gt_json *j);
+
+/* ---- tables -------------------------------------------------------------------------------- */
+#define GT_COL_LEFT    0x1u /* text: left-aligned (numbers are right-aligned) */
+#define GT_COL_HUMAN   0x2u /* text and md only */
+#define GT_COL_MACHINE 0x4u /* json and csv only */
+#define GT_COL_CODE    0x8u /* md: shown as a code span (names that hold <, *, _) */
+
+struct gt_table;
+/* json is where a JSON table writes (an array of row objects, at the json's current position);
+ * it is required for GT_FMT_JSON and ignored otherwise. NULL when out of memory. */
+struct gt_table *gt_table_new(enum gt_format fmt, FILE *out, struct gt_json *json);
+/* key: JSON member and CSV header; title: text/md header. Columns are added before the first cell. */
+int gt_table_column(struct gt_table *t, const char *key, const char *title, unsigned flags);
+void gt_table_str(struct gt_table *t, const char *s);  /* NULL: empty / null */
+void gt_table_u64(struct gt_table *t, uint64_t v);
+void gt_table_i64(struct gt_table *t, int64_t v);
+void gt_table_num(struct gt_table *t, double v, int decimals);
+void gt_table_num_as(struct gt_table *t, double machine, double human, int decimals);
+void gt_table_null(struct gt_table *t);                /* "n/a", null, empty */
+int gt_table_end_row(struct gt_table *t);
+size_t gt_table_rows(const struct gt_table *t);
+/* Prints what is held (text, md) or closes the array (json); 0, or the first error seen. */
+int gt_table_finish(struct gt_table *t);
+void gt_table_free(struct gt_table *t);
+
+#endif
