@@ -55,9 +55,6 @@ __attribute__((constructor)) static void gputrace_constructor(void)
 				gtp_log("CUDA_INJECTION64_PATH names another tool (%s); recording starts now "
 				        "instead of at cuInit", cur);
 		}
-		const char *nvtx = getenv("NVTX_INJECTION64_PATH");
-		if (!nvtx || !*nvtx)
-			setenv("NVTX_INJECTION64_PATH", self_path, 1);
 	}
 	char why[512];
 	if (libs_load_cuda(why, sizeof why) != 0) {
@@ -65,6 +62,13 @@ __attribute__((constructor)) static void gputrace_constructor(void)
 		if (!c->report_path[0])
 			gtp_error("no CUDA driver (%s): nothing will be recorded", why);
 		return;
+	}
+	/* NVTX is routed to us only where there is a driver: otherwise a program's first NVTX call
+	 * would start a recorder after all, behind the line above (a second line, and a trace). */
+	if (self_path[0]) {
+		const char *nvtx = getenv("NVTX_INJECTION64_PATH");
+		if (!nvtx || !*nvtx)
+			setenv("NVTX_INJECTION64_PATH", self_path, 1);
 	}
 	if (!own_injection)
 		recorder_start("LD_PRELOAD");
