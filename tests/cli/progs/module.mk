@@ -1,0 +1,37 @@
+# tests/cli/progs/: tiny programs the CLI tests run under the recorder: a plain C program, a C
+# program that marks NVTX ranges without using CUDA, and an nvcc-built CUDA program (static cudart,
+# as nvcc builds by default). They stand for the user's unmodified programs: plain flags, never the
+# sanitizers (a sanitized program cannot take a preload that is not sanitized), never the project's
+# libraries. Built into $(BUILD)/tests/progs/ by the plain build; the sanitizer pass uses the plain
+# build's copies (GT_PLAIN_BUILD), and the scripts compile a missing one themselves.
+PROGS_DIR    := $(BUILD)/tests/progs
+PROGS_CFLAGS := -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -pthread
+PROGS_DEPS   := tests/cli/progs/endings.h tests/cli/progs/module.mk
+
+$(PROGS_DIR)/plain: tests/cli/progs/plain.c $(PROGS_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(PROGS_CFLAGS) -o $@ $<
+
+PROGS_BINS := $(PROGS_DIR)/plain
+
+ifneq ($(CUDA_INC),)
+$(PROGS_DIR)/nvtx_plain: tests/cli/progs/nvtx_plain.c $(PROGS_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(PROGS_CFLAGS) -I$(CUDA_INC) -o $@ $< -ldl
+
+PROGS_BINS += $(PROGS_DIR)/nvtx_plain
+endif
+
+ifneq ($(NVCC),)
+$(PROGS_DIR)/cuda_probe: tests/cli/progs/cuda_probe.cu $(PROGS_DEPS)
+	@mkdir -p $(dir $@)
+	$(NVCC) -std=c++17 -O2 $(NVCC_ARCH) -cudart static -Werror all-warnings \
+	    -Xcompiler -Wall,-Wextra,-Werror -o $@ $<
+
+PROGS_BINS += $(PROGS_DIR)/cuda_probe
+endif
+
+.PHONY: test-progs
+test-progs: $(PROGS_BINS)
+
+ALL_TARGETS += $(PROGS_BINS)
