@@ -12,6 +12,7 @@
 #include "gputrace.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -75,6 +76,21 @@ int launcher_find(const char *name, char *out, size_t n)
 			return 0;
 	}
 	return -1;
+}
+
+int launcher_bad_option(const char *cmd, int c, char **argv)
+{
+	/* getopt's own message would name the subcommand as the program ("record: invalid option")
+	 * and come on top of ours: one line instead, naming the option as the user wrote it. */
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	char shown[128];
+	if (optopt && strncmp(arg, "--", 2) != 0)
+		snprintf(shown, sizeof shown, "-%c", optopt);
+	else
+		snprintf(shown, sizeof shown, "%.*s", (int)strcspn(arg, "="), arg);
+	fprintf(stderr, "gputrace: %s: %s '%s' (try gputrace --help)\n", cmd,
+	        c == ':' ? "missing value for option" : "unknown option", shown);
+	return 2;
 }
 
 static volatile sig_atomic_t child_pid;

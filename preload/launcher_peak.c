@@ -46,7 +46,8 @@ int launcher_peak(int argc, char **argv)
 	const char *output = NULL, *reps = "7", *bytes = "268435456";
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 'r': reps = optarg; break;
@@ -55,8 +56,7 @@ int launcher_peak(int argc, char **argv)
 			printf("usage: gputrace peak [-o FILE] [--reps N] [--bytes N]\n");
 			return 0;
 		default:
-			fprintf(stderr, "gputrace: usage: gputrace peak [-o FILE] [--reps N] [--bytes N]\n");
-			return 2;
+			return launcher_bad_option("peak", c, argv);
 		}
 	}
 	char probe[4096], path[4096];

@@ -82,8 +82,9 @@ int launcher_record(int argc, char **argv)
 	const char *output = NULL, *lib = NULL;
 	int force = 0, quiet = 0, c;
 	optind = 1;
+	opterr = 0;
 	/* '+': stop at the first non-option, so the program's own options are left alone. */
-	while ((c = getopt_long(argc, argv, "+o:fa:k:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:fa:k:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 'f': force = 1; break;
@@ -99,9 +100,7 @@ int launcher_record(int argc, char **argv)
 			       "(gputrace --help lists the options and the environment)\n");
 			return 0;
 		default:
-			fprintf(stderr, "gputrace: usage: gputrace record [-o FILE] [options] -- PROGRAM "
-			        "[ARGS...]\n");
-			return 2;
+			return launcher_bad_option("record", c, argv);
 		}
 	}
 	if (optind >= argc) {
