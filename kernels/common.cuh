@@ -225,9 +225,16 @@ inline cudaDeviceProp open_device()
 	CK(cudaRuntimeGetVersion(&runtime));
 	char pci[32];
 	CK(cudaDeviceGetPCIBusId(pci, (int)sizeof pci, 0));
-	printf("device name=\"%s\" cc=%d.%d sms=%d mem_bytes=%zu bus_width=%d clock_khz=%d "
+	/* The UUID in nvidia-smi's spelling ("GPU-xxxxxxxx-..."), so that measured peaks can be matched
+	 * to the device records of traces (gputrace peak, gpuanalyze bandwidth). */
+	char uuid[48];
+	const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+	snprintf(uuid, sizeof uuid,
+	         "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+	         u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+	printf("device name=\"%s\" uuid=%s cc=%d.%d sms=%d mem_bytes=%zu bus_width=%d clock_khz=%d "
 	       "mem_clock_khz=%d pci=%s driver=%d runtime=%d\n",
-	       p.name, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem, p.memoryBusWidth,
+	       p.name, uuid, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem, p.memoryBusWidth,
 	       clock_khz, mem_clock_khz, pci, driver, runtime);
 	return p;
 }
