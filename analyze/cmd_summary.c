@@ -215,7 +215,11 @@ static void preamble(const struct printer *p, const struct gt_summary *s, uint64
 			     f->path, (unsigned long long)f->lost_bytes);
 	}
 	line(p, "%s", MEASURED);
-	if (warmup)
+	if (warmup == 1)
+		line(p, "warm-up: first launch of each kernel%s dropped (%llu in all); copies and memsets "
+		        "all counted",
+		     s->nfiles > 1 ? " in each file" : "", (unsigned long long)s->warmup_dropped);
+	else if (warmup)
 		line(p, "warm-up: first %llu launches of each kernel%s dropped (%llu in all); copies and "
 		        "memsets all counted",
 		     (unsigned long long)warmup, s->nfiles > 1 ? " in each file" : "",

@@ -219,8 +219,9 @@ static void json_indent(struct gt_json *j, int depth)
 		fputs("  ", j->f);
 }
 
-/* Writes what must come before a value or a key at the current depth: a comma after a sibling,
- * then a line break and indentation (or one space inside an inline container). */
+static void json_sep(struct gt_json *j);
+
+/* Writes what must come before a value at the current depth (see json_sep); after a key, nothing. */
 static void json_before(struct gt_json *j)
 {
 	if (j->after_key) {
@@ -229,6 +230,17 @@ static void json_before(struct gt_json *j)
 	}
 	if (j->depth == 0)
 		return;
+	if (j->object[j->depth]) {
+		j->error = GT_ERR_ARG; /* a value in an object needs its key first */
+		return;
+	}
+	json_sep(j);
+}
+
+/* The separator before an element: a comma after a sibling, then a line break and indentation
+ * (or one space inside an inline container). */
+static void json_sep(struct gt_json *j)
+{
 	int had = j->count[j->depth];
 	if (had)
 		fputc(',', j->f);
@@ -250,9 +262,12 @@ static void json_open(struct gt_json *j, int c)
 		return;
 	}
 	json_before(j);
+	if (j->error)
+		return;
 	fputc(c, j->f);
 	j->depth++;
 	j->count[j->depth] = 0;
+	j->object[j->depth] = c == '{';
 	if (!j->inline_from && j->depth >= j->inline_depth)
 		j->inline_from = j->depth;
 }
@@ -261,7 +276,7 @@ static void json_close(struct gt_json *j, int c)
 {
 	if (j->error)
 		return;
-	if (j->depth == 0 || j->after_key) {
+	if (j->depth == 0 || j->after_key || j->object[j->depth] != (c == '}')) {
 		j->error = GT_ERR_ARG;
 		return;
 	}
@@ -282,11 +297,11 @@ void gt_json_key(struct gt_json *j, const char *key)
 {
 	if (j->error)
 		return;
-	if (j->depth == 0 || j->after_key) {
+	if (j->depth == 0 || j->after_key || !j->object[j->depth]) {
 		j->error = GT_ERR_ARG;
 		return;
 	}
-	json_before(j);
+	json_sep(j);
 	gt_out_json_string(j->f, key);
 	fputs(": ", j->f);
 	j->after_key = 1;
@@ -298,7 +313,8 @@ static void json_raw(struct gt_json *j, const char *text)
 	if (j->error)
 		return;
 	json_before(j);
-	fputs(text, j->f);
+	if (!j->error)
+		fputs(text, j->f);
 }
 
 void gt_json_str(struct gt_json *j, const char *s)
@@ -310,7 +326,8 @@ void gt_json_str(struct gt_json *j, const char *s)
 	if (j->error)
 		return;
 	json_before(j);
-	gt_out_json_string(j->f, s);
+	if (!j->error)
+		gt_out_json_string(j->f, s);
 }
 
 void gt_json_num(struct gt_json *j, double v)

@@ -62,8 +62,11 @@ struct gt_json {
 	int inline_depth;                     /* default 3 */
 	int inline_from;                      /* depth of the outermost inline container, 0 if none */
 	unsigned char count[GT_JSON_MAX_DEPTH]; /* 0: nothing written yet at that depth, else 1 */
+	unsigned char object[GT_JSON_MAX_DEPTH]; /* the container at that depth is an object */
 	int after_key;
-	int error;                            /* GT_ERR_ARG after misuse (too deep, key outside object) */
+	int error;                            /* GT_ERR_ARG after misuse: too deep, a key outside an
+	                                       * object, a value in an object without its key, a
+	                                       * container closed with the wrong call */
 };
 void gt_json_init(struct gt_json *j, FILE *f);
 void gt_json_object_begin(struct gt_json *j);

@@ -1,0 +1,55 @@
+#!/bin/sh
+# gpuanalyze's output, byte for byte, on the synthetic fixture traces: info (text, json), summary
+# (text, csv, md, json; one file and two), dump (csv, json). The fixtures are written by
+# build/tests/test_analyze_cli_fixture and are reproducible to the byte; outputs name the files
+# relatively, so the script works in a temporary directory. To accept a deliberate change, run the
+# commands below by hand in such a directory and review the diff of tests/cli/expected/.
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${GT_BUILD:-build}
+case $build in /*) ;; *) build="$root/$build" ;; esac
+G="$build/gpuanalyze"
+FIXTURE="$build/tests/test_analyze_cli_fixture"
+EXPECTED="$here/expected"
+fail() { echo "FAIL: $*"; exit 1; }
+[ -x "$G" ] || fail "no analyzer at $G"
+[ -x "$FIXTURE" ] || fail "no fixture writer at $FIXTURE"
+T=$(mktemp -d /tmp/gt_cli_XXXXXX) || fail "mktemp"
+trap 'rm -rf "$T"' EXIT
+"$FIXTURE" write "$T" || fail "cannot write the fixtures"
+cd "$T" || fail "cd $T"
+
+# check NAME CMD...: standard output equals expected/NAME, exit status 0; standard error equals
+# expected/NAME.err when that exists, else is empty.
+check() {
+	name=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 0 ] || fail "'$*' exits $rc: $(cat "$T/err")"
+	if [ -f "$EXPECTED/$name.err" ]; then
+		cmp -s "$T/err" "$EXPECTED/$name.err" || fail "'$*' stderr: $(cat "$T/err")"
+	elif [ -s "$T/err" ]; then
+		fail "'$*' wrote to stderr: $(cat "$T/err")"
+	fi
+	if ! cmp -s "$T/out" "$EXPECTED/$name"; then
+		diff -u "$EXPECTED/$name" "$T/out" | head -n 40
+		fail "'$*' differs from expected/$name"
+	fi
+}
+
+check info_small.txt "$G" info small.gtrace
+check info_small.json "$G" info --format json small.gtrace
+check info_truncated.txt "$G" info truncated.gtrace
+check summary_small.txt "$G" summary --warmup 3 small.gtrace
+check summary_small.csv "$G" summary --warmup 3 --format csv small.gtrace
+check summary_small.md "$G" summary --warmup 3 --format md small.gtrace
+check summary_small.json "$G" summary --warmup 3 --format json small.gtrace
+check summary_nowarmup.txt "$G" summary --sort name small.gtrace
+check summary_two.txt "$G" summary --warmup 1 --kernel 'composite|reduce' small.gtrace truncated.gtrace
+check dump_small.csv "$G" dump small.gtrace
+check dump_kernels.json "$G" dump --format json --type kernel,dropped small.gtrace
+# -o writes the same bytes as standard output.
+"$G" summary --warmup 3 --format csv -o "$T/o.csv" small.gtrace || fail "-o: exit $?"
+cmp -s "$T/o.csv" "$EXPECTED/summary_small.csv" || fail "-o output differs from standard output"
+exit 0
