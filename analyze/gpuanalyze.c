@@ -33,8 +33,6 @@ const struct gt_command gt_commands[] = {
 	{ "info", cmd_info, "what a trace holds: metadata, devices, record counts, losses" },
 	{ "dump", cmd_dump, "every event, one per row, names resolved (csv, json)" },
 	{ "summary", cmd_summary, "per-kernel statistics" },
-	{ "shadow", cmd_shadow, "captured launches replayed on CPU references, compared per element" },
-	{ "calibrate", cmd_calibrate, "a kernel's tolerance from the spread of correct results, tested on planted errors" },
 	{ NULL, NULL, NULL },
 };
 

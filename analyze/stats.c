@@ -1,14 +1,15 @@
 /* stats.c: the statistics defined in stats.h, and dropping warm-up by position.
  *
- * Everything works on a sample sorted once. Durations (uint64 ns) are sorted by a radix sort over
- * the bits that vary, which for kernel durations means two or three linear passes: summary reaches
- * its throughput target because no comparison sort runs over millions of launches. The MAD needs no
- * second sort: the deviations from the median, read outwards from the median's position in the
- * sorted sample, are two ascending runs, and their median is found by merging the runs halfway.
- * Outliers are counted by binary search for the same reason.
+ * Everything works on a sample sorted once. Durations (integer ns) are sorted without comparisons:
+ * a counting sort when one kernel's durations span less than 64 K ns (the common case), otherwise
+ * an LSD radix sort over the bits that vary, which for kernel durations means two or three linear
+ * passes. Summary reaches its throughput target because no comparison sort runs over millions of
+ * launches. The MAD needs no second sort: the deviations from the median, read outwards from the
+ * median's position in the sorted sample, are two ascending runs, and their median is found by
+ * merging the runs halfway. Outliers are counted by binary search for the same reason.
  *
- * Both element types share one implementation through at(); each public function passes a constant
- * kind, so the compiler specialises the loops.
+ * The three element types (double, uint64_t, uint32_t) share one implementation through at();
+ * each public function passes a constant kind, so the compiler specialises the loops.
  */
 #include "stats.h"
 

@@ -47,6 +47,7 @@ struct summary_state {
 	uint32_t last_copy_key, last_copy; /* the last copy group hit (+1) */
 	uint32_t memset_of[256]; /* mem_kind -> memset index + 1 */
 	size_t file;             /* index of the file being read */
+	size_t capfiles;         /* of gt_summary.files */
 };
 
 int gt_summary_init(struct gt_summary *s, uint64_t warmup)
@@ -153,8 +154,7 @@ static int note_file(struct acc *a, size_t file)
 int gt_summary_file_begin(struct gt_summary *s, const char *path)
 {
 	struct summary_state *st = s->state;
-	size_t cap = s->nfiles;
-	if (grow((void **)&s->files, &cap, s->nfiles + 1, sizeof *s->files))
+	if (grow((void **)&s->files, &st->capfiles, s->nfiles + 1, sizeof *s->files))
 		return GT_ERR_NOMEM;
 	struct gt_summary_file *f = &s->files[s->nfiles];
 	memset(f, 0, sizeof *f);

@@ -3,8 +3,9 @@
  * The engine behind `gpuanalyze summary`. It measures, per launch, the GPU kernel duration end -
  * start from CUPTI's activity timestamps (and the same for copies and memsets), groups launches by
  * kernel name across every file given, drops warm-up by position, and computes struct gt_stats for
- * each group. It keeps only what the statistics need: while a file is read, (start, duration) per
- * launch (duration only when no warm-up is dropped); afterwards, durations.
+ * each group. It keeps only what the statistics need: one duration per launch (4 bytes while it
+ * fits 32 bits), and while a file is read, the start times of the `warmup` earliest launches of
+ * each kernel (struct gt_warmup), never the records themselves.
  *
  * Rules, as gpuanalyze(1) states them:
  *   - a kernel flagged GT_KERNEL_BAD_TIMES, or whose end is before its start, is excluded and
