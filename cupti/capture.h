@@ -4,6 +4,32 @@
  * (module loads, driver-API launch callbacks) that copy a selected launch's parameters and device
  * buffers. What was captured is queued and written by the recorder's writer thread through
  * capture_drain(); capture_finish() writes what remains and the capture's own accounting.
+ *
+ * What is captured, per selected launch (selection, spread and byte budget: capture_select.h):
+ *   - the launch configuration (grid, block, cluster, dynamic shared memory), stream, device and the
+ *     API correlation id; the kernel's mangled name; the module's cubin (once per module);
+ *   - the parameter layout (the cubin's .nv.info, cross-checked with cu{Kernel,Func}GetParamInfo;
+ *     capture_layout.h) and the raw parameter bytes as launched;
+ *   - for every 8-byte parameter that is a device address (cuMemGetAddressRange), the whole
+ *     allocation before the launch and after it completed (capture_copy.h). Managed memory is not
+ *     copied (GT_PARAM_MANAGED); by-value structs larger than 8 bytes are kept as bytes and pointers
+ *     inside them are not followed (GT_PARAM_STRUCT); a failed copy is GT_PARAM_COPY_FAILED, and
+ *     any of these makes the capture GT_CAPTURE_INCOMPLETE. An "after" copy identical to its
+ *     "before" copy is written once: both blob ids name the same blob.
+ *
+ * Hooked: cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel and their _ptsz variants
+ * (runtime launches, <<<>>> and cudaLaunchKernel, go through these). Not captured, because no
+ * launch callback sees them: kernels launched by CUDA graphs (graph launches are counted in the
+ * metadata), cuLaunchCooperativeKernelMultiDevice, and device-side (dynamic parallelism) launches.
+ * Launches on a stream that is being captured into a graph are skipped and counted.
+ *
+ * Cost: with capture on, every launch of every kernel goes through a driver-API callback (about
+ * 3 us on the H200); a captured launch synchronises its stream twice before and twice after the
+ * kernel. Both callbacks' capture work is written as OVERHEAD records (GT_OVERHEAD_CAPTURE).
+ *
+ * Never fatal: every driver call is checked; a failure marks the parameter or capture, or skips
+ * the launch with a counted reason, and the program goes on. The capture's own driver calls never
+ * re-enter it (a thread-local guard).
  */
 #ifndef GT_CUPTI_CAPTURE_H
 #define GT_CUPTI_CAPTURE_H

@@ -72,6 +72,7 @@ int libs_load_cupti(const char *override_path, char *why, size_t n)
 		OPT(cupti_fn, cuptiActivityGetNumDroppedRecords),
 		OPT(cupti_fn, cuptiActivityEnableLatencyTimestamps), REQ(cupti_fn, cuptiGetTimestamp),
 		OPT(cupti_fn, cuptiGetDeviceId), OPT(cupti_fn, cuptiGetContextId),
+		OPT(cupti_fn, cuptiGetStreamIdEx),
 		OPT(cupti_fn, cuptiFinalize), OPT(cupti_fn, InitializeInjectionNvtx2),
 	};
 	if (resolve(h, syms, sizeof syms / sizeof syms[0], why, n) != 0) {
@@ -107,6 +108,7 @@ int libs_load_cuda(char *why, size_t n)
 		OPT(cuda_fn, cuStreamSynchronize), OPT(cuda_fn, cuStreamIsCapturing),
 		OPT(cuda_fn, cuCtxSynchronize), OPT(cuda_fn, cuMemHostAlloc),
 		OPT(cuda_fn, cuMemFreeHost), OPT(cuda_fn, cuGetErrorString),
+		OPT(cuda_fn, cuMemcpyDtoHAsync_v2), OPT(cuda_fn, cuKernelGetFunction),
 	};
 	if (resolve(h, syms, sizeof syms / sizeof syms[0], why, n) != 0) {
 		memset(&cuda_fn, 0, sizeof cuda_fn);

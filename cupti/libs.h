@@ -35,6 +35,7 @@ struct cupti_fns {
 	LIBS_FN(cuptiGetTimestamp);
 	LIBS_FN(cuptiGetDeviceId);
 	LIBS_FN(cuptiGetContextId);
+	LIBS_FN(cuptiGetStreamIdEx);
 	LIBS_FN(cuptiFinalize);
 	int (*InitializeInjectionNvtx2)(const void *(*get_export_table)(uint32_t));
 };
@@ -64,6 +65,8 @@ struct cuda_fns {
 	CUresult (*cuMemHostAlloc)(void **pp, size_t bytes, unsigned int flags);
 	LIBS_FN(cuMemFreeHost);
 	LIBS_FN(cuGetErrorString);
+	CUresult (*cuMemcpyDtoHAsync_v2)(void *dst, CUdeviceptr src, size_t bytes, CUstream s);
+	LIBS_FN(cuKernelGetFunction);
 };
 
 extern struct cupti_fns cupti_fn;

@@ -1,0 +1,266 @@
+/* nvinfo.c: finds a kernel's .nv.info section in a cubin and reads its parameter layout (nvinfo.h).
+ *
+ * The ELF64 section table is walked by hand (the preload must not depend on libelf). Every offset
+ * read from the image is checked against the image's length before use, with the arithmetic done
+ * in 64 bits so that a huge offset cannot wrap around.
+ */
+#include "nvinfo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint16_t ld16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static uint32_t ld32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static uint64_t ld64(const uint8_t *p) { return (uint64_t)ld32(p) | ((uint64_t)ld32(p + 4) << 32); }
+
+#define EHDR_BYTES 64u
+#define SHDR_MIN_BYTES 64u
+#define SHN_XINDEX 0xffffu
+#define SHT_NOBITS 8u
+
+static const char NVINFO_PREFIX[] = ".nv.info.";
+#define NVINFO_PREFIX_LEN (sizeof NVINFO_PREFIX - 1)
+
+struct elf_view {
+	const uint8_t *b;
+	size_t len;
+	uint64_t shoff;
+	uint64_t shnum;
+	uint64_t shentsize;
+	const uint8_t *names;   /* the section-name string table */
+	uint64_t names_len;
+};
+
+int nvinfo_is_elf64(const void *image, size_t len)
+{
+	const uint8_t *b = image;
+	return image && len >= EHDR_BYTES && b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F' &&
+	       b[4] == 2 /* ELFCLASS64 */ && b[5] == 1 /* ELFDATA2LSB */;
+}
+
+/* Bytes [off, off + n) lie inside the image. */
+static int in_image(const struct elf_view *v, uint64_t off, uint64_t n)
+{
+	return off <= v->len && n <= v->len - off;
+}
+
+static const uint8_t *shdr(const struct elf_view *v, uint64_t i)
+{
+	return v->b + v->shoff + i * v->shentsize;
+}
+
+static int elf_open(struct elf_view *v, const void *image, size_t len)
+{
+	memset(v, 0, sizeof *v);
+	if (!nvinfo_is_elf64(image, len))
+		return NVINFO_ERR_FORMAT;
+	v->b = image;
+	v->len = len;
+	v->shoff = ld64(v->b + 0x28);
+	v->shentsize = ld16(v->b + 0x3a);
+	v->shnum = ld16(v->b + 0x3c);
+	uint64_t strndx = ld16(v->b + 0x3e);
+	if (v->shoff == 0)
+		return NVINFO_ERR_FORMAT; /* no section table at all */
+	if (v->shentsize < SHDR_MIN_BYTES || !in_image(v, v->shoff, SHDR_MIN_BYTES))
+		return NVINFO_ERR_FORMAT;
+	/* More than 0xff00 sections: the real count and string-table index live in section 0. */
+	if (v->shnum == 0)
+		v->shnum = ld64(shdr(v, 0) + 32);
+	if (strndx == SHN_XINDEX)
+		strndx = ld32(shdr(v, 0) + 40);
+	if (v->shnum == 0 || v->shnum > (v->len - v->shoff) / v->shentsize)
+		return NVINFO_ERR_FORMAT;
+	if (strndx >= v->shnum)
+		return NVINFO_ERR_FORMAT;
+	const uint8_t *s = shdr(v, strndx);
+	uint64_t off = ld64(s + 24), size = ld64(s + 32);
+	if (ld32(s + 4) == SHT_NOBITS || !in_image(v, off, size))
+		return NVINFO_ERR_FORMAT;
+	v->names = v->b + off;
+	v->names_len = size;
+	return 0;
+}
+
+/* The name of section i, and its length; NULL when the name offset is out of the table or the
+ * name is not terminated inside it. */
+static const char *section_name(const struct elf_view *v, uint64_t i, size_t *nlen)
+{
+	uint64_t at = ld32(shdr(v, i));
+	if (at >= v->names_len)
+		return NULL;
+	const uint8_t *z = memchr(v->names + at, 0, (size_t)(v->names_len - at));
+	if (!z)
+		return NULL;
+	*nlen = (size_t)(z - (v->names + at));
+	return (const char *)(v->names + at);
+}
+
+int nvinfo_find_section(const void *image, size_t len, const char *name, size_t name_len,
+                        const uint8_t **sec, size_t *sec_len)
+{
+	struct elf_view v;
+	if (!name || elf_open(&v, image, len) != 0)
+		return NVINFO_ERR_FORMAT;
+	for (uint64_t i = 1; i < v.shnum; i++) {
+		size_t nl;
+		const char *n = section_name(&v, i, &nl);
+		if (!n || nl != NVINFO_PREFIX_LEN + name_len || memcmp(n, NVINFO_PREFIX, NVINFO_PREFIX_LEN) ||
+		    memcmp(n + NVINFO_PREFIX_LEN, name, name_len))
+			continue;
+		const uint8_t *s = shdr(&v, i);
+		uint64_t off = ld64(s + 24), size = ld64(s + 32);
+		if (ld32(s + 4) == SHT_NOBITS || !in_image(&v, off, size))
+			return NVINFO_ERR_FORMAT;
+		*sec = v.b + off;
+		*sec_len = (size_t)size;
+		return 1;
+	}
+	return 0;
+}
+
+int nvinfo_for_each_kernel(const void *image, size_t len,
+                           int (*fn)(void *ctx, const char *name, size_t name_len), void *ctx)
+{
+	struct elf_view v;
+	if (elf_open(&v, image, len) != 0)
+		return NVINFO_ERR_FORMAT;
+	for (uint64_t i = 1; i < v.shnum; i++) {
+		size_t nl;
+		const char *n = section_name(&v, i, &nl);
+		if (!n || nl <= NVINFO_PREFIX_LEN || memcmp(n, NVINFO_PREFIX, NVINFO_PREFIX_LEN))
+			continue;
+		int r = fn(ctx, n + NVINFO_PREFIX_LEN, nl - NVINFO_PREFIX_LEN);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* One attribute record at p (n bytes left): its attribute, the bytes of its value and the record's
+ * total size. 0, or NVINFO_ERR_FORMAT for an unknown format or a record past the end. */
+static int next_record(const uint8_t *p, size_t n, uint8_t *attr, const uint8_t **val,
+                       size_t *val_len, size_t *rec_len)
+{
+	if (n < 4)
+		return NVINFO_ERR_FORMAT;
+	uint8_t fmt = p[0];
+	*attr = p[1];
+	switch (fmt) {
+	case 1: /* EIFMT_NVAL: no value */
+	case 2: /* EIFMT_BVAL: one byte */
+	case 3: /* EIFMT_HVAL: one u16 */
+		*val = p + 2;
+		*val_len = 2;
+		*rec_len = 4;
+		return 0;
+	case 4: { /* EIFMT_SVAL: u16 length, then the bytes */
+		size_t l = ld16(p + 2);
+		if (l > n - 4)
+			return NVINFO_ERR_FORMAT;
+		*val = p + 4;
+		*val_len = l;
+		*rec_len = 4 + l;
+		return 0;
+	}
+	default:
+		return NVINFO_ERR_FORMAT;
+	}
+}
+
+int nvinfo_parse(const uint8_t *sec, size_t len, struct nvinfo_layout *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!sec && len)
+		return NVINFO_ERR_FORMAT;
+	/* First pass: check every record and count the parameter records. */
+	uint32_t count = 0, cbank = 0;
+	for (size_t at = 0; at < len;) {
+		uint8_t attr;
+		const uint8_t *val;
+		size_t vl, rl;
+		if (next_record(sec + at, len - at, &attr, &val, &vl, &rl) != 0)
+			return NVINFO_ERR_FORMAT;
+		if (attr == NVINFO_ATTR_KPARAM_INFO || attr == NVINFO_ATTR_KPARAM_INFO_V2) {
+			if (sec[at] != 4 || vl < 12)
+				return NVINFO_ERR_FORMAT;
+			if (++count > NVINFO_MAX_PARAMS)
+				return NVINFO_ERR_FORMAT;
+		} else if (attr == NVINFO_ATTR_CBANK_PARAM_SIZE && sec[at] == 3) {
+			cbank = ld16(val);
+		}
+		at += rl;
+	}
+	out->cbank_param_size = cbank;
+	if (count == 0)
+		return 0;
+	struct nvinfo_param *p = calloc(count, sizeof *p);
+	uint8_t *seen = calloc(count, 1);
+	if (!p || !seen) {
+		free(p);
+		free(seen);
+		return NVINFO_ERR_NOMEM;
+	}
+	/* Second pass: place each parameter at its ordinal; every ordinal 0..count-1 exactly once. */
+	int rc = 0;
+	for (size_t at = 0; at < len && rc == 0;) {
+		uint8_t attr = 0;
+		const uint8_t *val = NULL;
+		size_t vl = 0, rl = 0;
+		if (next_record(sec + at, len - at, &attr, &val, &vl, &rl) != 0)
+			break; /* cannot happen: the first pass checked every record */
+		if (attr == NVINFO_ATTR_KPARAM_INFO || attr == NVINFO_ATTR_KPARAM_INFO_V2) {
+			uint32_t ord = ld16(val + 4), off = ld16(val + 6);
+			uint32_t size = attr == NVINFO_ATTR_KPARAM_INFO ? ld32(val + 8) >> 18 : ld16(val + 8);
+			if (ord >= count || seen[ord] || size == 0) {
+				rc = NVINFO_ERR_FORMAT;
+			} else {
+				seen[ord] = 1;
+				p[ord].offset = off;
+				p[ord].size = size;
+			}
+		}
+		at += rl;
+	}
+	free(seen);
+	if (rc) {
+		free(p);
+		return rc;
+	}
+	/* Parameters follow one another in declaration order, each at or after the previous one's
+	 * end (alignment padding shows as a gap). Anything else means we misread the records. */
+	uint32_t end = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		if (i && p[i].offset < p[i - 1].offset + p[i - 1].size) {
+			free(p);
+			return NVINFO_ERR_FORMAT;
+		}
+		if (p[i].offset + p[i].size > end)
+			end = p[i].offset + p[i].size;
+	}
+	out->nparams = count;
+	out->param_bytes = end;
+	out->params = p;
+	return 0;
+}
+
+int nvinfo_layout_equal(const struct nvinfo_layout *a, const struct nvinfo_layout *b)
+{
+	if (a->nparams != b->nparams)
+		return 0;
+	for (uint32_t i = 0; i < a->nparams; i++)
+		if (a->params[i].offset != b->params[i].offset || a->params[i].size != b->params[i].size)
+			return 0;
+	return 1;
+}
+
+void nvinfo_free(struct nvinfo_layout *l)
+{
+	if (!l)
+		return;
+	free(l->params);
+	memset(l, 0, sizeof *l);
+}
