@@ -1,0 +1,29 @@
+#!/bin/bash
+# Every GPU test and benchmark, from an already built tree, on the GPU machine:
+#   bash tests/gpu/run.sh [--no-bench]
+# Prints a table last; with $OUT set, leaves there the traces worth keeping and the logs (one tarball).
+cd "$(dirname "$0")/../.." || exit 2
+final=${OUT:-/tmp}
+out=/tmp/gt-gpu-run
+rm -rf "$out"
+mkdir -p "$out"
+export GT_GPU_KEEP=$out/keep
+mkdir -p "$GT_GPU_KEEP"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,pcie.link.gen.max,pcie.link.width.max --format=csv | tee "$out/gpu.txt"
+results=""
+for t in tests/gpu/test_*.sh; do
+	name=$(basename "$t" .sh)
+	start=$(date +%s)
+	bash "$t" > "$out/$name.log" 2>&1
+	rc=$?
+	cat "$out/$name.log"
+	case $rc in 0) r=PASS ;; 77) r=SKIP ;; *) r=FAIL ;; esac
+	results="$results$(printf '%-28s %s (%ss)' "$name" "$r" $(( $(date +%s) - start )))\n"
+done
+if [ "${1:-}" != "--no-bench" ]; then
+	OUT=$out bash tests/gpu/overhead.sh "${ROUNDS:-5}" > "$out/overhead.txt" 2>&1
+	tail -20 "$out/overhead.txt"
+fi
+printf '\n%b' "$results" | tee "$out/summary.txt"
+# One tarball comes back (the device tool returns few files).
+tar czf "$final/gpu-run.tgz" -C "$out" . 2>/dev/null
