@@ -79,7 +79,7 @@ static struct {
 	struct kinfo *kernels;
 	size_t nkernels;
 	atomic_uint_fast64_t selected_launches, captured, incomplete, bytes, total_ns, wait_ns, copy_ns,
-		graph_launches, next_id, skipped[NSKIP];
+		graph_launches, next_id, wait_timeouts, skipped[NSKIP];
 	/* writer thread only */
 	int settings_written;
 	uint64_t drops_written;
@@ -470,7 +470,10 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 	h->correlation_id = cb->correlationId;
 	if (cupti_fn.cuptiGetDeviceId && cb->context)
 		cupti_fn.cuptiGetDeviceId(cb->context, &h->device_id);
+	/* The context lets CUPTI resolve the NULL stream to this context's default stream. */
 	if (cupti_fn.cuptiGetStreamIdEx &&
+	    cupti_fn.cuptiGetStreamIdEx(cb->context, L->stream, (uint8_t)L->ptsz, &h->stream_id) !=
+	        CUPTI_SUCCESS &&
 	    cupti_fn.cuptiGetStreamIdEx(NULL, L->stream, (uint8_t)L->ptsz, &h->stream_id) != CUPTI_SUCCESS)
 		h->stream_id = 0;
 	memcpy(h->grid, L->grid, sizeof h->grid);
@@ -485,9 +488,11 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 	it->stream = (void *)L->use;
 	it->owner = e->k;
 
-	struct capture_snap_times t = { 0, 0 };
+	struct capture_snap_times t = { 0, 0, 0 };
 	if (!capture_snapshot(it, L->use, 0, &t))
 		flags |= GT_CAPTURE_INCOMPLETE;
+	if (t.timed_out)
+		atomic_fetch_add(&S.wait_timeouts, 1);
 	h->flags = flags;
 	it->enter_start = t_start;
 	it->enter_end = capture_now();
@@ -525,9 +530,11 @@ static void capture_exit(struct capture_item *it, const CUpti_CallbackData *cb)
 		return;
 	}
 	it->exit_start = capture_now();
-	struct capture_snap_times t = { 0, 0 };
+	struct capture_snap_times t = { 0, 0, 0 };
 	if (capture_snapshot(it, (CUstream)it->stream, 1, &t))
 		it->hdr.flags |= GT_CAPTURE_STREAM_SYNCED;
+	if (t.timed_out)
+		atomic_fetch_add(&S.wait_timeouts, 1);
 	it->exit_end = capture_now();
 	atomic_fetch_add(&S.wait_ns, t.wait_ns);
 	atomic_fetch_add(&S.copy_ns, t.copy_ns);
@@ -686,6 +693,7 @@ static void reset_state(void)
 	atomic_store(&S.copy_ns, 0);
 	atomic_store(&S.graph_launches, 0);
 	atomic_store(&S.next_id, 0);
+	atomic_store(&S.wait_timeouts, 0);
 	for (int i = 0; i < NSKIP; i++)
 		atomic_store(&S.skipped[i], 0);
 	S.settings_written = 0;
@@ -760,9 +768,11 @@ static int write_settings(struct gt_writer *w)
 	                              "capture.max_per_kernel; a launch not captured passes its turn on");
 	rc = rc ? rc : gt_writer_meta(w, "capture.names", S.demangle ? "mangled, demangled, bare"
 	                                                              : "mangled only (no __cxa_demangle)");
-	char b[200];
-	snprintf(b, sizeof b, "stream-ordered cuMemcpyDtoHAsync into pinned buffers (pool up to %llu "
-	         "bytes, kept pinned until written), malloc'ed memory beyond",
+	char b[300];
+	snprintf(b, sizeof b, "wait for the launch's stream (cuStreamQuery, at most %llu s), then "
+	         "cuMemcpyDtoHAsync on it into pinned buffers (pool up to %llu bytes, kept pinned until "
+	         "written), malloc'ed memory beyond",
+	         (unsigned long long)(CAPTURE_WAIT_LIMIT_NS / 1000000000ull),
 	         (unsigned long long)S.pinned_limit);
 	rc = rc ? rc : gt_writer_meta(w, "capture.copy_path", b);
 	rc = rc ? rc : gt_writer_meta(w, "capture.not_captured",
@@ -880,6 +890,7 @@ int capture_finish(struct gt_writer *w)
 	rc = rc ? rc : meta_seconds(w, "capture.wait_seconds", atomic_load(&S.wait_ns));
 	rc = rc ? rc : meta_seconds(w, "capture.copy_seconds", atomic_load(&S.copy_ns));
 	rc = rc ? rc : meta_seconds(w, "capture.pin_seconds", ps.pin_ns);
+	rc = rc ? rc : meta_u64(w, "capture.wait_timeouts", atomic_load(&S.wait_timeouts));
 	rc = rc ? rc : meta_u64(w, "capture.pinned_bytes", ps.pinned_bytes);
 	rc = rc ? rc : meta_u64(w, "capture.pageable_buffers", ps.pageable_buffers);
 	rc = rc ? rc : meta_u64(w, "capture.pin_failures", ps.pinned_failures);

@@ -24,8 +24,11 @@
  * Launches on a stream that is being captured into a graph are skipped and counted.
  *
  * Cost: with capture on, every launch of every kernel goes through a driver-API callback (about
- * 3 us on the H200); a captured launch synchronises its stream twice before and twice after the
- * kernel. Both callbacks' capture work is written as OVERHEAD records (GT_OVERHEAD_CAPTURE).
+ * 3 us on the H200); a captured launch waits for its stream before the kernel (the program's
+ * earlier work) and after it (the kernel), and for its copies each time. Both callbacks' capture
+ * work is written as OVERHEAD records (GT_OVERHEAD_CAPTURE, object = the launching thread's
+ * pthread_self()). The capture's copies are the program's CUDA calls as far as CUPTI knows: they
+ * appear in the trace as DtoH memcpy records issued inside those OVERHEAD windows, on that thread.
  *
  * Never fatal: every driver call is checked; a failure marks the parameter or capture, or skips
  * the launch with a counted reason, and the program goes on. The capture's own driver calls never

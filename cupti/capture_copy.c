@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct pool_node {
 	uint8_t *p;
@@ -219,10 +220,49 @@ int capture_classify(uint64_t value, uint64_t *base, uint64_t *bytes, int *where
 
 /* ---- snapshots -------------------------------------------------------------------------------- */
 
+static uint64_t wait_limit_ns = CAPTURE_WAIT_LIMIT_NS;
+
+void capture_set_wait_limit_ns(uint64_t ns) { wait_limit_ns = ns; }
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Waits until the stream's work is done: 0, -1 when the stream reports an error, 1 after the time
+ * limit. cuStreamQuery is polled (back to back for the first 200 us, then with sleeps growing to
+ * 1 ms) rather than cuStreamSynchronize called, so that a kernel which waits for something the
+ * launching thread would do after the launch cannot hang the program, and so that the capture's
+ * waits do not show up as the program's own synchronisations in the trace. */
+static int wait_stream(CUstream s)
+{
+	if (!cuda_fn.cuStreamQuery)
+		return cuda_fn.cuStreamSynchronize(s) == CUDA_SUCCESS ? 0 : -1;
+	uint64_t t0 = mono_ns();
+	long nap = 0;
+	for (;;) {
+		CUresult r = cuda_fn.cuStreamQuery(s);
+		if (r == CUDA_SUCCESS)
+			return 0;
+		if (r != CUDA_ERROR_NOT_READY)
+			return -1;
+		uint64_t waited = mono_ns() - t0;
+		if (waited >= wait_limit_ns)
+			return 1;
+		if (waited < 200000)
+			continue;
+		nap = nap ? (nap * 2 > 1000000 ? 1000000 : nap * 2) : 20000;
+		struct timespec ts = { 0, nap };
+		nanosleep(&ts, NULL);
+	}
+}
+
 int capture_snapshot(struct capture_item *it, CUstream stream, int after, struct capture_snap_times *t)
 {
 	uint64_t t0 = capture_now();
-	int synced = cuda_fn.cuStreamSynchronize(stream) == CUDA_SUCCESS;
+	int w = wait_stream(stream);
 	uint64_t t1 = capture_now();
 	int pending = 0;
 	for (uint32_t i = 0; i < it->nallocs; i++) {
@@ -230,7 +270,7 @@ int capture_snapshot(struct capture_item *it, CUstream stream, int after, struct
 		struct capture_hostbuf *b = after ? &a->after : &a->before;
 		int *ok = after ? &a->after_ok : &a->before_ok;
 		*ok = 0;
-		if (!synced || !b->data || b->len < a->bytes)
+		if (w != 0 || !b->data || b->len < a->bytes)
 			continue;
 		if (a->where == CAPTURE_AT_HOST) {
 			memcpy(b->data, a->host, a->bytes); /* the stream's work on it is complete */
@@ -238,11 +278,12 @@ int capture_snapshot(struct capture_item *it, CUstream stream, int after, struct
 			it->copied += a->bytes;
 		} else if (cuda_fn.cuMemcpyDtoHAsync_v2(b->data, (CUdeviceptr)a->base, a->bytes, stream) ==
 		           CUDA_SUCCESS) {
-			*ok = 2; /* enqueued: confirmed by the synchronisation below */
+			*ok = 2; /* enqueued: confirmed by the wait below */
 			pending = 1;
 		}
 	}
-	int copies_done = !pending || cuda_fn.cuStreamSynchronize(stream) == CUDA_SUCCESS;
+	/* Only our copies are left on the stream: they finish. */
+	int copies_done = !pending || wait_stream(stream) == 0;
 	for (uint32_t i = 0; i < it->nallocs; i++) {
 		struct capture_alloc *a = &it->allocs[i];
 		int *ok = after ? &a->after_ok : &a->before_ok;
@@ -256,6 +297,7 @@ int capture_snapshot(struct capture_item *it, CUstream stream, int after, struct
 	if (t) {
 		t->wait_ns = t1 > t0 ? t1 - t0 : 0;
 		t->copy_ns = t2 > t1 ? t2 - t1 : 0;
+		t->timed_out = w == 1;
 	}
-	return synced;
+	return w == 0;
 }

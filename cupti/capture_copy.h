@@ -1,11 +1,12 @@
 /* capture_copy.h: host buffers, pointer classification and the before/after snapshots.
  *
  * Copy path. Every allocation a pointer parameter points into is copied whole, on the launch's own
- * stream: the stream is synchronised (the program's earlier work on it completes), each allocation
- * is copied with cuMemcpyDtoHAsync on that stream, and the stream is synchronised again. Before the
- * launch (ENTER callback) that gives the inputs; after it (EXIT callback: the kernel is only
+ * stream: the capture waits until the stream is idle (the program's earlier work on it completes),
+ * copies each allocation with cuMemcpyDtoHAsync on that stream, and waits for the copies. Before
+ * the launch (ENTER callback) that gives the inputs; after it (EXIT callback: the kernel is only
  * enqueued then) the same gives the outputs. Other streams are never waited for (a launch on the
- * legacy default stream waits for the blocking streams, as CUDA's own semantics say).
+ * legacy default stream waits for the blocking streams, as CUDA's own semantics say). Waiting is
+ * polling cuStreamQuery with a time limit (below), not cuStreamSynchronize.
  *
  * Buffers. Copies land in pinned host memory (cuMemHostAlloc, portable) taken from a pool and KEPT
  * PINNED until the writer thread has written them; then they go back to the pool for later captures
@@ -52,14 +53,23 @@ enum capture_ptr {
  * pinned host memory). */
 int capture_classify(uint64_t value, uint64_t *base, uint64_t *bytes, int *where, const uint8_t **host);
 
+/* How long a snapshot waits for the stream's earlier work (before) or the kernel (after). A
+ * kernel that waits for something its launching thread does only after the launch returns (a
+ * flag set by the host, NCCL kernels of several GPUs launched by one thread) would otherwise hang
+ * the program: past the limit the copies are given up (GT_PARAM_COPY_FAILED) and the program goes
+ * on. */
+#define CAPTURE_WAIT_LIMIT_NS (30ull * 1000000000ull)
+void capture_set_wait_limit_ns(uint64_t ns); /* tests */
+
 struct capture_snap_times {
-	uint64_t wait_ns;        /* the first synchronisation: the stream's earlier work */
-	uint64_t copy_ns;        /* the copies and the second synchronisation */
+	uint64_t wait_ns;        /* the first wait: the stream's earlier work, or the kernel */
+	uint64_t copy_ns;        /* the copies and the wait for them */
+	int timed_out;           /* the first wait passed CAPTURE_WAIT_LIMIT_NS */
 };
 /* Copies every allocation of the item into its before (after = 0) or after (after = 1) buffer, as
- * described above. Returns 1 when the first synchronisation succeeded, 0 when it failed (the
- * stream or context is in error: nothing was copied). Each allocation's *_ok says whether its copy
- * succeeded; device bytes copied are added to it->copied. */
+ * described above. Returns 1 when the first wait succeeded, 0 when it failed or timed out (nothing
+ * was copied). Each allocation's *_ok says whether its copy succeeded; bytes copied are added to
+ * it->copied. */
 int capture_snapshot(struct capture_item *it, CUstream stream, int after, struct capture_snap_times *t);
 
 /* Nanoseconds on CUPTI's clock (0 if it cannot be read). */

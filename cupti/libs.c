@@ -109,6 +109,7 @@ int libs_load_cuda(char *why, size_t n)
 		OPT(cuda_fn, cuCtxSynchronize), OPT(cuda_fn, cuMemHostAlloc),
 		OPT(cuda_fn, cuMemFreeHost), OPT(cuda_fn, cuGetErrorString),
 		OPT(cuda_fn, cuMemcpyDtoHAsync_v2), OPT(cuda_fn, cuKernelGetFunction),
+		OPT(cuda_fn, cuStreamQuery),
 	};
 	if (resolve(h, syms, sizeof syms / sizeof syms[0], why, n) != 0) {
 		memset(&cuda_fn, 0, sizeof cuda_fn);

@@ -67,6 +67,7 @@ struct cuda_fns {
 	LIBS_FN(cuGetErrorString);
 	CUresult (*cuMemcpyDtoHAsync_v2)(void *dst, CUdeviceptr src, size_t bytes, CUstream s);
 	LIBS_FN(cuKernelGetFunction);
+	LIBS_FN(cuStreamQuery);
 };
 
 extern struct cupti_fns cupti_fn;

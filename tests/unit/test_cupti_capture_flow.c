@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cupti/capture.h"
+#include "cupti/capture_copy.h"
 #include "cupti/capture_item.h"
 #include "cupti/libs.h"
 #include "cupti/nvinfo.h"
@@ -243,6 +244,18 @@ static CUresult f_sync(CUstream s)
 	return CUDA_SUCCESS;
 }
 
+static int hang; /* the "kernel" never finishes */
+
+static CUresult f_query(CUstream s)
+{
+	syncs++;
+	if (s == CU_STREAM_PER_THREAD)
+		per_thread_syncs++;
+	if (nest_on_sync)
+		nested_launch();
+	return hang ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
 static CUresult f_capturing(CUstream s, CUstreamCaptureStatus *st)
 {
 	*st = s == capturing_stream ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
@@ -413,7 +426,8 @@ struct rtrace {
 	int overheads;
 	uint64_t dropped_capture;
 	char meta_launches[32], meta_skipped_stream[32], meta_skipped_bytes[32], meta_skipped_failed[32],
-		meta_skipped_layout[32], meta_selected[32], meta_graph[32], meta_kernel[200], meta_rule[300];
+		meta_skipped_layout[32], meta_selected[32], meta_graph[32], meta_kernel[200], meta_rule[300],
+		meta_timeouts[32];
 };
 
 static void meta_copy(const struct gt_reader *r, const char *key, char *out, size_t n)
@@ -480,6 +494,7 @@ static void read_trace(const char *path, struct rtrace *t, const char *kernel_ke
 	meta_copy(r, "capture.skipped.no_layout", t->meta_skipped_layout, sizeof t->meta_skipped_layout);
 	meta_copy(r, "capture.graph_launches_not_captured", t->meta_graph, sizeof t->meta_graph);
 	meta_copy(r, "capture.rule", t->meta_rule, sizeof t->meta_rule);
+	meta_copy(r, "capture.wait_timeouts", t->meta_timeouts, sizeof t->meta_timeouts);
 	if (kernel_key)
 		meta_copy(r, kernel_key, t->meta_kernel, sizeof t->meta_kernel);
 	gt_reader_close(r);
@@ -504,6 +519,7 @@ static void start(const char *pattern, unsigned max, unsigned long long bytes)
 	cuda_fn.cuPointerGetAttribute = f_attr;
 	cuda_fn.cuMemcpyDtoHAsync_v2 = f_copy;
 	cuda_fn.cuStreamSynchronize = f_sync;
+	cuda_fn.cuStreamQuery = f_query;
 	cuda_fn.cuStreamIsCapturing = f_capturing;
 	cuda_fn.cuKernelGetName = f_kname;
 	cuda_fn.cuFuncGetName = f_fname;
@@ -514,7 +530,7 @@ static void start(const char *pattern, unsigned max, unsigned long long bytes)
 	cupti_fn.cuptiGetTimestamp = f_ts;
 	cupti_fn.cuptiGetDeviceId = f_devid;
 	cupti_fn.cuptiGetStreamIdEx = f_streamid;
-	syncs = per_thread_syncs = copies = host_allocs = nested_calls = lazy_loaded = woken = 0;
+	syncs = per_thread_syncs = copies = host_allocs = nested_calls = lazy_loaded = woken = hang = 0;
 	nest_on_sync = 0;
 	for (int i = 0; i < nfallocs; i++)
 		free(fallocs[i].host);
@@ -943,6 +959,46 @@ static void test_fork_child_drops_queued_captures(void **state)
 	free_trace(&t);
 }
 
+static void kernel_hangs(void) { hang = 1; }
+
+static void test_kernel_that_never_finishes_does_not_hang_the_program(void **state)
+{
+	(void)state;
+	start("_Z5saxpy*", 3, 1ull << 30);
+	capture_set_wait_limit_ns(5000000); /* 5 ms instead of 30 s */
+	dev_alloc(0, 256, 0);
+	dev_alloc(1, 256, 0);
+	int n = 4;
+	float a = 1;
+	CUdeviceptr x = DEV(0), y = DEV(1);
+	void *kp[] = { &n, &a, &x, &y };
+	launch(K_SAXPY, kp, kernel_hangs);
+	hang = 0;
+	/* without cuStreamQuery the capture falls back to cuStreamSynchronize */
+	cuda_fn.cuStreamQuery = NULL;
+	int before = syncs;
+	launch(K_SAXPY, kp, NULL);
+	assert_true(syncs >= before + 4);
+	capture_set_wait_limit_ns(CAPTURE_WAIT_LIMIT_NS);
+	assert_int_equal(capture_drain(w), 0);
+	finish();
+
+	struct rtrace t;
+	read_trace(path, &t, NULL);
+	unlink(path);
+	assert_int_equal(t.ncaps, 2);
+	struct rcap *c = &t.caps[0];
+	assert_false(c->c.flags & GT_CAPTURE_STREAM_SYNCED);
+	assert_true(c->c.flags & GT_CAPTURE_INCOMPLETE);
+	assert_int_equal(c->p[2].status, GT_PARAM_COPY_FAILED);
+	assert_true(c->p[2].before_blob != 0); /* the inputs are there */
+	assert_int_equal(c->p[2].after_blob, 0);
+	assert_true(t.caps[1].c.flags & GT_CAPTURE_STREAM_SYNCED);
+	assert_false(t.caps[1].c.flags & GT_CAPTURE_INCOMPLETE);
+	assert_string_equal(t.meta_timeouts, "1");
+	free_trace(&t);
+}
+
 static int free_device(void **state)
 {
 	(void)state;
@@ -963,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(test_byte_cap_skips_launches_that_do_not_fit),
 		cmocka_unit_test(test_managed_struct_and_failed_copies_are_reported),
 		cmocka_unit_test(test_launch_variants),
+		cmocka_unit_test(test_kernel_that_never_finishes_does_not_hang_the_program),
 		cmocka_unit_test(test_setup_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, free_device);
