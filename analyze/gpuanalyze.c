@@ -33,6 +33,8 @@ const struct gt_command gt_commands[] = {
 	{ "info", cmd_info, "what a trace holds: metadata, devices, record counts, losses" },
 	{ "dump", cmd_dump, "every event, one per row, names resolved (csv, json)" },
 	{ "summary", cmd_summary, "per-kernel statistics" },
+	{ "shadow", cmd_shadow, "captured launches replayed on CPU references, compared per element" },
+	{ "calibrate", cmd_calibrate, "a tolerance from the spread of correct results, tried on planted errors" },
 	{ NULL, NULL, NULL },
 };
 
