@@ -219,13 +219,46 @@ static struct handle_entry *enter_handle(const void *f, const char *sym)
 
 /* ---- layout ------------------------------------------------------------------------------------ */
 
-static int ensure_layout(struct handle_entry *e)
+/* A module that arrived after the kernel's layout was settled (MODULE_LOADED later than the
+ * first capture): keep its cubin for the next captures, and cross-check the driver's layout. */
+static void attach_late_module(struct handle_entry *e)
+{
+	struct capture_module *m = capture_modules_find(e->name);
+	if (!m)
+		return;
+	struct nvinfo_layout nv = { 0 };
+	const uint8_t *sec;
+	size_t sl;
+	int have_nv = nvinfo_find_section(m->image, m->size, e->name, strlen(e->name), &sec, &sl) == 1 &&
+	              nvinfo_parse(sec, sl, &nv) == 0;
+	pthread_mutex_lock(&S.mu);
+	if (!e->module) {
+		e->module = m;
+		if (have_nv && e->layout.flags == GT_CAPTURE_LAYOUT_DRIVER)
+			e->layout.flags |= nvinfo_layout_equal(&nv, &e->layout.l) ? GT_CAPTURE_LAYOUT_NVINFO
+			                                                          : GT_CAPTURE_LAYOUT_MISMATCH;
+	}
+	pthread_mutex_unlock(&S.mu);
+	nvinfo_free(&nv);
+}
+
+/* Settles the handle's layout once; 0 with the layout's flags and the module (as they are now,
+ * read under the lock), or -1 when there is no layout. */
+static int ensure_layout(struct handle_entry *e, uint32_t *flags, struct capture_module **module)
 {
 	pthread_mutex_lock(&S.mu);
 	int st = e->layout_state;
+	int no_module = !e->module;
 	pthread_mutex_unlock(&S.mu);
-	if (st)
+	if (st > 0 && no_module)
+		attach_late_module(e);
+	if (st) {
+		pthread_mutex_lock(&S.mu);
+		*flags = e->layout.flags;
+		*module = e->module;
+		pthread_mutex_unlock(&S.mu);
 		return st > 0 ? 0 : -1;
+	}
 	int is_kernel = e->is_kernel;
 	if (is_kernel < 0) {
 		/* CUDA 12+ hands runtime launches' CUkernel handles to cuLaunchKernel; a handle from
@@ -268,6 +301,8 @@ static int ensure_layout(struct handle_entry *e)
 		capture_layout_free(&lay); /* another thread got there first */
 	}
 	st = e->layout_state;
+	*flags = e->layout.flags;
+	*module = e->module;
 	pthread_mutex_unlock(&S.mu);
 	return st > 0 ? 0 : -1;
 }
@@ -371,7 +406,9 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
                          uint64_t index, struct capture_item **out)
 {
 	uint64_t t_start = capture_now();
-	if (ensure_layout(e) != 0)
+	uint32_t flags = 0;
+	struct capture_module *module = NULL;
+	if (ensure_layout(e, &flags, &module) != 0)
 		return SKIP_NO_LAYOUT;
 	if (cuda_fn.cuStreamIsCapturing) {
 		CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
@@ -395,7 +432,6 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 		capture_item_free(it);
 		return SKIP_NO_MEMORY;
 	}
-	uint32_t flags = e->layout.flags;
 	int packed = capture_layout_pack(lay, L->kp, L->extra, it->param_bytes);
 	if (packed < 0) {
 		capture_item_free(it);
@@ -483,7 +519,7 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 	h->nparams = np;
 	h->param_bytes = lay->param_bytes;
 	h->launch_index = index > UINT32_MAX ? UINT32_MAX : (uint32_t)index;
-	it->module = e->module;
+	it->module = module;
 	it->thread = (uint64_t)pthread_self();
 	it->stream = (void *)L->use;
 	it->owner = e->k;

@@ -154,6 +154,7 @@ static uint8_t *dev_alloc(int slot, size_t size, int managed)
 #define K_SKEW ((void *)0x4000)
 #define K_NOLAYOUT ((void *)0x5000)
 #define F_SAXPY ((void *)0x6000) /* a CUfunction of saxpy (cuModuleGetFunction) */
+#define K_LATE ((void *)0x7000)   /* its module arrives only after its first capture */
 
 struct fkernel {
 	void *h;
@@ -169,6 +170,7 @@ static const struct fkernel fkernels[] = {
 	{ K_MIXED, "_Z5mixedcd3S12sPi", 1, 5, { { 0, 1 }, { 8, 8 }, { 16, 12 }, { 28, 2 }, { 32, 8 } } },
 	{ K_SKEW, "_Z4skewPiS_", 1, 2, { { 0, 8 }, { 16, 8 } } }, /* the cubin says 0 and 8 */
 	{ F_SAXPY, "_Z5saxpyifPKfPf", 0, 4, { { 0, 4 }, { 4, 4 }, { 8, 8 }, { 16, 8 } } },
+	{ K_LATE, "_Z4latePi", 1, 1, { { 0, 8 } } },
 };
 
 static const struct fkernel *fk(const void *h)
@@ -179,7 +181,7 @@ static const struct fkernel *fk(const void *h)
 	return NULL;
 }
 
-static struct elf eager_img, lazy_img;
+static struct elf eager_img, lazy_img, late_img;
 static struct session_hooks hooks;
 static int lazy_loaded;
 static uint64_t clock_ns;
@@ -540,7 +542,10 @@ static void start(const char *pattern, unsigned max, unsigned long long bytes)
 	static const uint32_t reduce_nv[][2] = { { 0, 8 }, { 8, 8 }, { 16, 4 } };
 	static const uint32_t skew_nv[][2] = { { 0, 8 }, { 8, 8 } };
 	static const uint32_t mixed_nv[][2] = { { 0, 1 }, { 8, 8 }, { 16, 12 }, { 28, 2 }, { 32, 8 } };
-	struct esec eager[3], lazy[1];
+	static const uint32_t late_nv[][2] = { { 0, 8 } };
+	struct esec eager[3], lazy[1], late[1];
+	nvinfo_section(&late[0], "_Z4latePi", late_nv, 1);
+	build_elf(&late_img, late, 1);
 	nvinfo_section(&eager[0], "_Z5saxpyifPKfPf", saxpy_nv, 4);
 	nvinfo_section(&eager[1], "_Z10reduce_sumPKfPfi", reduce_nv, 3);
 	nvinfo_section(&eager[2], "_Z4skewPiS_", skew_nv, 2);
@@ -959,6 +964,32 @@ static void test_fork_child_drops_queued_captures(void **state)
 	free_trace(&t);
 }
 
+static void test_module_that_arrives_late(void **state)
+{
+	(void)state;
+	start("*", 3, 1ull << 30);
+	dev_alloc(0, 256, 0);
+	CUdeviceptr p = DEV(0);
+	void *kp[] = { &p };
+	launch(K_LATE, kp, NULL);  /* no cubin yet: the driver's layout alone */
+	load_module(&late_img, 7);
+	launch(K_LATE, kp, NULL);  /* the cubin now: saved, and the layouts cross-checked */
+	assert_int_equal(capture_drain(w), 0);
+	finish();
+	struct rtrace t;
+	read_trace(path, &t, NULL);
+	unlink(path);
+	assert_int_equal(t.ncaps, 2);
+	assert_int_equal(t.caps[0].c.flags & ~GT_CAPTURE_STREAM_SYNCED, GT_CAPTURE_LAYOUT_DRIVER);
+	assert_int_equal(t.caps[0].c.cubin_blob_id, 0);
+	assert_int_equal(t.caps[1].c.flags & ~GT_CAPTURE_STREAM_SYNCED,
+	                 GT_CAPTURE_LAYOUT_DRIVER | GT_CAPTURE_LAYOUT_NVINFO);
+	struct rblob *cub = blob_by_id(&t, t.caps[1].c.cubin_blob_id);
+	assert_non_null(cub);
+	assert_int_equal(cub->len, late_img.n);
+	free_trace(&t);
+}
+
 static void kernel_hangs(void) { hang = 1; }
 
 static void test_kernel_that_never_finishes_does_not_hang_the_program(void **state)
@@ -1019,6 +1050,7 @@ int main(void)
 		cmocka_unit_test(test_byte_cap_skips_launches_that_do_not_fit),
 		cmocka_unit_test(test_managed_struct_and_failed_copies_are_reported),
 		cmocka_unit_test(test_launch_variants),
+		cmocka_unit_test(test_module_that_arrives_late),
 		cmocka_unit_test(test_kernel_that_never_finishes_does_not_hang_the_program),
 		cmocka_unit_test(test_setup_refusals),
 	};
