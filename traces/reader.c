@@ -78,6 +78,19 @@ static int fail(struct gt_reader *r, int code, uint64_t off, const char *fmt, ..
 	return code;
 }
 
+/* For failures before any byte was read: no offset to name. */
+static int fail_plain(struct gt_reader *r, int code, const char *fmt, ...)
+{
+	char detail[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	snprintf(r->errmsg, sizeof r->errmsg, "%s: %s", r->path, detail);
+	r->err = code;
+	return code;
+}
+
 static int read_at(struct gt_reader *r, void *buf, size_t n, uint64_t off)
 {
 	uint8_t *p = buf;
@@ -130,11 +143,11 @@ int gt_reader_open(struct gt_reader **out, const char *path, char *err, size_t e
 	uint8_t hdr[GT_FILE_HEADER_BYTES];
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
-		rc = fail(r, GT_ERR_IO, 0, "cannot open: %s", strerror(errno));
+		rc = fail_plain(r, GT_ERR_IO, "%s", strerror(errno));
 	} else if (fstat(r->fd, &st) != 0) {
-		rc = fail(r, GT_ERR_IO, 0, "cannot stat: %s", strerror(errno));
+		rc = fail_plain(r, GT_ERR_IO, "cannot stat: %s", strerror(errno));
 	} else if (!S_ISREG(st.st_mode)) {
-		rc = fail(r, GT_ERR_ARG, 0, "not a regular file");
+		rc = fail_plain(r, GT_ERR_ARG, "not a regular file");
 	} else if ((r->file_size = (uint64_t)st.st_size) < GT_FILE_HEADER_BYTES) {
 		rc = fail(r, GT_ERR_EMPTY, 0, "%llu bytes, shorter than the %u-byte file header",
 		          (unsigned long long)r->file_size, GT_FILE_HEADER_BYTES);
