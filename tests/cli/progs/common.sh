@@ -46,16 +46,27 @@ has_driver() {
 # prog NAME: prints the path of a test program, building it into $T when the build has none.
 # Returns 1 (prints nothing) when it cannot be built here (no nvcc, no NVTX headers).
 prog() {
-	if [ -x "$P/tests/progs/$1" ]; then
+	if [ -e "$P/tests/progs/$1" ]; then
 		echo "$P/tests/progs/$1"
 		return 0
 	fi
 	out=$T/progs/$1
-	if [ ! -x "$out" ]; then
-		mkdir -p "$T/progs"
+	if [ ! -e "$out" ]; then
+		mkdir -p "$(dirname "$out")"
 		src=$ROOT/tests/cli/progs
 		case $1 in
 		plain) ${CC:-cc} -std=c11 -D_GNU_SOURCE -O1 -g -pthread -o "$out" "$src/plain.c" ;;
+		trace_peek)
+			${CC:-cc} -std=c11 -D_GNU_SOURCE -O1 -g -I"$ROOT/traces" -o "$out" \
+				"$src/trace_peek.c" "$P/libgttrace.a" -lzstd -lm ;;
+		fakecuda/libcuda.so.1)
+			[ -f "$CUDA_DIR/include/cupti.h" ] || return 1
+			${CC:-cc} -std=c11 -D_GNU_SOURCE -O1 -g -pthread -fPIC -shared \
+				-Wl,-soname,libcuda.so.1 -I"$CUDA_DIR/include" -o "$out" "$src/fake_cuda.c" -ldl ;;
+		fake_app)
+			[ -f "$CUDA_DIR/include/cupti.h" ] || return 1
+			${CC:-cc} -std=c11 -D_GNU_SOURCE -O1 -g -pthread -I"$CUDA_DIR/include" -o "$out" \
+				"$src/fake_app.c" -ldl ;;
 		nvtx_plain)
 			[ -f "$CUDA_DIR/include/nvtx3/nvToolsExt.h" ] || return 1
 			${CC:-cc} -std=c11 -D_GNU_SOURCE -O1 -g -I"$CUDA_DIR/include" -o "$out" \
