@@ -523,6 +523,7 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 	it->thread = (uint64_t)pthread_self();
 	it->stream = (void *)L->use;
 	it->owner = e->k;
+	it->launch_index = index;
 
 	struct capture_snap_times t = { 0, 0, 0 };
 	if (!capture_snapshot(it, L->use, 0, &t))
@@ -553,7 +554,7 @@ static void settle(struct capture_item *it)
 static void capture_exit(struct capture_item *it, const CUpti_CallbackData *cb)
 {
 	struct kinfo *k = it->owner;
-	uint64_t index = it->hdr.launch_index;
+	uint64_t index = it->launch_index;
 	CUresult ret = cb->functionReturnValue ? *(const CUresult *)cb->functionReturnValue : CUDA_SUCCESS;
 	if (ret != CUDA_SUCCESS) {
 		settle(it);

@@ -52,6 +52,7 @@ struct capture_item {
 	uint64_t copied;         /* bytes of device memory copied */
 	/* Between ENTER and EXIT only (capture.c): */
 	void *owner;             /* the kernel whose spread claimed this launch */
+	uint64_t launch_index;   /* its index in that spread (hdr.launch_index is cut to 32 bits) */
 	void *stream;            /* the CUstream the copies run on */
 	struct capture_item *next;
 };
