@@ -90,9 +90,10 @@ for pair in "return 2:3" "exit 2:3" "thread-exit 2:3" "abort 3:6" "segv 3:11" "r
 done
 
 # ---- endings that cut the trace at its last flush ----------------------------------------------
-# 100 kernels, then 400 ms (8 flush periods of 50 ms), then 50 more and the ending at once.
+# 100 kernels (and 100 copies), taken by a periodic flush and given 100 ms (two flush periods of
+# 50 ms) to reach the disk; then 50 more kernels and the ending at once.
 for how in _exit sigkill; do
-	traced "fake $how" "" "$how" 3 100 400 50
+	traced "fake $how" "" "$how" 3 100 100 50
 	peek "$(only_trace "fake $how")"
 	has "complete 0" "fake $how"
 	k=$(val kernels)
@@ -119,7 +120,7 @@ done
 lines 2 "fake fork-before"
 note "fork before cuInit: parent and child each have their own complete trace"
 
-traced "fake exec" "" exec 3 100 400 50
+traced "fake exec" "" exec 3 100 100 50
 [ "$(traces)" = 2 ] || fail "exec: expected two traces: $(ls "$WD")"
 first=$(ls "$WD"/*.gtrace | grep -v '\.1\.gtrace$')
 peek "$first"

@@ -4,8 +4,9 @@
  *   fake_app HOW STATUS N1 SETTLE_MS N2
  *
  * Loads libcuda.so.1 with dlopen (the fake, through LD_LIBRARY_PATH), calls cuInit (where the
- * recorder starts, as with a real driver), "launches" N1 kernels and N1 copies of 1 MiB, sleeps
- * SETTLE_MS milliseconds (so that a periodic flush can write them), launches N2 more kernels, and
+ * recorder starts, as with a real driver), "launches" N1 kernels and N1 copies of 1 MiB; with
+ * SETTLE_MS > 0 it waits until a tool's periodic flush has taken those records (at most 20 s) and
+ * then SETTLE_MS milliseconds more, so that they are surely on disk; launches N2 more kernels, and
  * ends as HOW says with STATUS: the endings of endings.h, and
  *   fork-after    a child forked after cuInit launches 5 kernels and exits 0; then return STATUS
  *   fork-before   forks before cuInit; parent and child each do the whole run; return STATUS
@@ -33,6 +34,7 @@
 
 static int (*kernels)(int, const char *);
 static int (*copies)(int, unsigned long long);
+static long (*delivered)(void);
 
 static void sleep_ms(int ms)
 {
@@ -52,7 +54,8 @@ static int start_gpu(int n1)
 	int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
 	kernels = (int (*)(int, const char *))dlsym(h, "fake_gpu_kernels");
 	copies = (int (*)(int, unsigned long long))dlsym(h, "fake_gpu_memcpy");
-	if (!init || !kernels || !copies) {
+	delivered = (long (*)(void))dlsym(h, "fake_gpu_delivered");
+	if (!init || !kernels || !copies || !delivered) {
 		fprintf(stderr, "fake_app: libcuda.so.1 is not the fake driver\n");
 		return 91;
 	}
@@ -122,8 +125,13 @@ int main(int argc, char **argv)
 	int rc = start_gpu(n1);
 	if (rc)
 		return rc;
-	if (settle > 0)
+	if (settle > 0) {
+		/* Without a tool nothing is ever delivered: no wait. */
+		for (int waited = 0; waited < 20000 && delivered() >= 0 && delivered() < 2L * n1;
+		     waited += 10)
+			sleep_ms(10);
 		sleep_ms(settle);
+	}
 	if (!strcmp(how, "register")) {
 		CUptiResult (*reg)(CUpti_BuffersCallbackRequestFunc, CUpti_BuffersCallbackCompleteFunc) =
 			(CUptiResult (*)(CUpti_BuffersCallbackRequestFunc, CUpti_BuffersCallbackCompleteFunc))

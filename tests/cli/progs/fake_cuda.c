@@ -45,6 +45,9 @@ static uint8_t *cur;            /* the buffer being filled */
 static size_t cur_size, cur_used;
 static size_t drop_next;        /* dropped records reported with the next delivered buffer */
 static uint32_t correlation;
+static long delivered;          /* records handed to the tool so far */
+
+CUptiResult cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Activity **rec);
 
 static uint64_t now_ns(void)
 {
@@ -76,8 +79,15 @@ static void deliver_current(void)
 	cur_size = cur_used = 0;
 	CUpti_BuffersCallbackCompleteFunc done = on_complete;
 	pthread_mutex_unlock(&mu);
-	if (b && done)
+	if (b && done) {
+		long n = 0;
+		for (CUpti_Activity *r = NULL; cuptiActivityGetNextRecord(b, used, &r) == CUPTI_SUCCESS;)
+			n++;
 		done(NULL, 0, b, size, used);
+		pthread_mutex_lock(&mu);
+		delivered += n;
+		pthread_mutex_unlock(&mu);
+	}
 }
 
 /* Appends one record the way CUPTI does: into the current buffer, asking for a new one when full. */
@@ -117,6 +127,17 @@ static int emit(const void *rec, size_t size, CUpti_ActivityKind kind)
 
 EXPORT int fake_gpu_kernels(int n, const char *name);
 EXPORT int fake_gpu_memcpy(int n, unsigned long long bytes);
+EXPORT long fake_gpu_delivered(void);
+
+/* Records handed to the tool so far, -1 while no tool has registered its buffer callbacks: a
+ * test program waits on it to know that a periodic flush has taken its records. */
+long fake_gpu_delivered(void)
+{
+	pthread_mutex_lock(&mu);
+	long n = on_request ? delivered : -1;
+	pthread_mutex_unlock(&mu);
+	return n;
+}
 
 int fake_gpu_kernels(int n, const char *name)
 {
