@@ -60,8 +60,20 @@ note "program options left alone"
 lpid=$!
 child=""
 i=0
+# The launcher's child, from /proc (the children file, where the kernel has it, else every
+# process's parent id).
+child_of() {
+	c=$(cat "/proc/$1/task/$1/children" 2>/dev/null | tr -d ' ')
+	if [ -z "$c" ]; then
+		for st in /proc/[0-9]*/stat; do
+			set -- "$1" $(sed 's/^[0-9]* (.*) //' "$st" 2>/dev/null)
+			[ "${3:-}" = "$1" ] && c=${st#/proc/} && c=${c%/stat} && break
+		done
+	fi
+	echo "$c"
+}
 while [ $i -lt 100 ] && [ -z "$child" ]; do
-	child=$(cat "/proc/$lpid/task/$lpid/children" 2>/dev/null | tr -d ' ')
+	child=$(child_of $lpid)
 	[ -z "$child" ] && sleep 0.05
 	i=$((i + 1))
 done
