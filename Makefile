@@ -61,6 +61,7 @@ include cupti/module.mk
 include preload/module.mk
 include kernels/module.mk
 include tests/tools/module.mk
+include tests/cli/progs/module.mk
 include tests/gpu/module.mk
 include tests/module.mk
 

@@ -233,6 +233,9 @@ static void preamble(const struct printer *p, const struct gt_summary *s, uint64
 	if (s->copies_bad || s->memsets_bad)
 		line(p, "excluded: %llu copies and %llu memsets with end < start",
 		     (unsigned long long)s->copies_bad, (unsigned long long)s->memsets_bad);
+	if (s->copies_tool)
+		line(p, "excluded: %llu copies made by gputrace's shadow capture, not by the program",
+		     (unsigned long long)s->copies_tool);
 	line(p, "%s", DEFINITIONS);
 	line(p, "durations in microseconds (us), totals in milliseconds; share: of all kernels' summed "
 	        "time (kernels may overlap)");

@@ -302,6 +302,10 @@ static const char *kind_name(const char *name, int v, char *buf, size_t len)
 static int on_memcpy(struct gt_summary *s, const struct gt_memcpy *m)
 {
 	struct summary_state *st = s->state;
+	if (m->flags & GT_COPY_TOOL) {
+		s->copies_tool++; /* the shadow capture's own copies are not the program's */
+		return 0;
+	}
 	s->files[st->file].memcpys++;
 	if (m->end < m->start) {
 		s->copies_bad++;

@@ -65,6 +65,7 @@ struct gt_summary {
 	size_t nkernels, ncopies, nmemsets;
 	size_t kernels_hidden;   /* kernel names the filter left out */
 	uint64_t kernels_bad, copies_bad, memsets_bad;
+	uint64_t copies_tool;      /* copies the recorder made itself (GT_COPY_TOOL): left out */
 	uint64_t warmup_dropped; /* launches, all kernels, all files */
 	double kernel_total_ns;  /* all kernels counted, the denominator of their share */
 	struct gt_summary_file *files;

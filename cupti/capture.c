@@ -96,8 +96,73 @@ static const CUpti_CallbackId launch_cbids[] = {
 	CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
 	CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
 	CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+	/* the capture's own copies, so that their records can be told from the program's */
+	CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2,
+	CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz,
 	0,
 };
+
+/* Correlation ids of the copies the capture made, until the translator has seen each one's record.
+ * Open addressing; bounded: if records never come (memcpy activity off), it is cleared when full. */
+#define OWN_COPIES_CAP 65536u
+static struct {
+	pthread_mutex_t mu;
+	uint32_t ids[OWN_COPIES_CAP];
+	uint32_t count;
+} own = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+static uint32_t own_slot(uint32_t id) { return (id * 2654435761u) & (OWN_COPIES_CAP - 1); }
+
+static void own_add(uint32_t id)
+{
+	if (!id)
+		return;
+	pthread_mutex_lock(&own.mu);
+	if (own.count * 2 >= OWN_COPIES_CAP) {
+		memset(own.ids, 0, sizeof own.ids);
+		own.count = 0;
+	}
+	uint32_t j = own_slot(id);
+	while (own.ids[j] && own.ids[j] != id)
+		j = (j + 1) & (OWN_COPIES_CAP - 1);
+	if (!own.ids[j]) {
+		own.ids[j] = id;
+		own.count++;
+	}
+	pthread_mutex_unlock(&own.mu);
+}
+
+int capture_owns_copy(uint32_t id)
+{
+	if (!id)
+		return 0;
+	int found = 0;
+	pthread_mutex_lock(&own.mu);
+	if (own.count) {
+		uint32_t j = own_slot(id);
+		while (own.ids[j]) {
+			if (own.ids[j] == id) {
+				found = 1;
+				/* delete, re-inserting the rest of the probe run */
+				own.ids[j] = 0;
+				own.count--;
+				for (uint32_t k = (j + 1) & (OWN_COPIES_CAP - 1); own.ids[k];
+				     k = (k + 1) & (OWN_COPIES_CAP - 1)) {
+					uint32_t v = own.ids[k];
+					own.ids[k] = 0;
+					uint32_t h = own_slot(v);
+					while (own.ids[h])
+						h = (h + 1) & (OWN_COPIES_CAP - 1);
+					own.ids[h] = v;
+				}
+				break;
+			}
+			j = (j + 1) & (OWN_COPIES_CAP - 1);
+		}
+	}
+	pthread_mutex_unlock(&own.mu);
+	return found;
+}
 
 static void count_skip(enum skip why) { atomic_fetch_add(&S.skipped[why], 1); }
 
@@ -666,6 +731,13 @@ static void on_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 
 static void on_driver_api(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
+	if (cbid == CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2 ||
+	    cbid == CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz) {
+		/* Only ours: the program's own copies go on untouched. */
+		if (in_capture && cb && cb->callbackSite == CUPTI_API_ENTER)
+			own_add(cb->correlationId);
+		return;
+	}
 	if (in_capture || !cb || !atomic_load(&S.on))
 		return;
 	if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||

@@ -57,6 +57,9 @@ int capture_setup(const struct capture_config *cfg, struct session_hooks *hooks,
 int capture_drain(struct gt_writer *w);
 /* Writer thread, at the end: drains and writes the totals (captured, skipped and why). */
 int capture_finish(struct gt_writer *w);
+/* Whether the copy with this correlation id was one of the capture's own (asked once per copy: the
+ * answer is forgotten after a yes). Any thread. */
+int capture_owns_copy(uint32_t correlation_id);
 /* After fork in the child: drop queued captures (they belong to the parent). */
 void capture_after_fork_child(void);
 

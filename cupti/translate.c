@@ -155,16 +155,22 @@ static void count_bytes(struct xlate *x, int kind, uint64_t bytes)
 
 static int memcpy1(struct xlate *x, const CUpti_ActivityMemcpy6 *m)
 {
+	int tool = x->tool_copy && x->tool_copy(m->correlationId);
 	struct gt_memcpy r = {
 		.start = m->start, .end = m->end, .bytes = m->bytes, .graph_node_id = m->graphNodeId,
 		.correlation_id = m->correlationId, .device_id = m->deviceId,
 		.dst_device_id = m->deviceId, .context_id = m->contextId, .stream_id = m->streamId,
 		.graph_id = m->graphId, .copy_kind = m->copyKind, .src_kind = m->srcKind,
 		.dst_kind = m->dstKind,
-		.flags = (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? GT_COPY_ASYNC : 0,
+		.flags = ((m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? GT_COPY_ASYNC : 0) |
+		         (tool ? GT_COPY_TOOL : 0),
 	};
-	x->stats.memcpys++;
-	count_bytes(x, r.copy_kind, r.bytes);
+	if (tool) {
+		x->stats.tool_copies++;
+	} else {
+		x->stats.memcpys++;
+		count_bytes(x, r.copy_kind, r.bytes);
+	}
 	return gt_writer_add(x->w, GT_REC_MEMCPY, &r);
 }
 

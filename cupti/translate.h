@@ -16,6 +16,7 @@
 struct xlate_stats {
 	uint64_t kernels, memcpys, memsets, api_calls, syncs, nvtx, memory_ops, overheads, graphs;
 	uint64_t bytes_htod, bytes_dtoh, bytes_dtod, bytes_other;
+	uint64_t tool_copies;    /* copies made by the recorder (shadow capture): not in the counts above */
 	uint64_t filtered;       /* kernels left out by the name filter */
 	uint64_t bad_times;      /* kernels whose timestamps were impossible (kept, flagged) */
 	uint64_t unknown_kinds;  /* records of activity kinds we do not translate */
@@ -29,6 +30,8 @@ struct xlate {
 	/* "cudaLaunchKernel" for (CUPTI_CB_DOMAIN_RUNTIME_API, cbid); NULL if unknown. */
 	const char *(*api_name)(void *ctx, CUpti_CallbackDomain domain, uint32_t cbid);
 	void *api_name_ctx;
+	/* Whether a copy (by correlation id) was made by the recorder itself; NULL: none are. */
+	int (*tool_copy)(uint32_t correlation_id);
 	/* Kernel name filter: nonzero to keep. NULL keeps everything. */
 	int (*keep_kernel)(void *ctx, const char *mangled_name);
 	void *keep_ctx;

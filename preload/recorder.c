@@ -428,6 +428,7 @@ void recorder_start(const char *via)
 	metadata_write(R.w, via);
 	xlate_init(&R.x, R.w);
 	R.x.api_name = api_name;
+	R.x.tool_copy = capture_owns_copy;
 	if (c->kernel_filter[0] && regcomp(&R.kernel_re, c->kernel_filter, REG_EXTENDED | REG_NOSUB) == 0) {
 		R.kernel_re_ok = 1;
 		R.x.keep_kernel = keep_kernel;

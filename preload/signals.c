@@ -5,7 +5,8 @@
 #include <signal.h>
 #include <string.h>
 
-static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT };
+static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP,
+	SIGQUIT };
 #define NFATAL (sizeof fatal / sizeof fatal[0])
 static struct sigaction previous[NFATAL];
 static volatile sig_atomic_t installed[NFATAL];

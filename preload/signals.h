@@ -1,6 +1,6 @@
 /* signals.h: finishing the trace when the program dies of a signal.
  *
- * For SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM and SIGINT whose disposition is the default
+ * For SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGHUP and SIGQUIT whose disposition is the default
  * when recording starts, a handler asks the writer thread to flush and close the trace (bounded wait),
  * then restores the default action and lets the signal take its course: the exit status the program's
  * parent sees is unchanged. A program that installs its own handlers replaces ours, and its own exit

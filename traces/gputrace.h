@@ -125,6 +125,8 @@ const char *gt_copy_kind_name(int kind); /* "HtoD", "DtoH", ... */
 const char *gt_mem_kind_name(int kind);  /* "pageable", "pinned", "device", ... */
 
 #define GT_COPY_ASYNC 0x1u /* the call was asynchronous (CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) */
+#define GT_COPY_TOOL 0x2u  /* made by the recorder itself (shadow capture), not by the program:
+                            * analyses of the program leave it out */
 
 struct gt_memcpy {
 	uint64_t start, end;
@@ -139,7 +141,7 @@ struct gt_memcpy {
 	uint8_t copy_kind;       /* enum gt_copy_kind */
 	uint8_t src_kind;        /* enum gt_mem_kind */
 	uint8_t dst_kind;        /* enum gt_mem_kind */
-	uint8_t flags;           /* GT_COPY_* */
+	uint8_t flags;           /* GT_COPY_ASYNC, GT_COPY_TOOL */
 	uint32_t reserved;
 };
 

@@ -26,6 +26,8 @@ def main():
             if t == "kernel":
                 got["kernels"] += 1
             elif t == "memcpy":
+                if int(row["flags"] or 0) & 2:
+                    continue  # GT_COPY_TOOL: made by gputrace's shadow capture, not the program
                 got["memcpy"] += 1
                 k = {"HtoD": "bytes_htod", "DtoH": "bytes_dtoh", "DtoD": "bytes_dtod"}.get(row["copy_kind"])
                 if k:
