@@ -102,9 +102,17 @@ static int close_as(int type, double g, double r, const struct gt_ref_tol *t, ui
 	return type == GT_REF_F32 ? gt_close_f32((float)g, (float)r, t, u) : gt_close_f64(g, r, t, u);
 }
 
+/* Memory the reference left as it was before the launch and the result left too: not a computed
+ * element, so no part of the spread (a poisoned padding would otherwise count as NaN). */
+static int untouched(const uint8_t *got, const uint8_t *ref, const uint8_t *before, uint64_t i, size_t es)
+{
+	return memcmp(ref + i * es, before + i * es, es) == 0 && memcmp(got + i * es, ref + i * es, es) == 0;
+}
+
 /* One correct result: its distances, the fixed rules' rejections, and the planted errors. */
 static int add_source(struct calib *c, struct gt_calib_output *o, const char *name, uint64_t capture_id,
-                      int order, const uint8_t *got, const uint8_t *ref, uint64_t bytes)
+                      int order, const uint8_t *got, const uint8_t *ref, const uint8_t *before,
+                      uint64_t bytes)
 {
 	const int type = o->decl->type;
 	const size_t es = gt_elem_size(type);
@@ -119,12 +127,16 @@ static int add_source(struct calib *c, struct gt_calib_output *o, const char *na
 	o->nsources++;
 	s->capture_id = capture_id;
 	s->order = order;
-	s->elements = n;
 	const size_t first = o->ndist;
 	uint64_t eligible = 0;
 	static const struct gt_ref_tol exact = { 0 };
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t gb, rb, u;
+		if (untouched(got, ref, before, i, es)) {
+			s->unchanged++;
+			continue;
+		}
+		s->elements++;
 		double g = load(type, got + i * es, &gb), r = load(type, ref + i * es, &rb);
 		close_as(type, g, r, &exact, &u);
 		if (u == GT_ULP_INFINITE) {
@@ -155,6 +167,8 @@ static int add_source(struct calib *c, struct gt_calib_output *o, const char *na
 	const double l0 = log10(c->opt->plant_min), l1 = log10(c->opt->plant_max);
 	for (uint64_t i = 0; i < n && want; i++) {
 		uint64_t gb, rb;
+		if (untouched(got, ref, before, i, es))
+			continue;
 		double g = load(type, got + i * es, &gb), r = load(type, ref + i * es, &rb);
 		if (!(isfinite(g) && g != 0 && isfinite(r)))
 			continue;
@@ -288,7 +302,7 @@ static int visit(void *ctx, const struct gt_shadow_launch *l)
 		const struct gt_shadow_param *p = &l->params[o->param];
 		snprintf(name, sizeof name, "capture %llu: the GPU", (unsigned long long)l->cap.capture_id);
 		rc = add_source(c, o, name, l->cap.capture_id, -1, p->after + p->offset, refout[k],
-		                p->cp.alloc_bytes - p->offset);
+		                p->before + p->offset, p->cp.alloc_bytes - p->offset);
 	}
 	for (unsigned ord = 0; ord < ref->norders && !rc; ord++) {
 		gt_shadow_call_reset(&call);
@@ -305,7 +319,7 @@ static int visit(void *ctx, const struct gt_shadow_launch *l)
 			snprintf(name, sizeof name, "capture %llu: %s", (unsigned long long)l->cap.capture_id,
 			         ref->order_names[ord]);
 			rc = add_source(c, o, name, l->cap.capture_id, (int)ord, call.base[o->param] + p->offset,
-			                refout[k], p->cp.alloc_bytes - p->offset);
+			                refout[k], p->before + p->offset, p->cp.alloc_bytes - p->offset);
 		}
 	}
 	for (unsigned k = 0; refout && k < rep->noutputs; k++)

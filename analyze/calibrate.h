@@ -8,9 +8,11 @@
  * Correct results: for every captured launch of the one kernel selected (replayable, with a
  * reference), the GPU's captured output (assumed correct: check the captures with shadow first) and
  * each alternative evaluation order the reference offers, run on that launch's inputs. Every
- * element of each float output is measured against the reference, from the kernel's pointer to the
- * end of the allocation, as shadow compares. A NaN or unmatched infinity has no finite distance: it
- * is counted apart (nonfinite) and rejected by every rule.
+ * computed element of each float output is measured against the reference, from the kernel's
+ * pointer to the end of the allocation, as shadow compares; elements that the reference and the
+ * result both left as they were before the launch (padding, poison) are not computed results and
+ * are left out. A NaN or unmatched infinity has no finite distance: it is counted apart
+ * (nonfinite) and rejected by every rule.
  *
  * Planting: in each correct result, a fraction of the elements that are finite and non-zero (a
  * relative error of a zero is zero) is chosen by selection sampling; each becomes v * (1 + s * e),
@@ -52,7 +54,9 @@ struct gt_calib_source {
 	char *name;             /* "capture 3: GPU" or "capture 3: float, index order" */
 	uint64_t capture_id;
 	int order;              /* -1: the GPU's output, else the order's index */
-	uint64_t elements, nonfinite;
+	uint64_t elements;      /* computed elements measured */
+	uint64_t unchanged;     /* left as before by the reference and the result: not measured */
+	uint64_t nonfinite;
 	struct gt_stats st;     /* of the finite ULP distances */
 };
 

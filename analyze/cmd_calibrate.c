@@ -107,6 +107,7 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 		return GT_ERR_NOMEM;
 	gt_table_column(t, "source", "correct result", GT_COL_LEFT);
 	gt_table_column(t, "elements", "elements", 0);
+	gt_table_column(t, "unchanged", "left as before", 0);
 	gt_table_column(t, "nonfinite", "NaN/inf", 0);
 	gt_table_column(t, "worst", "worst ULP", 0);
 	gt_table_column(t, "p99", "p99 ULP", 0);
@@ -115,6 +116,7 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 		const struct gt_calib_source *src = &o->sources[s];
 		gt_table_str(t, src->name);
 		gt_table_u64(t, src->elements);
+		gt_table_u64(t, src->unchanged);
 		gt_table_u64(t, src->nonfinite);
 		gt_table_num(t, src->st.max, 0);
 		gt_table_num(t, src->st.p99, 1);
@@ -322,6 +324,8 @@ static int print_json(const struct ctx *x)
 				gt_json_u64(&j, (uint64_t)src->order);
 			gt_json_key(&j, "elements");
 			gt_json_u64(&j, src->elements);
+			gt_json_key(&j, "unchanged");
+			gt_json_u64(&j, src->unchanged);
 			gt_json_key(&j, "nonfinite");
 			gt_json_u64(&j, src->nonfinite);
 			gt_json_key(&j, "worst_ulps");

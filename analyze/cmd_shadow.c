@@ -28,8 +28,9 @@ static const char *const formats[] = { "text", "md", "json", "junit", NULL };
 #define RULE                                                                                       \
 	"an element passes when |g - r| <= abs, or |g - r| <= rel * max(|g|, |r|), or its ULP "      \
 	"distance <= ulps (each criterion on when non-zero); NaN never matches, +0 equals -0, an "    \
-	"infinity matches only itself; integers compare exactly; every byte outside the declared "   \
-	"outputs must be unchanged"
+	"infinity matches only itself; integers compare exactly; an element the reference left as "  \
+	"it was before the launch also passes when the GPU left it bit-identical (untouched poison); " \
+	"every byte outside the declared outputs must be unchanged"
 
 /* A value of an element as text, from its bits: floats with enough digits to read back, integers
  * exactly. */
@@ -172,8 +173,8 @@ static void launch_detail(FILE *f, const struct gt_shadow_result *r, const char 
 		        gt_elem_type_name(c->type), c->elements, gt_tol_describe(&o->decl->tol, tb, sizeof tb),
 		        gt_compare_passed(c) ? "pass" : "FAIL");
 		if (c->mismatches)
-			fprintf(f, "%s  %" PRIu64 " mismatches, the first at [%" PRIu64 "]\n", ind, c->mismatches,
-			        c->first_mismatch);
+			fprintf(f, "%s  %" PRIu64 " mismatch%s, the first at [%" PRIu64 "]\n", ind, c->mismatches,
+			        c->mismatches == 1 ? "" : "es", c->first_mismatch);
 		if (c->has_worst) {
 			const struct gt_compare_worst *w = &c->worst;
 			fprintf(f, "%s  worst [%" PRIu64 "]: GPU %s (%s), reference %s (%s), abs error %.6g, %s "

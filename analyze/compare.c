@@ -221,7 +221,52 @@ static int worse(const struct gt_compare_result *out, int pass, uint64_t u)
 	return u > out->worst.ulps;
 }
 
-int gt_compare_buffers(int type, const void *gpu, const void *ref, uint64_t bytes,
+/* One element as a double (integers converted). */
+static double value_of(int type, const uint8_t *p)
+{
+	if (type == GT_REF_F32) {
+		float f;
+		memcpy(&f, p, 4);
+		return f;
+	}
+	if (type == GT_REF_F64) {
+		double d;
+		memcpy(&d, p, 8);
+		return d;
+	}
+	int64_t s;
+	uint64_t u;
+	int sg;
+	load_int(type, p, &s, &u, &sg);
+	return sg ? (double)s : (double)u;
+}
+
+/* The rule for one pair of elements: 1 pass, 0 mismatch; *u the distance. */
+static int element_close(int type, const uint8_t *pg, const uint8_t *pr, const struct gt_ref_tol *tol,
+                         uint64_t *u)
+{
+	if (type == GT_REF_F32) {
+		float a, b;
+		memcpy(&a, pg, 4);
+		memcpy(&b, pr, 4);
+		return gt_close_f32(a, b, tol, u);
+	}
+	if (type == GT_REF_F64) {
+		double a, b;
+		memcpy(&a, pg, 8);
+		memcpy(&b, pr, 8);
+		return gt_close_f64(a, b, tol, u);
+	}
+	int64_t gs, rs;
+	uint64_t gu, ru;
+	int sg;
+	load_int(type, pg, &gs, &gu, &sg);
+	load_int(type, pr, &rs, &ru, &sg);
+	*u = int_distance(gs, gu, rs, ru, sg);
+	return *u == 0;
+}
+
+int gt_compare_buffers(int type, const void *gpu, const void *ref, const void *before, uint64_t bytes,
                        const struct gt_ref_tol *tol, struct gt_compare_result *out)
 {
 	size_t es = gt_elem_size(type);
@@ -232,38 +277,20 @@ int gt_compare_buffers(int type, const void *gpu, const void *ref, uint64_t byte
 		return GT_ERR_ARG;
 	if (!bytes)
 		return 0;
-	const uint8_t *g = gpu, *r = ref;
+	const uint8_t *g = gpu, *r = ref, *b = before;
 	uint64_t n = bytes / es;
 	out->elements = n;
 	for (uint64_t i = 0; i < n; i++) {
 		const uint8_t *pg = g + i * es, *pr = r + i * es;
-		uint64_t u, gb = 0, rb = 0;
-		double gv, rv;
+		uint64_t u;
 		int pass;
-		if (type == GT_REF_F32) {
-			float a, b;
-			memcpy(&a, pg, 4);
-			memcpy(&b, pr, 4);
-			pass = gt_close_f32(a, b, tol, &u);
-			gv = a;
-			rv = b;
-		} else if (type == GT_REF_F64) {
-			double a, b;
-			memcpy(&a, pg, 8);
-			memcpy(&b, pr, 8);
-			pass = gt_close_f64(a, b, tol, &u);
-			gv = a;
-			rv = b;
+		if (b && memcmp(pr, b + i * es, es) == 0 && memcmp(pg, pr, es) == 0) {
+			/* Expected unchanged, and unchanged: bit-identical, distance 0 whatever the bits. */
+			out->unchanged++;
+			u = 0;
+			pass = 1;
 		} else {
-			int64_t gs, rs;
-			uint64_t gu, ru;
-			int sg;
-			load_int(type, pg, &gs, &gu, &sg);
-			load_int(type, pr, &rs, &ru, &sg);
-			u = int_distance(gs, gu, rs, ru, sg);
-			pass = u == 0;
-			gv = sg ? (double)gs : (double)gu;
-			rv = sg ? (double)rs : (double)ru;
+			pass = element_close(type, pg, pr, tol, &u);
 		}
 		out->hist[gt_ulp_bucket(u)]++;
 		if (!pass) {
@@ -272,15 +299,16 @@ int gt_compare_buffers(int type, const void *gpu, const void *ref, uint64_t byte
 				out->first_mismatch = i;
 		}
 		if (worse(out, pass, u)) {
+			uint64_t gb = 0, rb = 0;
 			memcpy(&gb, pg, es); /* little-endian: the low bytes */
 			memcpy(&rb, pr, es);
 			out->has_worst = 1;
 			out->worst.index = i;
 			out->worst.gpu_bits = gb;
 			out->worst.ref_bits = rb;
-			out->worst.gpu = gv;
-			out->worst.ref = rv;
-			out->worst.abs_err = fabs(gv - rv);
+			out->worst.gpu = value_of(type, pg);
+			out->worst.ref = value_of(type, pr);
+			out->worst.abs_err = fabs(out->worst.gpu - out->worst.ref);
 			out->worst.ulps = u;
 			out->worst.pass = pass;
 		}

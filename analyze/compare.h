@@ -10,6 +10,11 @@
  *     applied), in the element's own type (float or double). +0 and -0 both have key 0;
  *   - integers compare exactly; their "ULP distance" is |g - r| as an integer, so that the histogram
  *     and the worst element mean the same thing for them.
+ *   - memory the kernel must not write: an element that the reference left bit-identical to the
+ *     "before" copy is expected unchanged, and passes when the GPU left it bit-identical too. This
+ *     is how a poisoned region (0xff bytes, a NaN, which never matches as a number) passes where
+ *     the kernel must not write, and it never makes a comparison stricter: such an element also
+ *     passes by the rules above.
  * Per buffer: the elements compared, the mismatches, the first mismatch, the worst element (the
  * largest ULP distance among mismatches, or among all elements when everything passes; ties go to the
  * lowest index) and a histogram of ULP distances in power-of-two buckets.
@@ -69,13 +74,15 @@ struct gt_compare_result {
 	int has_worst;           /* 0 only when elements == 0 */
 	struct gt_compare_worst worst;
 	uint64_t hist[GT_ULP_BUCKETS];
+	uint64_t unchanged;      /* elements expected unchanged and found unchanged (bit-identical) */
 	uint64_t tail_bytes;     /* bytes after the last whole element (compared exactly) */
 	uint64_t tail_mismatches;
 };
 
 /* Compares bytes of gpu and ref as elements of type, under tol (ignored for integers, which compare
- * exactly). 0, or GT_ERR_ARG for an unknown type. Unaligned buffers are fine. */
-int gt_compare_buffers(int type, const void *gpu, const void *ref, uint64_t bytes,
+ * exactly); before (NULL: none) is the memory as it was before the launch, for the unchanged rule.
+ * 0, or GT_ERR_ARG for an unknown type. Unaligned buffers are fine. */
+int gt_compare_buffers(int type, const void *gpu, const void *ref, const void *before, uint64_t bytes,
                        const struct gt_ref_tol *tol, struct gt_compare_result *out);
 /* Whether the comparison passed: no element and no tail byte differs. */
 int gt_compare_passed(const struct gt_compare_result *r);

@@ -23,7 +23,9 @@
  *   - A tolerance is a claim: pass when |g - r| <= abs OR |g - r| <= rel * max(|g|, |r|) OR the ULP
  *     distance <= ulps. A criterion set to 0 is off (equal values always pass). NaN never matches,
  *     not even NaN; +0 equals -0; an infinity matches only the same infinity. Integer outputs are
- *     compared exactly (their tolerance must be all zero).
+ *     compared exactly (their tolerance must be all zero). An element the reference leaves
+ *     bit-identical to its "before" copy is memory the kernel must not write: it also passes when
+ *     the GPU left it bit-identical (so NaN poison passes where the kernel does not write).
  *   - `reason` says where the tolerance comes from: the algorithm's error bound and the measured
  *     spread ("tree of 512 values per block; measured worst 9 ULP x 4"). gpuanalyze prints it.
  *   - Validate every scalar against the buffers before indexing (gt_ref_ptr does the arithmetic):

@@ -922,7 +922,7 @@ int gt_shadow_check(const struct gt_shadow_launch *l, struct gt_shadow_result *r
 		so->param = o->param;
 		so->decl = o;
 		gt_compare_buffers(o->type, p->after + p->offset, c.base[o->param] + p->offset,
-		                   p->cp.alloc_bytes - p->offset, &o->tol, &so->cmp);
+		                   p->before + p->offset, p->cp.alloc_bytes - p->offset, &o->tol, &so->cmp);
 		if (!gt_compare_passed(&so->cmp) && res->status == GT_SHADOW_PASS) {
 			char nb[32], tb[96];
 			res->status = GT_SHADOW_FAIL;

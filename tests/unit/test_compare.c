@@ -50,7 +50,7 @@ static void test_nan_never_matches(void **state)
 	float a[2] = { NAN, 1.0f }, b[2];
 	memcpy(b, a, sizeof a);
 	struct gt_compare_result r;
-	assert_int_equal(gt_compare_buffers(GT_REF_F32, a, b, sizeof a, &loose, &r), 0);
+	assert_int_equal(gt_compare_buffers(GT_REF_F32, a, b, NULL, sizeof a, &loose, &r), 0);
 	assert_int_equal(r.mismatches, 1);
 	assert_int_equal(r.first_mismatch, 0);
 	assert_int_equal(r.hist[GT_ULP_BUCKET_NONFINITE], 1);
@@ -128,21 +128,21 @@ static void test_integers_exact(void **state)
 	const struct gt_ref_tol loose = { .abs = 100, .rel = 1, .ulps = 100 };
 	int32_t g[4] = { 1, -5, INT32_MIN, 7 }, r[4] = { 1, -3, INT32_MAX, 7 };
 	struct gt_compare_result res;
-	assert_int_equal(gt_compare_buffers(GT_REF_I32, g, r, sizeof g, &loose, &res), 0);
+	assert_int_equal(gt_compare_buffers(GT_REF_I32, g, r, NULL, sizeof g, &loose, &res), 0);
 	assert_int_equal(res.elements, 4);
 	assert_int_equal(res.mismatches, 2); /* the tolerance is ignored for integers */
 	assert_int_equal(res.first_mismatch, 1);
 	assert_int_equal(res.worst.index, 2);
 	assert_true(res.worst.ulps == 0xffffffffull); /* |INT32_MIN - INT32_MAX| */
 	uint8_t a8[3] = { 0, 255, 3 }, b8[3] = { 0, 254, 3 };
-	assert_int_equal(gt_compare_buffers(GT_REF_U8, a8, b8, 3, NULL, &res), 0);
+	assert_int_equal(gt_compare_buffers(GT_REF_U8, a8, b8, NULL, 3, NULL, &res), 0);
 	assert_int_equal(res.mismatches, 1);
 	assert_int_equal(res.worst.ulps, 1);
 	int64_t g64[1] = { INT64_MIN }, r64[1] = { INT64_MAX };
-	assert_int_equal(gt_compare_buffers(GT_REF_I64, g64, r64, 8, NULL, &res), 0);
+	assert_int_equal(gt_compare_buffers(GT_REF_I64, g64, r64, NULL, 8, NULL, &res), 0);
 	assert_true(res.worst.ulps == UINT64_MAX);
 	uint64_t gu[1] = { 5 }, ru[1] = { 5 };
-	assert_int_equal(gt_compare_buffers(GT_REF_U64, gu, ru, 8, NULL, &res), 0);
+	assert_int_equal(gt_compare_buffers(GT_REF_U64, gu, ru, NULL, 8, NULL, &res), 0);
 	assert_true(gt_compare_passed(&res));
 }
 
@@ -174,7 +174,7 @@ static void test_histogram_buckets(void **state)
 	g[5] = INFINITY;
 	struct gt_compare_result res;
 	const struct gt_ref_tol t = { .ulps = 100 };
-	gt_compare_buffers(GT_REF_F32, g, r, sizeof g, &t, &res);
+	gt_compare_buffers(GT_REF_F32, g, r, NULL, sizeof g, &t, &res);
 	assert_int_equal(res.hist[0], 1);
 	assert_int_equal(res.hist[1], 1);
 	assert_int_equal(res.hist[2], 1);
@@ -197,7 +197,7 @@ static void test_worst_element(void **state)
 	g[4] = 1.5f;                                       /* mismatch, more ULP (2^22) */
 	const struct gt_ref_tol t = { .ulps = 64 };
 	struct gt_compare_result res;
-	gt_compare_buffers(GT_REF_F32, g, r, sizeof g, &t, &res);
+	gt_compare_buffers(GT_REF_F32, g, r, NULL, sizeof g, &t, &res);
 	assert_int_equal(res.mismatches, 2);
 	assert_int_equal(res.first_mismatch, 3);
 	assert_true(res.has_worst);
@@ -211,7 +211,7 @@ static void test_worst_element(void **state)
 	/* Everything passes: the worst is the largest distance among all (index 0, 50 ULP). */
 	g[3] = 100;
 	g[4] = 1;
-	gt_compare_buffers(GT_REF_F32, g, r, sizeof g, &t, &res);
+	gt_compare_buffers(GT_REF_F32, g, r, NULL, sizeof g, &t, &res);
 	assert_true(gt_compare_passed(&res));
 	assert_int_equal(res.worst.index, 0);
 	assert_int_equal(res.worst.ulps, 50);
@@ -221,14 +221,14 @@ static void test_worst_element(void **state)
 	/* A NaN is the worst of all, and the first of two NaNs is reported. */
 	g[1] = NAN;
 	g[3] = NAN;
-	gt_compare_buffers(GT_REF_F32, g, r, sizeof g, &t, &res);
+	gt_compare_buffers(GT_REF_F32, g, r, NULL, sizeof g, &t, &res);
 	assert_int_equal(res.worst.index, 1);
 	assert_true(res.worst.ulps == GT_ULP_INFINITE);
 	assert_true(isnan(res.worst.abs_err));
 
 	/* Ties among passing elements: the lowest index. */
 	float z[3] = { 2, 2, 2 }, zr[3] = { 2, 2, 2 };
-	gt_compare_buffers(GT_REF_F32, z, zr, sizeof z, &exact, &res);
+	gt_compare_buffers(GT_REF_F32, z, zr, NULL, sizeof z, &exact, &res);
 	assert_int_equal(res.worst.index, 0);
 	assert_int_equal(res.worst.ulps, 0);
 }
@@ -245,15 +245,15 @@ static void test_doubles_and_tail(void **state)
 	memcpy(r + 16, "xyZ", 3);
 	const struct gt_ref_tol t = { .ulps = 1 };
 	struct gt_compare_result res;
-	assert_int_equal(gt_compare_buffers(GT_REF_F64, g, r, sizeof g, &t, &res), 0);
+	assert_int_equal(gt_compare_buffers(GT_REF_F64, g, r, NULL, sizeof g, &t, &res), 0);
 	assert_int_equal(res.elements, 2);
 	assert_int_equal(res.mismatches, 0);
 	assert_int_equal(res.tail_bytes, 3);
 	assert_int_equal(res.tail_mismatches, 1);
 	assert_false(gt_compare_passed(&res));
 	/* Unknown type, empty buffers. */
-	assert_int_equal(gt_compare_buffers(99, g, r, 8, &t, &res), GT_ERR_ARG);
-	assert_int_equal(gt_compare_buffers(GT_REF_F32, NULL, NULL, 0, &t, &res), 0);
+	assert_int_equal(gt_compare_buffers(99, g, r, NULL, 8, &t, &res), GT_ERR_ARG);
+	assert_int_equal(gt_compare_buffers(GT_REF_F32, NULL, NULL, NULL, 0, &t, &res), 0);
 	assert_int_equal(res.elements, 0);
 	assert_false(res.has_worst);
 	assert_true(gt_compare_passed(&res));
@@ -280,6 +280,35 @@ static void test_descriptions(void **state)
 	assert_false(gt_elem_is_float(GT_REF_I32));
 }
 
+static void test_expected_unchanged(void **state)
+{
+	(void)state;
+	/* A NaN-poisoned region the kernel must not write: the reference leaves it as before. */
+	uint32_t before[4] = { 0xffffffffu, 0xffffffffu, 0x3f800000u, 0xffffffffu };
+	uint32_t ref[4] = { 0x40000000u, 0xffffffffu, 0x3f800000u, 0xffffffffu };
+	uint32_t gpu[4] = { 0x40000000u, 0xffffffffu, 0x3f800001u, 0x7fc00000u };
+	const struct gt_ref_tol t = { .ulps = 1 };
+	struct gt_compare_result res;
+	assert_int_equal(gt_compare_buffers(GT_REF_F32, gpu, ref, before, sizeof gpu, &t, &res), 0);
+	/* [0] computed and equal; [1] untouched poison, unchanged: passes; [2] expected unchanged but
+	 * changed by 1 ULP: still passes by the tolerance (never stricter); [3] the kernel wrote
+	 * another NaN where it must not write: a mismatch. */
+	assert_int_equal(res.unchanged, 1);
+	assert_int_equal(res.mismatches, 1);
+	assert_int_equal(res.first_mismatch, 3);
+	assert_int_equal(res.worst.index, 3);
+	assert_int_equal(res.hist[0], 2);
+	assert_int_equal(res.hist[1], 1);
+	/* Without the before copy, the untouched NaN never matches. */
+	assert_int_equal(gt_compare_buffers(GT_REF_F32, gpu, ref, NULL, sizeof gpu, &t, &res), 0);
+	assert_int_equal(res.mismatches, 2);
+	assert_int_equal(res.first_mismatch, 1);
+	/* A NaN the reference computed (not the before bits) never matches, even bit-identical. */
+	uint32_t b2[1] = { 0 }, r2[1] = { 0x7fc00000u }, g2[1] = { 0x7fc00000u };
+	assert_int_equal(gt_compare_buffers(GT_REF_F32, g2, r2, b2, 4, &t, &res), 0);
+	assert_int_equal(res.mismatches, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_histogram_buckets),
 		cmocka_unit_test(test_worst_element),
 		cmocka_unit_test(test_doubles_and_tail),
+		cmocka_unit_test(test_expected_unchanged),
 		cmocka_unit_test(test_descriptions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
