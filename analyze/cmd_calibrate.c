@@ -89,9 +89,13 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 		        gt_elem_type_name(o->decl->type));
 	else
 		fprintf(x->out, "\noutput %s (parameter %u, %s)\n", name, o->param, gt_elem_type_name(o->decl->type));
-	line(x, "spread of the correct results against the reference, in ULPs: worst %.0f, p99 %.1f, "
-	     "median %.1f (%zu element distances from %zu results; p99 and median by NumPy's 'linear' "
-	     "rule)", o->st.max, o->st.p99, o->st.median, o->ndist, o->nsources);
+	if (o->ndist)
+		line(x, "spread of the correct results against the reference, in ULPs: worst %.0f, p99 %.1f, "
+		     "median %.1f (%zu element distances from %zu results; p99 and median by NumPy's "
+		     "'linear' rule)", o->st.max, o->st.p99, o->st.median, o->ndist, o->nsources);
+	else
+		line(x, "spread of the correct results against the reference: nothing to measure (no "
+		     "computed element with a finite distance in %zu results)", o->nsources);
 	if (o->nonfinite)
 		line(x, "%" PRIu64 " elements of the correct results are NaN or an unmatched infinity: they "
 		     "have no ULP distance, are left out of the spread and rejected by every rule; a correct "
@@ -200,9 +204,10 @@ static int print_text(const struct ctx *x)
 	     rep->info.synthetic ? rep->info.synthetic : "", rep->info.synthetic ? "; not recorded on a GPU)" : "");
 	line(x, "reference: %s in %s; computes: %s", ref->kernel, x->refs->path ? x->refs->path : "(in-process)",
 	     ref->description ? ref->description : "(no description)");
-	line(x, "correct results: the GPU's outputs of %" PRIu64 " captured launches (assumed correct: check "
+	line(x, "correct results: the GPU's outputs of %" PRIu64 " captured launch%s (assumed correct: check "
 	     "them with 'gpuanalyze shadow' first) and, for each launch, %u alternative evaluation "
-	     "orders of the reference", rep->launches, ref->norders);
+	     "order%s of the reference", rep->launches, rep->launches == 1 ? "" : "es", ref->norders,
+	     ref->norders == 1 ? "" : "s");
 	for (unsigned k = 0; k < ref->norders; k++)
 		line(x, "  order %u: %s", k, ref->order_names[k]);
 	if (rep->skipped)
