@@ -18,4 +18,6 @@ $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $(TEST_HELPER_OBJS) $(TEST_ARCHIVES)
 .PHONY: tests-only
 tests-only: $(UNIT_TEST_BINS) $(BUILD)/gpuanalyze $(BUILD)/gputrace $(TEST_EXTRA_TARGETS)
 
+.SECONDARY: $(UNIT_TEST_SRCS:%.c=$(OBJ)/%.o) $(TEST_HELPER_OBJS)
+
 ALL_TARGETS += $(UNIT_TEST_BINS)

@@ -408,9 +408,12 @@ static int absorb(struct gt_reader *r, const struct gt_event *ev)
 	if (len < sizeof dev)
 		return fail(r, GT_ERR_CORRUPT, r->chunk_off, "device record of %u bytes", len);
 	memcpy(&dev, d, sizeof dev);
-	if (dev.name_len != len - sizeof dev)
+	/* The name is the record's last name_len bytes; a later minor version may append fields to the
+	 * struct before it, which this reader skips. */
+	if (dev.name_len > len - sizeof dev)
 		return fail(r, GT_ERR_CORRUPT, r->chunk_off, "device name of %u bytes in a %u-byte record",
 		            dev.name_len, len);
+	uint32_t fixed = len - dev.name_len;
 	if (r->ndevs >= GT_MAX_DEVICES)
 		return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "more than %u devices", GT_MAX_DEVICES);
 	if (r->ndevs == r->devcap) {
@@ -421,7 +424,7 @@ static int absorb(struct gt_reader *r, const struct gt_event *ev)
 		r->devs = e;
 		r->devcap = cap;
 	}
-	char *name = dupn(d + sizeof dev, dev.name_len);
+	char *name = dupn(d + fixed, dev.name_len);
 	if (!name)
 		return fail(r, GT_ERR_NOMEM, r->chunk_off, "devices");
 	r->devs[r->ndevs++] = (struct dev_entry){ dev, name };

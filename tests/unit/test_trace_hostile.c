@@ -1066,7 +1066,8 @@ static void test_device_name_len(void **state)
 	struct { uint32_t name_len; size_t struct_bytes; int code; } cases[] = {
 		{ 11, sizeof(struct gt_device), 0 },      /* right */
 		{ 12, sizeof(struct gt_device), GT_ERR_CORRUPT },
-		{ 10, sizeof(struct gt_device), GT_ERR_CORRUPT },
+		{ 10, sizeof(struct gt_device), 0 }, /* a longer struct (a later minor version): the name is
+		                                       * the last 10 bytes */
 		{ UINT32_MAX, sizeof(struct gt_device), GT_ERR_CORRUPT },
 		{ 0, sizeof(struct gt_device) - 12, GT_ERR_CORRUPT }, /* struct cut short */
 	};
