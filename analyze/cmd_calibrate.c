@@ -202,6 +202,8 @@ static int print_text(const struct ctx *x)
 	}
 	line(x, "trace: %s%s%s%s", x->trace, rep->info.synthetic ? " (synthetic: " : "",
 	     rep->info.synthetic ? rep->info.synthetic : "", rep->info.synthetic ? "; not recorded on a GPU)" : "");
+	if (rep->info.recorded_on)
+		line(x, "recorded on: %s", rep->info.recorded_on);
 	line(x, "reference: %s in %s; computes: %s", ref->kernel, x->refs->path ? x->refs->path : "(in-process)",
 	     ref->description ? ref->description : "(no description)");
 	line(x, "correct results: the GPU's outputs of %" PRIu64 " captured launch%s (assumed correct: check "
@@ -256,6 +258,8 @@ static int print_json(const struct ctx *x)
 	gt_json_str(&j, x->trace);
 	gt_json_key(&j, "synthetic");
 	gt_json_str(&j, rep->info.synthetic);
+	gt_json_key(&j, "recorded_on");
+	gt_json_str(&j, rep->info.recorded_on);
 	gt_json_key(&j, "references");
 	gt_json_str(&j, x->refs->path);
 	gt_json_key(&j, "kernel");

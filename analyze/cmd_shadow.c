@@ -302,7 +302,7 @@ static void preamble_lines(const struct ctx *x, int md)
 {
 	const struct gt_shadow_walk_info *in = &x->rep->info;
 	const struct gt_ref_table *t = x->refs->table;
-	char lines[8][1024];
+	char lines[9][1024];
 	int n = 0;
 	snprintf(lines[n++], sizeof lines[0], "references: %s (\"%s\", reference ABI %u, %u references)",
 	         x->refs->path ? x->refs->path : "(in-process)", t->name ? t->name : "", (unsigned)t->abi,
@@ -310,6 +310,8 @@ static void preamble_lines(const struct ctx *x, int md)
 	if (in->synthetic)
 		snprintf(lines[n++], sizeof lines[0], "trace: synthetic (%s): not recorded on a GPU",
 		         in->synthetic);
+	if (in->recorded_on)
+		snprintf(lines[n++], sizeof lines[0], "recorded on: %s", in->recorded_on);
 	if (!in->complete)
 		snprintf(lines[n++], sizeof lines[0], "trace: ends early (%" PRIu64 " bytes of an incomplete "
 		         "chunk lost): captures after its last complete chunk are missing", in->lost_bytes);
@@ -525,6 +527,8 @@ static int print_json(const struct ctx *x)
 	gt_json_str(&j, x->trace);
 	gt_json_key(&j, "synthetic");
 	gt_json_str(&j, in->synthetic);
+	gt_json_key(&j, "recorded_on");
+	gt_json_str(&j, in->recorded_on);
 	gt_json_key(&j, "complete");
 	gt_json_bool(&j, in->complete);
 	gt_json_key(&j, "references");

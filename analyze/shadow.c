@@ -729,7 +729,34 @@ void gt_shadow_walk_info_release(struct gt_shadow_walk_info *w)
 	if (!w)
 		return;
 	free(w->synthetic);
+	free(w->recorded_on);
 	w->synthetic = NULL;
+	w->recorded_on = NULL;
+}
+
+/* Where the captures come from, for the report: devices, driver and runtime as the trace names them. */
+static char *recorded_on(const struct gt_reader *r)
+{
+	char buf[1024];
+	size_t pos = 0;
+	buf[0] = '\0';
+	size_t nd = gt_reader_device_count(r);
+	for (size_t i = 0; i < nd && i < 4 && pos < sizeof buf; i++) {
+		const char *name;
+		const struct gt_device *d = gt_reader_device_at(r, i, &name);
+		if (d)
+			pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%s (cc %u.%u)", pos ? ", " : "",
+			                        name && *name ? name : "unnamed device", d->cc_major, d->cc_minor);
+	}
+	if (nd > 4 && pos < sizeof buf)
+		pos += (size_t)snprintf(buf + pos, sizeof buf - pos, " and %zu more", nd - 4);
+	static const char *const keys[][2] = { { "cuda.driver", "driver" }, { "cuda.runtime", "CUDA runtime" } };
+	for (size_t k = 0; k < 2 && pos < sizeof buf; k++) {
+		const char *v = gt_reader_meta(r, keys[k][0]);
+		if (v && *v)
+			pos += (size_t)snprintf(buf + pos, sizeof buf - pos, "%s%s %s", pos ? "; " : "", keys[k][1], v);
+	}
+	return pos ? strdup(buf) : NULL;
 }
 
 int gt_shadow_walk(const char *path, const struct gt_refs *refs, const struct gt_name_filter *filter,
@@ -747,6 +774,7 @@ int gt_shadow_walk(const char *path, const struct gt_refs *refs, const struct gt
 		const char *syn = gt_load_synthetic(r);
 		if (syn && !(info->synthetic = strdup(syn)))
 			rc = GT_ERR_NOMEM;
+		info->recorded_on = recorded_on(r);
 		struct gt_tail t;
 		gt_reader_tail(r, &t);
 		info->complete = t.complete;

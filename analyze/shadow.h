@@ -101,6 +101,8 @@ struct gt_shadow_walk_info {
 	uint64_t peak_bytes;             /* buffer memory held at once: blobs + one working copy */
 	uint64_t blob_bytes_read;        /* bytes of the blobs reassembled */
 	char *synthetic;                 /* META trace.synthetic when the trace says so, else NULL */
+	char *recorded_on;               /* "NVIDIA H200 (cc 9.0); driver ...; CUDA runtime ...", from
+	                                  * the trace's devices and metadata; NULL when it names none */
 	int complete;                    /* the trace has its END record */
 	uint64_t lost_bytes;
 };

@@ -137,8 +137,16 @@ static int write_fixture(const char *name, const char *path)
 		if (!rc)
 			rc = write_saxpy(w, SAXPY, 2, 1, s, GT_PARAM_OK, 0, 0);
 	} else if (!strcmp(name, "saxpy_planted")) {
+		/* A device and versions, as a recorded trace names them, for the report's "recorded on". */
+		struct gt_device d;
+		memset(&d, 0, sizeof d);
+		d.cc_major = 9;
+		rc = gt_writer_device(w, &d, "Synthetic GPU");
+		if (!rc)
+			rc = gt_writer_meta(w, "cuda.driver", "0.0 (none)");
 		saxpy_make(s, 2.5f, 1, PLANTED);
-		rc = write_saxpy(w, SAXPY, 1, 0, s, GT_PARAM_OK, 0, 0);
+		if (!rc)
+			rc = write_saxpy(w, SAXPY, 1, 0, s, GT_PARAM_OK, 0, 0);
 	} else if (!strcmp(name, "saxpy_nobounds")) {
 		saxpy_make(s, 2.5f, 1, NOBOUNDS);
 		rc = write_saxpy(w, SAXPY_NB, 1, 0, s, GT_PARAM_OK, 0, 0);
@@ -282,6 +290,7 @@ static void test_planted_error_found(void **state)
 	assert_true(fabs(c->worst.abs_err - fabs((double)g - (double)ref)) == 0);
 	assert_true(c->worst.ulps > 1000);
 	free(s);
+	assert_string_equal(rep.info.recorded_on, "Synthetic GPU (cc 9.0); driver 0.0 (none)");
 	assert_false(gt_shadow_all_passed(&rep));
 	assert_non_null(strstr(r->why, "first at [517]"));
 	gt_shadow_report_release(&rep);
