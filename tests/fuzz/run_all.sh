@@ -1,0 +1,220 @@
+#!/bin/sh
+# Builds every fuzz target (tests/fuzz/fuzz_*.c: the reader's, and one per gpuanalyze subcommand's
+# input path, fuzz_analyze_*.c) and runs them, one table row per target:
+#
+#   tests/fuzz/run_all.sh [--runs N | --time SECONDS] [--jobs J] [TARGET...]
+#   tests/fuzz/run_all.sh --regress [TARGET...]
+#
+# Fuzzing (the default, --time 60): each target runs for N executions or SECONDS, J at a time
+# (default: the number of CPUs), on its working corpus FB/corpus/NAME, seeded from
+# tests/fuzz/corpus/NAME and, for the analyzer's targets, from the reader's corpora too
+# (tests/fuzz/corpus/reader: whole traces; tests/fuzz/corpus/chunks: decompressed chunk payloads;
+# fuzz_analyze.h takes both forms). Crashing, hanging (-timeout=10 s) and leaking inputs land in
+# FB/crashes/NAME/. The table says, per target, the executions, the rate, the coverage and the crash
+# files; the last line the total. Exit 1 when any target found anything, 2 when one cannot be built.
+#
+# --regress runs every target once over its seeds, the known-bad traces of tests/data/bad/ and the
+# saved findings in tests/data/fuzz/ (each a former crash, kept as a regression input), without
+# fuzzing: a few seconds, for a check after an analyzer change.
+#
+# Build: the libraries are compiled here with clang, -fsanitize=fuzzer-no-link,address,undefined,
+# file by file into FB/obj (FB: $FUZZ_BUILD, default build/fuzz-analyze, apart from run.sh's
+# build/fuzz so both can run at once). A source file that does not compile (another developer's
+# work in progress) is left out with a line; a target that then cannot link is reported "not built"
+# and counts as a build failure. Environment: FUZZ_CC (clang), FUZZ_FLAGS (extra libFuzzer flags).
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+CC=${FUZZ_CC:-clang}
+FB=${FUZZ_BUILD:-build/fuzz-analyze}
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -I. -Itraces $SAN"
+CUDA_INC=${CUDA_HOME:-/usr/local/cuda}/include
+
+mode=fuzz
+limit="-max_total_time=60"
+jobs=$(nproc 2>/dev/null || echo 2)
+while [ $# -gt 0 ]; do
+	case $1 in
+	--regress) mode=regress; shift ;;
+	--runs) limit="-runs=$2"; shift 2 ;;
+	--time) limit="-max_total_time=$2"; shift 2 ;;
+	--jobs) jobs=$2; shift 2 ;;
+	-h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+	-*) echo "run_all.sh: unknown option '$1'" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+if [ $# -gt 0 ]; then
+	targets="$*"
+else
+	targets=$(ls tests/fuzz/fuzz_*.c | sed 's,.*/fuzz_\(.*\)\.c,\1,' | grep -v '^common$')
+fi
+mkdir -p "$FB/obj" "$FB/lib" || exit 2
+
+# ---- libraries ------------------------------------------------------------------------------
+# archive NAME SOURCES...: compiles what changed, archives what compiled.
+archive() {
+	name=$1
+	shift
+	objs=""
+	for src in "$@"; do
+		obj=$FB/obj/$(echo "$src" | tr '/' '_' | sed 's/\.c$/.o/')
+		if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find traces analyze -name '*.h' -newer "$obj" 2>/dev/null | head -n 1)" ]; then
+			# -Wno-string-plus-int: clang warns where gcc, the project's compiler, does not.
+			if ! $CC $CFLAGS -Wno-string-plus-int -fsanitize=fuzzer-no-link -c "$src" -o "$obj" 2>"$FB/obj/err.log"; then
+				echo "run_all.sh: $src does not compile; left out of $name ($(head -n 1 "$FB/obj/err.log"))" >&2
+				rm -f "$obj"
+				continue
+			fi
+		fi
+		objs="$objs $obj"
+	done
+	rm -f "$FB/lib/$name"
+	# shellcheck disable=SC2086
+	ar rcs "$FB/lib/$name" $objs || exit 2
+}
+archive libgttrace.a traces/*.c
+archive libgtanalyze.a $(ls analyze/*.c | grep -v '/gpuanalyze\.c$')
+
+# ---- targets --------------------------------------------------------------------------------
+built=""
+unbuilt=""
+for t in $targets; do
+	src=tests/fuzz/fuzz_$t.c
+	[ -f "$src" ] || { echo "run_all.sh: no target $src" >&2; exit 2; }
+	libs=$(sed -n 's/.*FUZZ_LIBS: *\(.*\)$/\1/p' "$src" | sed 's, *\*/$,,' | head -n 1)
+	[ -n "$libs" ] || libs=libgttrace.a
+	link=""
+	for l in $libs; do
+		case $l in
+		*.a) link="$link $FB/lib/$l" ;;
+		*) link="$link $l" ;;
+		esac
+	done
+	# shellcheck disable=SC2086
+	if $CC $CFLAGS -I"$CUDA_INC" -fsanitize=fuzzer -o "$FB/fuzz_$t" "$src" tests/fuzz/fuzz_common.c \
+		$link -lzstd -lm -lpthread 2>"$FB/fuzz_$t.build.log"; then
+		built="$built $t"
+	else
+		echo "run_all.sh: fuzz_$t not built: $(grep -m1 -i 'error' "$FB/fuzz_$t.build.log")" >&2
+		unbuilt="$unbuilt $t"
+	fi
+done
+
+# ---- seeds ----------------------------------------------------------------------------------
+# The analyzer's targets take whole traces and chunk payloads; diff takes two of them joined by
+# "GTSECOND". Their seeds are made once into FB/seeds/NAME.
+seeds_of() {
+	t=$1
+	dirs=""
+	[ -d "tests/fuzz/corpus/$t" ] && dirs="tests/fuzz/corpus/$t"
+	case $t in
+	analyze_diff*)
+		s=$FB/seeds/$t
+		if [ ! -d "$s" ]; then
+			mkdir -p "$s"
+			i=0
+			for a in tests/fuzz/corpus/reader/*.gtrace; do
+				for b in tests/fuzz/corpus/reader/steady.gtrace tests/fuzz/corpus/reader/renderer_small.gtrace "$a"; do
+					i=$((i + 1))
+					{ cat "$a"; printf GTSECOND; cat "$b"; } >"$s/pair$i"
+				done
+			done
+			for f in tests/fuzz/corpus/chunks/*.raw; do
+				i=$((i + 1))
+				{ cat "$f"; printf GTSECOND; cat "$f"; } >"$s/rawpair$i"
+			done
+		fi
+		dirs="$dirs $s" ;;
+	analyze_*)
+		dirs="$dirs tests/fuzz/corpus/reader tests/fuzz/corpus/chunks" ;;
+	esac
+	echo "$dirs"
+}
+dict_of() {
+	case $1 in
+	analyze_*)
+		cat tests/fuzz/reader.dict tests/fuzz/chunks.dict 2>/dev/null |
+			awk -F= '/^[a-z_0-9]*=/ { if (!seen[$1]++) print }' >"$FB/analyze.dict"
+		echo "-dict=$FB/analyze.dict" ;;
+	*) [ -f "tests/fuzz/$1.dict" ] && echo "-dict=tests/fuzz/$1.dict" ;;
+	esac
+}
+# Inputs up to 4 KiB for the analyzer's targets (a trace of a few hundred records; the reader's own
+# targets take whole recordings): each execution runs a whole subcommand, and small inputs keep the
+# rate near a thousand per second per target.
+maxlen_of() {
+	case $1 in
+	analyze_*) echo "-max_len=${FUZZ_MAX_LEN:-4096}" ;;
+	esac
+}
+
+status=0
+[ -n "$unbuilt" ] && status=2
+
+if [ $mode = regress ]; then
+	printf '%-26s %8s  %s\n' target inputs result
+	for t in $built; do
+		# shellcheck disable=SC2046
+		files=$(find $(seeds_of "$t") tests/data/bad tests/data/fuzz -type f ! -name '*.err' \
+			! -name '*.py' ! -name '*.md' 2>/dev/null)
+		n=$(echo "$files" | grep -c .)
+		# shellcheck disable=SC2086
+		if "$FB/fuzz_$t" -timeout=10 -rss_limit_mb=2048 $files >"$FB/fuzz_$t.regress.log" 2>&1; then
+			r=ok
+		else
+			r="FAILED (see $FB/fuzz_$t.regress.log)"
+			status=1
+		fi
+		printf '%-26s %8d  %s\n' "fuzz_$t" "$n" "$r"
+	done
+	for t in $unbuilt; do printf '%-26s %8s  %s\n' "fuzz_$t" - "not built"; done
+	exit $status
+fi
+
+# ---- fuzzing, J at a time -------------------------------------------------------------------
+running=0
+pids=""
+for t in $built; do
+	mkdir -p "$FB/corpus/$t" "$FB/crashes/$t"
+	[ $t = analyze_shadow ] && [ ! -d tests/fuzz/corpus/analyze_shadow ] &&
+		mkdir -p "$FB/seeds/analyze_shadow" &&
+		FUZZ_ANALYZE_SEEDS=$FB/seeds/analyze_shadow "$FB/fuzz_$t" >/dev/null 2>&1
+	extra=""
+	[ -d "$FB/seeds/$t" ] && [ $t = analyze_shadow ] && extra=$FB/seeds/$t
+	if [ $running -ge "$jobs" ]; then
+		# shellcheck disable=SC2086
+		set -- $pids
+		wait "$1" || status=1
+		shift
+		pids="$*"
+		running=$((running - 1))
+	fi
+	# shellcheck disable=SC2046,SC2086
+	"$FB/fuzz_$t" $limit -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$FB/crashes/$t/" $(dict_of "$t") $(maxlen_of "$t") ${FUZZ_FLAGS:-} \
+		"$FB/corpus/$t" $(seeds_of "$t") $extra >"$FB/fuzz_$t.log" 2>&1 &
+	pids="$pids $!"
+	running=$((running + 1))
+	echo "fuzz_$t: started (log $FB/fuzz_$t.log)"
+done
+for p in $pids; do
+	wait "$p" || status=1
+done
+
+total=0
+printf '\n%-26s %12s %9s %10s %8s %7s\n' target executions exec/s coverage corpus crashes
+for t in $built; do
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$FB/fuzz_$t.log" | awk '{s+=$1} END {print s+0}')
+	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$FB/fuzz_$t.log" | awk '{s+=$1} END {print s+0}')
+	cov=$(grep -o 'cov: [0-9]*' "$FB/fuzz_$t.log" | tail -n 1 | sed 's/cov: //')
+	crashes=$(ls "$FB/crashes/$t" 2>/dev/null | wc -l)
+	corpus=$(ls "$FB/corpus/$t" | wc -l)
+	printf '%-26s %12d %9d %10s %8d %7d\n' "fuzz_$t" "$execs" "$rate" "${cov:--}" "$corpus" "$crashes"
+	total=$((total + execs))
+	[ "$crashes" -gt 0 ] && status=1
+done
+for t in $unbuilt; do printf '%-26s %12s\n' "fuzz_$t" "not built"; done
+echo "total: $total executions"
+[ $status -eq 1 ] && echo "run_all.sh: a target found something; see $FB/fuzz_*.log and $FB/crashes/"
+exit $status
