@@ -25,6 +25,9 @@ extern const struct gt_command gt_commands[];
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
+int cmd_split(int argc, char **argv);
+int cmd_bandwidth(int argc, char **argv);
+int cmd_findings(int argc, char **argv);
 int cmd_shadow(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 

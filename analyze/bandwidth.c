@@ -1,0 +1,487 @@
+/* bandwidth.c: copy bandwidth by device, copy kind, memory and size; peaks; flags (bandwidth.h).
+ *
+ * A copy costs a hash lookup of its group and an append of one double (its GB/s). Groups are few
+ * (kinds x memories x six buckets), so the last group hit is tried first. Synchronous copies keep
+ * their interval too, for the critical-path test, which needs every other GPU operation of the
+ * trace: rather than keep all of them, the caller streams them past gt_bw_mark_busy (bandwidth's
+ * own second pass, or findings' arrays), which looks each one up among the synchronous copies sorted
+ * by start. The copies never overlap much (they are synchronous), so the look-up is a bisection and
+ * a step or two.
+ */
+#include "bandwidth.h"
+
+#include "diag.h"
+#include "load.h"
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const bucket_names[GT_BW_NBUCKETS] = {
+	"<4KiB", "4-64KiB", "64KiB-1MiB", "1-16MiB", "16-256MiB", ">=256MiB",
+};
+
+const char *gt_bw_bucket_name(int bucket)
+{
+	return bucket >= 0 && bucket < GT_BW_NBUCKETS ? bucket_names[bucket] : "?";
+}
+
+int gt_bw_bucket_of(uint64_t bytes)
+{
+	int b = 0;
+	for (uint64_t lim = 4096; b < GT_BW_NBUCKETS - 1 && bytes >= lim; lim *= 16)
+		b++;
+	return b;
+}
+
+struct acc {
+	uint32_t device_id;
+	uint8_t copy_kind, src_kind, dst_kind, bucket;
+	uint64_t count, bytes, small;
+	double time_ns;
+	double *gbps;                /* per copy, in file order until finish sorts them */
+	uint64_t *size;              /* per copy, paired with gbps until then */
+	size_t n, cap;
+};
+
+struct sync_copy {               /* sorted by start */
+	uint64_t start, end;
+	uint64_t bytes;
+	uint32_t device, stream;
+	uint32_t copy_kind, pad2;
+	uint32_t busy, pad;          /* busy: some other GPU work overlapped it */
+};
+
+struct bw_state {
+	struct acc *a;
+	size_t n, cap;
+	size_t last;                 /* index + 1 of the last group hit */
+	struct gt_tl_vec syncs;
+	uint64_t max_sync;           /* longest synchronous copy, ns */
+	int sorted;
+};
+
+static int host_kind_of(int copy_kind, int src, int dst)
+{
+	switch (copy_kind) {
+	case GT_COPY_HTOD:
+	case GT_COPY_HTOA: return src;
+	case GT_COPY_DTOH:
+	case GT_COPY_ATOH: return dst;
+	default: return -1;
+	}
+}
+
+static int is_dtod(int copy_kind)
+{
+	return copy_kind == GT_COPY_DTOD || copy_kind == GT_COPY_DTOA || copy_kind == GT_COPY_ATOD ||
+	       copy_kind == GT_COPY_ATOA;
+}
+
+int gt_bw_init(struct gt_bandwidth *b, const char *path, const char *peaks_path)
+{
+	memset(b, 0, sizeof *b);
+	b->peaks_path = peaks_path;
+	b->peaks_given = peaks_path != NULL;
+	if (!(b->path = strdup(path)) || !(b->state = calloc(1, sizeof *b->state)))
+		return GT_ERR_NOMEM;
+	gt_tl_vec_init(&b->state->syncs, sizeof(struct sync_copy));
+	return 0;
+}
+
+static struct acc *group_for(struct bw_state *st, const struct gt_memcpy *m, int bucket)
+{
+	if (st->last) {
+		struct acc *a = &st->a[st->last - 1];
+		if (a->device_id == m->device_id && a->copy_kind == m->copy_kind && a->src_kind == m->src_kind &&
+		    a->dst_kind == m->dst_kind && a->bucket == bucket)
+			return a;
+	}
+	for (size_t i = 0; i < st->n; i++) {
+		struct acc *a = &st->a[i];
+		if (a->device_id == m->device_id && a->copy_kind == m->copy_kind && a->src_kind == m->src_kind &&
+		    a->dst_kind == m->dst_kind && a->bucket == bucket) {
+			st->last = i + 1;
+			return a;
+		}
+	}
+	if (st->n == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 16;
+		struct acc *q = realloc(st->a, cap * sizeof *q);
+		if (!q)
+			return NULL;
+		st->a = q;
+		st->cap = cap;
+	}
+	struct acc *a = &st->a[st->n++];
+	memset(a, 0, sizeof *a);
+	a->device_id = m->device_id;
+	a->copy_kind = m->copy_kind;
+	a->src_kind = m->src_kind;
+	a->dst_kind = m->dst_kind;
+	a->bucket = (uint8_t)bucket;
+	st->last = st->n;
+	return a;
+}
+
+static void flag_add(struct gt_bw_flag *f, const struct gt_memcpy *m)
+{
+	f->count++;
+	f->bytes += m->bytes;
+	f->time_ns += (double)(m->end - m->start);
+	if (!f->first_start || m->start < f->first_start) {
+		f->first_start = m->start;
+		f->first_stream = m->stream_id;
+		f->first_copy_kind = m->copy_kind;
+	}
+}
+
+static int on_memcpy(struct gt_bandwidth *b, const struct gt_memcpy *m)
+{
+	struct bw_state *st = b->state;
+	b->copies++;
+	if (m->end < m->start) {
+		b->copies_bad++;
+		return 0;
+	}
+	if (!(m->flags & GT_COPY_ASYNC)) {
+		flag_add(&b->sync, m);
+		struct sync_copy *s = gt_tl_vec_push(&st->syncs);
+		if (!s)
+			return GT_ERR_NOMEM;
+		memset(s, 0, sizeof *s);
+		s->start = m->start;
+		s->end = m->end;
+		s->bytes = m->bytes;
+		s->device = m->device_id;
+		s->stream = m->stream_id;
+		s->copy_kind = m->copy_kind;
+		if (m->end - m->start > st->max_sync)
+			st->max_sync = m->end - m->start;
+	}
+	if (host_kind_of(m->copy_kind, m->src_kind, m->dst_kind) == GT_MEM_PAGEABLE)
+		flag_add(&b->pageable, m);
+	if (m->end == m->start || m->bytes == 0) {
+		b->copies_no_rate++;
+		return 0;
+	}
+	struct acc *a = group_for(st, m, gt_bw_bucket_of(m->bytes));
+	if (!a)
+		return GT_ERR_NOMEM;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 16;
+		double *q = realloc(a->gbps, cap * sizeof *q);
+		if (!q)
+			return GT_ERR_NOMEM;
+		a->gbps = q;
+		uint64_t *z = realloc(a->size, cap * sizeof *z);
+		if (!z)
+			return GT_ERR_NOMEM;
+		a->size = z;
+		a->cap = cap;
+	}
+	a->size[a->n] = m->bytes;
+	a->gbps[a->n++] = (double)m->bytes / (double)(m->end - m->start);
+	a->count++;
+	a->bytes += m->bytes;
+	a->time_ns += (double)(m->end - m->start);
+	return 0;
+}
+
+int gt_bw_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
+{
+	(void)r;
+	struct gt_bandwidth *b = ctx;
+	uint64_t t = gt_tl_event_time(ev);
+	if (t && (!b->origin || t < b->origin))
+		b->origin = t;
+	if (ev->type == GT_REC_MEMCPY)
+		return on_memcpy(b, &ev->u.memcpy);
+	return 0;
+}
+
+int gt_bw_end_pass(struct gt_bandwidth *b, const struct gt_reader *r)
+{
+	struct bw_state *st = b->state;
+	struct gt_tail t;
+	gt_reader_tail(r, &t);
+	b->complete = t.complete;
+	b->lost_bytes = t.lost_bytes;
+	const char *syn = gt_load_synthetic(r);
+	if (syn && !b->synthetic && !(b->synthetic = strdup(syn)))
+		return GT_ERR_NOMEM;
+	if (gt_tl_vec_sort(&st->syncs))
+		return GT_ERR_NOMEM;
+	st->sorted = 1;
+	return st->syncs.n > 0;
+}
+
+void gt_bw_mark_busy(struct gt_bandwidth *b, uint32_t device, uint32_t stream, uint64_t start,
+                     uint64_t end, int is_copy)
+{
+	struct bw_state *st = b->state;
+	size_t n = st->syncs.n;
+	if (!n || end <= start)
+		return;
+	struct sync_copy *c = st->syncs.buf.p;
+	/* The synchronous copies that may overlap [start, end) start before end and after
+	 * start - max_sync. */
+	uint64_t from = start > st->max_sync ? start - st->max_sync : 0;
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c[mid].start < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < n && c[i].start < end; i++) {
+		if (c[i].device != device || c[i].end <= start || c[i].busy)
+			continue;
+		if (is_copy && c[i].stream == stream && c[i].start == start && c[i].end == end)
+			continue; /* itself */
+		c[i].busy = 1;
+	}
+}
+
+/* Device descriptions and thresholds, and the measured peaks for each device that copied. */
+static int load_devices(struct gt_bandwidth *b, const struct gt_reader *r)
+{
+	struct bw_state *st = b->state;
+	size_t cap = 0;
+	for (size_t i = 0; i < st->n; i++) {
+		uint32_t id = st->a[i].device_id;
+		size_t k;
+		for (k = 0; k < b->ndevices && b->devices[k].device_id != id; k++)
+			;
+		if (k < b->ndevices)
+			continue;
+		if (b->ndevices == cap) {
+			cap = cap ? cap * 2 : 4;
+			struct gt_bw_device *q = realloc(b->devices, cap * sizeof *q);
+			if (!q)
+				return GT_ERR_NOMEM;
+			b->devices = q;
+		}
+		struct gt_bw_device *d = &b->devices[b->ndevices++];
+		memset(d, 0, sizeof *d);
+		d->device_id = id;
+		const char *name = NULL;
+		const struct gt_device *dev = gt_reader_device(r, id, &name);
+		if (dev) {
+			d->known = 1;
+			snprintf(d->name, sizeof d->name, "%s", name ? name : "");
+			gt_device_uuid_string(dev, d->uuid, sizeof d->uuid);
+			d->peak_pcie = gt_device_peak_pcie_bw(dev) / 1e9;
+			d->peak_mem = gt_device_peak_mem_bw(dev) / 1e9;
+			/* B >= 4 t0 peak: bytes = 4 * ns * (bytes per ns = GB/s). */
+			d->small_host = d->peak_pcie > 0 ? 4 * GT_BW_FIXED_COST_NS * d->peak_pcie : 0;
+			d->small_dtod = d->peak_mem > 0 ? 4 * GT_BW_FIXED_COST_NS * d->peak_mem / 2 : 0;
+		}
+	}
+	/* The measured peaks. */
+	char def[4096];
+	const char *file = b->peaks_path ? b->peaks_path : gt_peaks_default_path(def, sizeof def);
+	if (file && !(b->peaks_file = strdup(file)))
+		return GT_ERR_NOMEM;
+	if (!file)
+		return 0;
+	struct stat sb;
+	if (!b->peaks_given && stat(file, &sb) != 0 && errno == ENOENT) {
+		b->peaks_missing = 1;
+		return 0;
+	}
+	for (size_t k = 0; k < b->ndevices; k++) {
+		struct gt_bw_device *d = &b->devices[k];
+		char err[200];
+		int rc = gt_peaks_load(&d->peaks, file, d->uuid, err, sizeof err);
+		if (rc == GT_ERR_NOMEM)
+			return rc;
+		if (rc) {
+			snprintf(b->peaks_error, sizeof b->peaks_error, "%s", err);
+			if (b->peaks_given)
+				return gt_error("cannot read peaks file '%s': %s", file, err);
+			return 0;
+		}
+	}
+	if (!b->ndevices && b->peaks_given) {
+		/* Nothing to match, but a given file must still be readable. */
+		FILE *f = fopen(file, "r");
+		if (!f)
+			return gt_error("cannot read peaks file '%s': %s", file, strerror(errno));
+		fclose(f);
+	}
+	return 0;
+}
+
+static const struct gt_bw_device *device_of(const struct gt_bandwidth *b, uint32_t id)
+{
+	for (size_t i = 0; i < b->ndevices; i++)
+		if (b->devices[i].device_id == id)
+			return &b->devices[i];
+	return NULL;
+}
+
+static int cmp_groups(const void *pa, const void *pb)
+{
+	const struct gt_bw_group *a = pa, *b = pb;
+	if (a->device_id != b->device_id)
+		return a->device_id < b->device_id ? -1 : 1;
+	if (a->copy_kind != b->copy_kind)
+		return a->copy_kind < b->copy_kind ? -1 : 1;
+	int c = strcmp(a->memory, b->memory);
+	if (c)
+		return c;
+	return (a->bucket > b->bucket) - (a->bucket < b->bucket);
+}
+
+int gt_bw_finish(struct gt_bandwidth *b, const struct gt_reader *r)
+{
+	struct bw_state *st = b->state;
+	int rc = load_devices(b, r);
+	if (rc)
+		return rc;
+	/* The synchronous copies no other work overlapped. */
+	for (size_t i = 0; i < st->syncs.n; i++) {
+		const struct sync_copy *c = gt_tl_vec_at(&st->syncs, i);
+		if (c->busy)
+			continue;
+		struct gt_memcpy m = { .start = c->start, .end = c->end, .bytes = c->bytes,
+			.stream_id = c->stream, .copy_kind = (uint8_t)c->copy_kind };
+		flag_add(&b->sync_critical, &m);
+	}
+	if (!(b->groups = calloc(st->n ? st->n : 1, sizeof *b->groups)))
+		return GT_ERR_NOMEM;
+	for (size_t i = 0; i < st->n; i++) {
+		struct acc *a = &st->a[i];
+		struct gt_bw_group *g = &b->groups[b->ngroups++];
+		g->device_id = a->device_id;
+		g->copy_kind = a->copy_kind;
+		g->src_kind = a->src_kind;
+		g->dst_kind = a->dst_kind;
+		g->host_kind = host_kind_of(a->copy_kind, a->src_kind, a->dst_kind);
+		if (g->host_kind >= 0)
+			snprintf(g->memory, sizeof g->memory, "%s", gt_mem_kind_name(g->host_kind));
+		else if (a->src_kind == a->dst_kind)
+			snprintf(g->memory, sizeof g->memory, "%s", gt_mem_kind_name(a->src_kind));
+		else
+			snprintf(g->memory, sizeof g->memory, "%s->%s", gt_mem_kind_name(a->src_kind),
+			         gt_mem_kind_name(a->dst_kind));
+		g->bucket = a->bucket;
+		g->count = a->count;
+		g->bytes = a->bytes;
+		g->time_ns = a->time_ns;
+		const struct gt_bw_device *d = device_of(b, a->device_id);
+		g->peak_theory = g->peak_measured = g->pct_theory = g->pct_measured = NAN;
+		g->measured_kind = gt_peak_kind_for(a->copy_kind, g->host_kind);
+		double peak = 0, small = 0;
+		if (d && g->host_kind >= 0) {
+			peak = d->peak_pcie;
+			small = d->small_host;
+		} else if (d && is_dtod(a->copy_kind)) {
+			peak = d->peak_mem;
+			small = d->small_dtod;
+		}
+		/* Small copies, while rates and sizes are still paired (a copy's duration is
+		 * bytes / rate). */
+		for (size_t k = 0; small > 0 && k < a->n; k++) {
+			if ((double)a->size[k] >= small)
+				continue;
+			g->small++;
+			b->small.count++;
+			b->small.bytes += a->size[k];
+			b->small.time_ns += (double)a->size[k] / a->gbps[k];
+		}
+		gt_stats_sort_double(a->gbps, a->n);
+		g->median = gt_stats_percentile_double(a->gbps, a->n, 50);
+		g->p10 = gt_stats_percentile_double(a->gbps, a->n, 10);
+		g->p90 = gt_stats_percentile_double(a->gbps, a->n, 90);
+		if (peak > 0) {
+			g->peak_theory = peak;
+			g->pct_theory = 100 * g->median / peak;
+		}
+		if (d && g->measured_kind >= 0 && d->peaks.have[g->measured_kind]) {
+			g->peak_measured = d->peaks.p[g->measured_kind].gbps;
+			g->pct_measured = 100 * g->median / g->peak_measured;
+		}
+		free(a->gbps);
+		free(a->size);
+		a->gbps = NULL;
+		a->size = NULL;
+	}
+	qsort(b->groups, b->ngroups, sizeof *b->groups, cmp_groups);
+	return 0;
+}
+
+int gt_bandwidth_run(struct gt_bandwidth *b, const char *path, const char *peaks_path)
+{
+	int rc = gt_bw_init(b, path, peaks_path);
+	if (rc)
+		return rc;
+	struct gt_reader *r;
+	if ((rc = gt_load_open(&r, path)) != 0)
+		return rc;
+	rc = gt_load_stream(r, gt_bw_record, b);
+	if (!rc) {
+		rc = gt_bw_end_pass(b, r);
+		if (rc == 1) {
+			/* Second pass: the GPU work that may overlap the synchronous copies. */
+			if ((rc = gt_reader_rewind(r)) != 0) {
+				rc = gt_error("cannot read trace '%s': %s", path, gt_strerror(rc));
+			} else {
+				struct gt_event ev;
+				while ((rc = gt_reader_next(r, &ev)) > 0) {
+					switch (ev.type) {
+					case GT_REC_KERNEL:
+						if (!(ev.u.kernel.flags & GT_KERNEL_BAD_TIMES))
+							gt_bw_mark_busy(b, ev.u.kernel.device_id, ev.u.kernel.stream_id,
+							                ev.u.kernel.start, ev.u.kernel.end, 0);
+						break;
+					case GT_REC_MEMCPY:
+						gt_bw_mark_busy(b, ev.u.memcpy.device_id, ev.u.memcpy.stream_id,
+						                ev.u.memcpy.start, ev.u.memcpy.end, 1);
+						break;
+					case GT_REC_MEMSET:
+						gt_bw_mark_busy(b, ev.u.memset.device_id, ev.u.memset.stream_id,
+						                ev.u.memset.start, ev.u.memset.end, 0);
+						break;
+					}
+				}
+				if (rc < 0)
+					rc = gt_error("cannot read trace '%s': %s", path, gt_reader_error(r));
+			}
+		}
+		if (!rc)
+			rc = gt_bw_finish(b, r);
+	}
+	gt_reader_close(r);
+	return rc;
+}
+
+void gt_bandwidth_release(struct gt_bandwidth *b)
+{
+	if (!b)
+		return;
+	if (b->state) {
+		for (size_t i = 0; i < b->state->n; i++)
+{
+			free(b->state->a[i].gbps);
+			free(b->state->a[i].size);
+		}
+		free(b->state->a);
+		gt_tl_vec_release(&b->state->syncs);
+		free(b->state);
+	}
+	for (size_t i = 0; i < b->ndevices; i++)
+		gt_peaks_release(&b->devices[i].peaks);
+	free(b->devices);
+	free(b->groups);
+	free(b->peaks_file);
+	free(b->path);
+	free(b->synthetic);
+	memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,444 @@
+/* cmd_bandwidth.c: `gpuanalyze bandwidth`: achieved copy bandwidth per device, copy kind, memory
+ * and size bucket, against the device's theoretical peaks and the measured ones of `gputrace peak`;
+ * then the copies worth fixing (pageable, too small, synchronous on the critical path).
+ *
+ * Options and printing only; bandwidth.c computes and bandwidth.h defines every column and flag.
+ */
+#include "bandwidth.h"
+#include "commands.h"
+#include "diag.h"
+#include "gputrace.h"
+#include "options.h"
+#include "output.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MEASURED                                                                                   \
+	"per copy, GB/s = bytes / (end - start) (CUPTI activity timestamps): decimal GB/s (10^9 "      \
+	"bytes/s), bytes counted once (a DtoD copy of B bytes counts B, though it reads and writes "  \
+	"each byte)"
+#define GROUPS                                                                                     \
+	"groups: device, copy kind, memory (the host end's kind where the copy has one: pageable, "   \
+	"pinned, managed; else source->destination) and size (powers of 4, lower bound included); "  \
+	"median, p10 and p90 of the copies' GB/s by NumPy's default 'linear' rule"
+#define PERCENT                                                                                    \
+	"percent of peak = median GB/s / peak x 100, bytes counted once throughout: host copies "     \
+	"against the PCIe peak per direction, DtoD against the device memory peak (a DtoD copy crosses " \
+	"memory twice, so it can reach at most 50% of it); measured = the `gputrace peak` probe's "    \
+	"rate for the same kind (also bytes once: 100% is the probe's rate)"
+
+struct printer {
+	enum gt_format fmt;
+	FILE *out;
+	struct gt_json *json;
+	const struct gt_bandwidth *b;
+};
+
+static void line(const struct printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void line(const struct printer *p, const char *fmt, ...)
+{
+	if (p->fmt != GT_FMT_TEXT && p->fmt != GT_FMT_MD)
+		return;
+	char buf[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (p->fmt == GT_FMT_MD) {
+		const char *s = buf;
+		while (*s == ' ')
+			s++;
+		fputs("- ", p->out);
+		gt_out_md_cell(p->out, s, 0);
+		fputc('\n', p->out);
+	} else {
+		fprintf(p->out, "%s\n", buf);
+	}
+}
+
+static void heading(const struct printer *p, const char *title)
+{
+	if (p->fmt == GT_FMT_MD)
+		fprintf(p->out, "\n## %s\n\n", title);
+	else if (p->fmt == GT_FMT_TEXT)
+		fprintf(p->out, "\n%s\n", title);
+}
+
+/* "504.0 kB" style, decimal. */
+static const char *bytes_text(double v, char *buf, size_t len)
+{
+	if (v >= 1e9)
+		snprintf(buf, len, "%.2f GB", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%.2f MB", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%.1f kB", v / 1e3);
+	else
+		snprintf(buf, len, "%.0f B", v);
+	return buf;
+}
+
+static void measured_text(const struct gt_bandwidth *b, const struct gt_bw_device *d, char *buf, size_t len)
+{
+	if (!b->peaks_file) {
+		snprintf(buf, len, "no measured peaks: no place to look ($GPUTRACE_PEAKS and $HOME unset)");
+		return;
+	}
+	if (b->peaks_missing) {
+		snprintf(buf, len, "no measured peaks: %s does not exist (`gputrace peak` writes it)", b->peaks_file);
+		return;
+	}
+	if (b->peaks_error[0]) {
+		snprintf(buf, len, "no measured peaks: cannot read %s: %s", b->peaks_file, b->peaks_error);
+		return;
+	}
+	if (!d->uuid[0]) {
+		snprintf(buf, len, "no measured peak for this device: its UUID is unknown, and peaks are "
+		                   "matched by UUID only");
+		return;
+	}
+	char list[1024] = "";
+	size_t n = 0;
+	int any = 0;
+	for (int k = 0; k < GT_PEAK_NKINDS && n < sizeof list; k++) {
+		if (!d->peaks.have[k])
+			continue;
+		n += (size_t)snprintf(list + n, sizeof list - n, "%s%s %.2f GB/s (line %zu)", any ? ", " : "",
+		                      gt_peak_kind_name((enum gt_peak_kind)k), d->peaks.p[k].gbps, d->peaks.p[k].line);
+		any = 1;
+	}
+	if (any)
+		snprintf(buf, len, "measured peaks from %s: %s", b->peaks_file, list);
+	else
+		snprintf(buf, len,
+		         "no measured peak for this device: %s has %zu lines for other devices, %zu without "
+		         "a UUID",
+		         b->peaks_file, d->peaks.other_devices, d->peaks.no_uuid);
+}
+
+static void preamble(const struct printer *p)
+{
+	const struct gt_bandwidth *b = p->b;
+	if (p->fmt == GT_FMT_MD)
+		fputs("# gpuanalyze bandwidth\n\n", p->out);
+	line(p, "trace: %s (%llu memcpy records)", b->path, (unsigned long long)b->copies);
+	if (b->synthetic)
+		line(p, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
+		        "recorded on a GPU",
+		     b->path, b->synthetic);
+	if (!b->complete)
+		line(p, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
+		        "missing",
+		     b->path, (unsigned long long)b->lost_bytes);
+	if (b->copies_bad || b->copies_no_rate)
+		line(p, "excluded: %llu copies with end < start, %llu of zero duration or zero bytes (no rate)",
+		     (unsigned long long)b->copies_bad, (unsigned long long)b->copies_no_rate);
+	line(p, "measured: %s", MEASURED);
+	line(p, "%s", GROUPS);
+	for (size_t i = 0; i < b->ndevices; i++) {
+		const struct gt_bw_device *d = &b->devices[i];
+		if (!d->known) {
+			line(p, "device %u: no DEVICE record in the trace: no theoretical peak", d->device_id);
+		} else {
+			char pcie[64], mem[64];
+			if (d->peak_pcie > 0)
+				snprintf(pcie, sizeof pcie, "%.1f GB/s per direction", d->peak_pcie);
+			else
+				snprintf(pcie, sizeof pcie, "unknown");
+			if (d->peak_mem > 0)
+				snprintf(mem, sizeof mem, "%.1f GB/s", d->peak_mem);
+			else
+				snprintf(mem, sizeof mem, "unknown");
+			line(p, "device %u: %s (%s): theoretical peaks: PCIe %s, memory %s", d->device_id, d->name,
+			     d->uuid[0] ? d->uuid : "UUID unknown", pcie, mem);
+		}
+		char buf[2048];
+		measured_text(b, d, buf, sizeof buf);
+		line(p, "  %s", buf);
+	}
+	line(p, "%s", PERCENT);
+}
+
+static int groups_table(const struct printer *p)
+{
+	const struct gt_bandwidth *b = p->b;
+	int multi = b->ndevices > 1;
+	if (p->fmt == GT_FMT_JSON)
+		gt_json_key(p->json, "groups");
+	struct gt_table *t = gt_table_new(p->fmt, p->out, p->json);
+	if (!t)
+		return GT_ERR_NOMEM;
+	gt_table_column(t, "device_id", "device", multi ? 0 : GT_COL_MACHINE);
+	gt_table_column(t, "copy_kind", "kind", GT_COL_LEFT);
+	gt_table_column(t, "memory", "memory", GT_COL_LEFT);
+	gt_table_column(t, "size", "size", GT_COL_LEFT);
+	gt_table_column(t, "count", "count", 0);
+	gt_table_column(t, "bytes", "MB", 0);
+	gt_table_column(t, "time_ns", "time ms", 0);
+	gt_table_column(t, "median_gbps", "median GB/s", 0);
+	gt_table_column(t, "p10_gbps", "p10 GB/s", 0);
+	gt_table_column(t, "p90_gbps", "p90 GB/s", 0);
+	gt_table_column(t, "peak_theory_gbps", "peak GB/s", GT_COL_MACHINE);
+	gt_table_column(t, "pct_theory", "% of peak", 0);
+	gt_table_column(t, "measured_kind", "measured kind", GT_COL_MACHINE);
+	gt_table_column(t, "peak_measured_gbps", "measured GB/s", GT_COL_MACHINE);
+	gt_table_column(t, "pct_measured", "% of measured", 0);
+	gt_table_column(t, "small", "small", 0);
+	for (size_t i = 0; i < b->ngroups; i++) {
+		const struct gt_bw_group *g = &b->groups[i];
+		gt_table_u64(t, g->device_id);
+		gt_table_str(t, gt_copy_kind_name(g->copy_kind));
+		gt_table_str(t, g->memory);
+		gt_table_str(t, gt_bw_bucket_name(g->bucket));
+		gt_table_u64(t, g->count);
+		gt_table_num_as(t, (double)g->bytes, (double)g->bytes / 1e6, 3);
+		gt_table_num_as(t, g->time_ns, g->time_ns / 1e6, 3);
+		gt_table_num(t, g->median, 2);
+		gt_table_num(t, g->p10, 2);
+		gt_table_num(t, g->p90, 2);
+		gt_table_num(t, g->peak_theory, 1);
+		gt_table_num(t, g->pct_theory, 1);
+		gt_table_str(t, g->measured_kind >= 0 ? gt_peak_kind_name((enum gt_peak_kind)g->measured_kind) : NULL);
+		gt_table_num(t, g->peak_measured, 2);
+		gt_table_num(t, g->pct_measured, 1);
+		gt_table_u64(t, g->small);
+		gt_table_end_row(t);
+	}
+	int rc = gt_table_finish(t);
+	gt_table_free(t);
+	return rc;
+}
+
+static void thresholds_text(const struct gt_bandwidth *b, char *buf, size_t len)
+{
+	size_t n = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < b->ndevices && n < len; i++) {
+		const struct gt_bw_device *d = &b->devices[i];
+		char h[32], dd[32];
+		if (d->small_host > 0 || d->small_dtod > 0)
+			n += (size_t)snprintf(buf + n, len - n, "%sdevice %u: %s for host copies, %s for DtoD", n ? "; " : "",
+			                      d->device_id, d->small_host > 0 ? bytes_text(d->small_host, h, sizeof h) : "none",
+			                      d->small_dtod > 0 ? bytes_text(d->small_dtod, dd, sizeof dd) : "none");
+		else
+			n += (size_t)snprintf(buf + n, len - n, "%sdevice %u: none (peaks unknown)", n ? "; " : "",
+			                      d->device_id);
+	}
+}
+
+static void flags_text(const struct printer *p)
+{
+	const struct gt_bandwidth *b = p->b;
+	char mb[32], thr[512];
+	const struct gt_bw_flag *f = &b->pageable;
+	if (f->count)
+		line(p, "pageable: %llu copies (%s, %.3f ms) have a pageable host end: the driver stages them "
+		        "through a pinned buffer, so they do not overlap other work and stay below the pinned "
+		        "rate. Allocate the host buffers that are copied with cudaMallocHost, or pin them with "
+		        "cudaHostRegister.",
+		     (unsigned long long)f->count, bytes_text((double)f->bytes, mb, sizeof mb), f->time_ns / 1e6);
+	else
+		line(p, "pageable: none");
+	thresholds_text(b, thr, sizeof thr);
+	f = &b->small;
+	if (f->count)
+		line(p, "small: %llu copies (%s, %.3f ms) are under the size at which a copy can reach 80%% "
+		        "of its ceiling (%s): a copy takes about t0 + bytes / peak with a fixed cost t0 of "
+		        "about %.0f us, so reaching 80%% needs bytes >= 4 x t0 x peak. Batch small copies into "
+		        "larger ones, or keep the data on the device.",
+		     (unsigned long long)f->count, bytes_text((double)f->bytes, mb, sizeof mb), f->time_ns / 1e6,
+		     thr, GT_BW_FIXED_COST_NS / 1e3);
+	else
+		line(p, "small: none (threshold: %s)", thr);
+	f = &b->sync_critical;
+	if (f->count)
+		line(p, "synchronous on the critical path: %llu of %llu copies without the async flag (%s, "
+		        "%.3f ms) ran while the device did nothing else: the host waited, and so did the GPU. "
+		        "Use cudaMemcpyAsync from pinned memory on a stream, and give the GPU work to overlap.",
+		     (unsigned long long)f->count, (unsigned long long)b->sync.count,
+		     bytes_text((double)f->bytes, mb, sizeof mb), f->time_ns / 1e6);
+	else if (b->sync.count)
+		line(p, "synchronous on the critical path: none (%llu copies without the async flag, each "
+		        "overlapped by other GPU work)",
+		     (unsigned long long)b->sync.count);
+	else
+		line(p, "synchronous on the critical path: none (no copies without the async flag)");
+}
+
+static void json_flag(struct gt_json *j, const char *key, const struct gt_bw_flag *f, uint64_t origin)
+{
+	gt_json_key(j, key);
+	gt_json_object_begin(j);
+	gt_json_key(j, "count");
+	gt_json_u64(j, f->count);
+	gt_json_key(j, "bytes");
+	gt_json_u64(j, f->bytes);
+	gt_json_key(j, "time_ns");
+	gt_json_num(j, f->time_ns);
+	gt_json_key(j, "first_offset_ns");
+	if (f->count && f->first_start >= origin)
+		gt_json_u64(j, f->first_start - origin);
+	else
+		gt_json_null(j);
+	gt_json_object_end(j);
+}
+
+static void json_head(const struct printer *p)
+{
+	const struct gt_bandwidth *b = p->b;
+	struct gt_json *j = p->json;
+	gt_json_object_begin(j);
+	gt_json_key(j, "command");
+	gt_json_str(j, "bandwidth");
+	gt_json_key(j, "version");
+	gt_json_str(j, GT_VERSION);
+	gt_json_key(j, "trace");
+	gt_json_object_begin(j);
+	gt_json_key(j, "path");
+	gt_json_str(j, b->path);
+	gt_json_key(j, "complete");
+	gt_json_bool(j, b->complete);
+	gt_json_key(j, "lost_bytes");
+	gt_json_u64(j, b->lost_bytes);
+	gt_json_key(j, "synthetic");
+	gt_json_bool(j, b->synthetic != NULL);
+	gt_json_key(j, "memcpys");
+	gt_json_u64(j, b->copies);
+	gt_json_key(j, "excluded_bad_times");
+	gt_json_u64(j, b->copies_bad);
+	gt_json_key(j, "excluded_no_rate");
+	gt_json_u64(j, b->copies_no_rate);
+	gt_json_object_end(j);
+	gt_json_key(j, "measured");
+	gt_json_str(j, MEASURED);
+	gt_json_key(j, "groups_are");
+	gt_json_str(j, GROUPS + strlen("groups: "));
+	gt_json_key(j, "percent_of_peak");
+	gt_json_str(j, PERCENT);
+	gt_json_key(j, "peaks_file");
+	gt_json_str(j, b->peaks_file);
+	gt_json_key(j, "peaks_file_status");
+	gt_json_str(j, !b->peaks_file ? "none" : b->peaks_missing ? "missing" : b->peaks_error[0] ? b->peaks_error : "read");
+	gt_json_key(j, "devices");
+	gt_json_array_begin(j);
+	for (size_t i = 0; i < b->ndevices; i++) {
+		const struct gt_bw_device *d = &b->devices[i];
+		gt_json_object_begin(j);
+		gt_json_key(j, "device_id");
+		gt_json_u64(j, d->device_id);
+		gt_json_key(j, "name");
+		gt_json_str(j, d->known ? d->name : NULL);
+		gt_json_key(j, "uuid");
+		gt_json_str(j, d->uuid[0] ? d->uuid : NULL);
+		gt_json_key(j, "peak_pcie_gbps");
+		gt_json_num(j, d->peak_pcie > 0 ? d->peak_pcie : NAN);
+		gt_json_key(j, "peak_mem_gbps");
+		gt_json_num(j, d->peak_mem > 0 ? d->peak_mem : NAN);
+		gt_json_key(j, "small_host_bytes");
+		gt_json_num(j, d->small_host > 0 ? d->small_host : NAN);
+		gt_json_key(j, "small_dtod_bytes");
+		gt_json_num(j, d->small_dtod > 0 ? d->small_dtod : NAN);
+		gt_json_key(j, "measured");
+		gt_json_object_begin(j);
+		for (int k = 0; k < GT_PEAK_NKINDS; k++) {
+			if (!d->peaks.have[k])
+				continue;
+			gt_json_key(j, gt_peak_kind_name((enum gt_peak_kind)k));
+			gt_json_object_begin(j);
+			gt_json_key(j, "gbps");
+			gt_json_num(j, d->peaks.p[k].gbps);
+			gt_json_key(j, "bytes");
+			gt_json_u64(j, d->peaks.p[k].bytes);
+			gt_json_key(j, "reps");
+			gt_json_u64(j, d->peaks.p[k].reps);
+			gt_json_key(j, "line");
+			gt_json_u64(j, d->peaks.p[k].line);
+			gt_json_object_end(j);
+		}
+		gt_json_object_end(j);
+		gt_json_object_end(j);
+	}
+	gt_json_array_end(j);
+	gt_json_key(j, "small_fixed_cost_ns");
+	gt_json_num(j, GT_BW_FIXED_COST_NS);
+	gt_json_key(j, "flags");
+	gt_json_object_begin(j);
+	json_flag(j, "pageable", &b->pageable, b->origin);
+	json_flag(j, "small", &b->small, b->origin);
+	json_flag(j, "synchronous", &b->sync, b->origin);
+	json_flag(j, "synchronous_critical", &b->sync_critical, b->origin);
+	gt_json_object_end(j);
+}
+
+int cmd_bandwidth(int argc, char **argv)
+{
+	const char *peaks = NULL, *out_path = NULL;
+	enum gt_format fmt = GT_FMT_TEXT;
+	const struct gt_option opts[] = {
+		{ .kind = GT_OPT_STRING, .long_name = "peaks", .arg = "FILE", .value = &peaks,
+		  .help = "measured peaks from FILE (default: $GPUTRACE_PEAKS, else ~/.cache/gputrace/peaks)" },
+		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
+		GT_OPT_OUTPUT(&out_path),
+		GT_OPT_END_OF_LIST,
+	};
+	const struct gt_usage usage = {
+		"bandwidth", "FILE", 1, 1,
+		"Copy bandwidth per device, copy kind, host memory kind and size bucket: count, bytes,\n"
+		"median GB/s (decimal, bytes counted once), p10 and p90, and percent of the device's\n"
+		"theoretical peak and of the measured peak that `gputrace peak` stored for it. Flags\n"
+		"pageable copies, copies too small to reach bandwidth and synchronous copies on the\n"
+		"critical path. gpuanalyze(1) defines every column.",
+		opts,
+	};
+	char **files;
+	int nfiles, status;
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
+		return status;
+	struct gt_bandwidth b;
+	int rc = gt_bandwidth_run(&b, files[0], peaks);
+	if (rc == GT_ERR_NOMEM)
+		rc = gt_error("bandwidth: out of memory");
+	FILE *out = NULL;
+	if (rc)
+		goto done;
+	if (!(out = gt_output_open(out_path))) {
+		rc = GT_EXIT_USAGE;
+		goto done;
+	}
+	struct gt_json j;
+	gt_json_init(&j, out);
+	struct printer p = { fmt, out, &j, &b };
+	int trc = 0;
+	if (fmt == GT_FMT_JSON) {
+		json_head(&p);
+		trc = groups_table(&p);
+		gt_json_object_end(&j);
+		if (!trc)
+			trc = gt_json_finish(&j);
+	} else if (fmt == GT_FMT_CSV) {
+		trc = groups_table(&p);
+	} else {
+		preamble(&p);
+		heading(&p, "copies");
+		if (b.ngroups)
+			trc = groups_table(&p);
+		else
+			line(&p, "no copies with a rate");
+		heading(&p, "flags");
+		flags_text(&p);
+	}
+	if (trc)
+		rc = gt_error("bandwidth: cannot print: %s", gt_strerror(trc));
+done:
+	if (out) {
+		int crc = gt_output_close(out, out_path);
+		if (!rc)
+			rc = crc;
+	}
+	gt_bandwidth_release(&b);
+	return rc;
+}

@@ -1,0 +1,259 @@
+/* cmd_findings.c: `gpuanalyze findings`: what in a trace is worth fixing or makes its numbers
+ * doubtful, each finding with what, where, what it cost (and how that was estimated) and what to do.
+ *
+ * Options and printing only; findings.c runs the rules that findings.h defines. Findings are not
+ * failures: the exit status is 0 unless --fail-on SEVERITY is given and a finding of that severity
+ * or higher exists (then 1), so that CI can gate on, say, lost records without failing on advice.
+ */
+#include "commands.h"
+#include "diag.h"
+#include "findings.h"
+#include "gputrace.h"
+#include "options.h"
+#include "output.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const severities[] = { "info", "warning", "error", NULL };
+
+struct printer {
+	enum gt_format fmt;
+	FILE *out;
+	const struct gt_findings *F;
+};
+
+static void text(const struct printer *p, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A line of the preamble: "label: text" in text, a list item in Markdown. */
+static void text(const struct printer *p, const char *label, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (p->fmt == GT_FMT_MD) {
+		fprintf(p->out, "- %s%s", label ? label : "", label ? ": " : "");
+		gt_out_md_cell(p->out, buf, 0);
+		fputc('\n', p->out);
+	} else {
+		fprintf(p->out, "%s%s%s\n", label ? label : "", label ? ": " : "", buf);
+	}
+}
+
+static void rules_text(const struct gt_findings_options *o, char *buf, size_t len)
+{
+	snprintf(buf, len,
+	         "idle gaps >= %.3f ms; low utilisation: %u slices of each device's GPU span, < %.0f%% "
+	         "busy; first launch >= %.1fx the median of the others (kernels launched >= 3 times); "
+	         "bimodal: >= %llu launches, sorted durations with a gap >= %.2fx leaving >= %.0f%% on each "
+	         "side; small copies: bandwidth(1) thresholds",
+	         (double)o->gap_ns / 1e6, o->slices, o->util_pct, o->first_ratio,
+	         (unsigned long long)o->bimodal_min, o->bimodal_ratio, 100 * o->bimodal_share);
+}
+
+static void severity_text(const struct gt_findings_options *o, char *buf, size_t len)
+{
+	snprintf(buf, len,
+	         "error = records are missing (every number may be off); warning = cost >= %.0f%% of the "
+	         "GPU span, throttling, an SM clock range >= %.0f%% while busy, a bimodal kernel, or a "
+	         "first launch whose excess is >= %.0f%% of its kernel's time; info = the rest",
+	         o->warn_pct, o->warn_pct, o->warn_pct);
+}
+
+static void cost_text(const struct gt_finding *f, char *buf, size_t len)
+{
+	if (isnan(f->cost_ns))
+		snprintf(buf, len, "%s", f->cost_how);
+	else
+		snprintf(buf, len, "%.3f ms: %s", f->cost_ns / 1e6, f->cost_how);
+}
+
+static void print_human(const struct printer *p)
+{
+	const struct gt_findings *F = p->F;
+	char buf[1024];
+	if (p->fmt == GT_FMT_MD)
+		fputs("# gpuanalyze findings\n\n", p->out);
+	text(p, "trace", "%s (%llu kernel, %llu memcpy, %llu memset, %llu API, %llu sync, %llu clock-sample records)",
+	     F->path, (unsigned long long)F->kernels, (unsigned long long)F->copies,
+	     (unsigned long long)F->memsets, (unsigned long long)F->apis, (unsigned long long)F->syncs,
+	     (unsigned long long)F->clock_samples);
+	if (F->synthetic)
+		text(p, "NOTE", "%s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
+		                "recorded on a GPU",
+		     F->path, F->synthetic);
+	if (F->gpu_last > F->gpu_first)
+		text(p, "GPU span", "%.3f ms, from the first GPU operation's start (+%.3f ms from the trace's "
+		                    "start) to the last one's end",
+		     (double)(F->gpu_last - F->gpu_first) / 1e6, (double)(F->gpu_first - F->origin) / 1e6);
+	else
+		text(p, "GPU span", "none: no GPU operations in the trace");
+	rules_text(&F->opt, buf, sizeof buf);
+	text(p, "rules", "%s", buf);
+	severity_text(&F->opt, buf, sizeof buf);
+	text(p, "severity", "%s", buf);
+	text(p, "where", "times are from the trace's start (its earliest timestamp)");
+	text(p, "findings", "%zu (%zu error, %zu warning, %zu info)", F->n, F->by_severity[GT_SEV_ERROR],
+	     F->by_severity[GT_SEV_WARNING], F->by_severity[GT_SEV_INFO]);
+	for (size_t i = 0; i < F->n; i++) {
+		const struct gt_finding *f = &F->f[i];
+		char cost[1024];
+		cost_text(f, cost, sizeof cost);
+		if (p->fmt == GT_FMT_MD) {
+			fprintf(p->out, "\n## %zu. [%s] %s\n\n", i + 1, gt_severity_name(f->severity), f->id);
+			text(p, "**what**", "%s", f->what);
+			text(p, "**where**", "%s", f->where);
+			text(p, "**cost**", "%s", cost);
+			text(p, "**do**", "%s", f->todo);
+		} else {
+			fprintf(p->out, "\n%zu. [%s] %s\n", i + 1, gt_severity_name(f->severity), f->id);
+			fprintf(p->out, "   what:  %s\n   where: %s\n   cost:  %s\n   do:    %s\n", f->what, f->where,
+			        cost, f->todo);
+		}
+	}
+}
+
+static int print_json(const struct printer *p)
+{
+	const struct gt_findings *F = p->F;
+	struct gt_json jj, *j = &jj;
+	gt_json_init(j, p->out);
+	char buf[1024];
+	gt_json_object_begin(j);
+	gt_json_key(j, "command");
+	gt_json_str(j, "findings");
+	gt_json_key(j, "version");
+	gt_json_str(j, GT_VERSION);
+	gt_json_key(j, "trace");
+	gt_json_object_begin(j);
+	gt_json_key(j, "path");
+	gt_json_str(j, F->path);
+	gt_json_key(j, "complete");
+	gt_json_bool(j, F->complete);
+	gt_json_key(j, "lost_bytes");
+	gt_json_u64(j, F->lost_bytes);
+	gt_json_key(j, "synthetic");
+	gt_json_bool(j, F->synthetic != NULL);
+	gt_json_key(j, "origin_cupti_ns");
+	gt_json_u64(j, F->origin);
+	gt_json_key(j, "gpu_span_ns");
+	gt_json_u64(j, F->gpu_last > F->gpu_first ? F->gpu_last - F->gpu_first : 0);
+	gt_json_object_end(j);
+	gt_json_key(j, "rules");
+	rules_text(&F->opt, buf, sizeof buf);
+	gt_json_str(j, buf);
+	gt_json_key(j, "severity");
+	severity_text(&F->opt, buf, sizeof buf);
+	gt_json_str(j, buf);
+	gt_json_key(j, "counts");
+	gt_json_object_begin(j);
+	for (int s = GT_SEV_ERROR; s >= GT_SEV_INFO; s--) {
+		gt_json_key(j, gt_severity_name(s));
+		gt_json_u64(j, F->by_severity[s]);
+	}
+	gt_json_object_end(j);
+	gt_json_key(j, "findings");
+	gt_json_array_begin(j);
+	for (size_t i = 0; i < F->n; i++) {
+		const struct gt_finding *f = &F->f[i];
+		gt_json_object_begin(j);
+		gt_json_key(j, "id");
+		gt_json_str(j, f->id);
+		gt_json_key(j, "severity");
+		gt_json_str(j, gt_severity_name(f->severity));
+		gt_json_key(j, "what");
+		gt_json_str(j, f->what);
+		gt_json_key(j, "count");
+		gt_json_u64(j, f->count);
+		gt_json_key(j, "where");
+		gt_json_object_begin(j);
+		gt_json_key(j, "offset_ns");
+		if (f->has_offset)
+			gt_json_u64(j, f->offset_ns);
+		else
+			gt_json_null(j);
+		gt_json_key(j, "kernel");
+		gt_json_str(j, f->kernel);
+		gt_json_key(j, "kernel_name");
+		gt_json_str(j, f->kernel_name);
+		gt_json_key(j, "stream");
+		if (f->stream >= 0)
+			gt_json_i64(j, f->stream);
+		else
+			gt_json_null(j);
+		gt_json_key(j, "text");
+		gt_json_str(j, f->where);
+		gt_json_object_end(j);
+		gt_json_key(j, "cost_ns");
+		gt_json_num(j, f->cost_ns);
+		gt_json_key(j, "cost_how");
+		gt_json_str(j, f->cost_how);
+		gt_json_key(j, "todo");
+		gt_json_str(j, f->todo);
+		gt_json_object_end(j);
+	}
+	gt_json_array_end(j);
+	gt_json_object_end(j);
+	return gt_json_finish(j);
+}
+
+int cmd_findings(int argc, char **argv)
+{
+	int fail_on = -1;
+	const char *out_path = NULL;
+	enum gt_format fmt = GT_FMT_TEXT;
+	const struct gt_option opts[] = {
+		GT_OPT_FORMAT(&fmt, GT_FMT_TEXT | GT_FMT_MD | GT_FMT_JSON),
+		{ .kind = GT_OPT_CHOICE, .long_name = "fail-on", .choices = severities, .value = &fail_on,
+		  .help = "exit 1 when a finding of this severity or higher exists (default: exit 0)" },
+		GT_OPT_OUTPUT(&out_path),
+		GT_OPT_END_OF_LIST,
+	};
+	const struct gt_usage usage = {
+		"findings", "FILE", 1, 1,
+		"What in the trace is worth fixing, or makes its numbers doubtful: synchronous and\n"
+		"pageable copies, synchronous memsets, device-wide synchronisation, GPU idle gaps, low\n"
+		"utilisation, first launches far slower than the rest, bimodal kernels, clocks that\n"
+		"moved or throttled, records lost. Each with where, what it cost and what to do.\n"
+		"gpuanalyze(1) defines every rule and threshold.",
+		opts,
+	};
+	char **files;
+	int nfiles, status;
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
+		return status;
+	struct gt_findings F;
+	int rc = gt_findings_run(&F, files[0], NULL);
+	if (rc == GT_ERR_NOMEM)
+		rc = gt_error("findings: out of memory");
+	FILE *out = NULL;
+	if (rc)
+		goto done;
+	if (!(out = gt_output_open(out_path))) {
+		rc = GT_EXIT_USAGE;
+		goto done;
+	}
+	struct printer p = { fmt, out, &F };
+	if (fmt == GT_FMT_JSON) {
+		int jrc = print_json(&p);
+		if (jrc)
+			rc = gt_error("findings: cannot print: %s", gt_strerror(jrc));
+	} else {
+		print_human(&p);
+	}
+	if (!rc && fail_on >= 0 && gt_findings_max_severity(&F) >= fail_on)
+		rc = GT_EXIT_CHECK;
+done:
+	if (out) {
+		int crc = gt_output_close(out, out_path);
+		if (crc)
+			rc = crc;
+	}
+	gt_findings_release(&F);
+	return rc;
+}

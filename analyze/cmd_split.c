@@ -1,0 +1,498 @@
+/* cmd_split.c: `gpuanalyze split`: per unit of work (frame, step, iteration), end to end against
+ * GPU kernel time, copies by direction, their overlap, API time, launch latency and GPU idle; then
+ * the distribution of each across units.
+ *
+ * Options and printing only; split.c computes and split.h defines every column. The output names
+ * the units and how they were chosen, how many warm-up units were dropped, says which numbers are
+ * unions and which medians, and defines its statistics. Text and Markdown show microseconds (unit
+ * starts in milliseconds from the trace's start) and at most --units rows of units; JSON and CSV
+ * give nanoseconds and every unit.
+ */
+#include "commands.h"
+#include "diag.h"
+#include "gputrace.h"
+#include "options.h"
+#include "output.h"
+#include "split.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ATTRIBUTION                                                                                \
+	"attribution: an operation belongs to every unit its interval overlaps, and only its part "  \
+	"inside the unit is timed; NVTX, API and GPU timestamps are all on the CUPTI clock"
+#define COLUMNS                                                                                    \
+	"columns: wall = unit end - start; kernel = union of kernel intervals (kernels running at "   \
+	"once count once: a union, not a sum); HtoD, DtoH, DtoD, ... = union of that direction's "   \
+	"copies; memset = union of memsets; copy+kernel = time when a copy and a kernel ran at once; " \
+	"API = union of CUDA API calls on all threads; GPU idle = wall - union of all GPU work "      \
+	"(kernels, copies, memsets); launch = median over the unit's kernels of kernel start - "     \
+	"launch call start (paired by correlation id); kernels, copies = how many overlap the unit"
+#define STATISTICS                                                                                 \
+	"statistics across units: median; MAD = median |x - median|, raw and x1.4826; p90, p99 by "   \
+	"NumPy's default 'linear' rule; gpuanalyze(1) defines them"
+
+struct printer {
+	enum gt_format fmt;
+	FILE *out;
+	struct gt_json *json;
+	const struct gt_split *s;
+	int shown[GT_M_COUNT];   /* text/md: metric columns shown */
+};
+
+static void line(const struct printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void line(const struct printer *p, const char *fmt, ...)
+{
+	if (p->fmt != GT_FMT_TEXT && p->fmt != GT_FMT_MD)
+		return;
+	char buf[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (p->fmt == GT_FMT_MD) {
+		const char *b = buf;
+		while (*b == ' ')
+			b++;
+		fputs("- ", p->out);
+		gt_out_md_cell(p->out, b, 0);
+		fputc('\n', p->out);
+	} else {
+		fprintf(p->out, "%s\n", buf);
+	}
+}
+
+static void heading(const struct printer *p, const char *title)
+{
+	if (p->fmt == GT_FMT_MD)
+		fprintf(p->out, "\n## %s\n\n", title);
+	else if (p->fmt == GT_FMT_TEXT)
+		fprintf(p->out, "\n%s\n", title);
+}
+
+static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+static const char *mode_name(int mode)
+{
+	return mode == GT_SPLIT_NVTX ? "nvtx" : mode == GT_SPLIT_SYNC ? "sync" : "process";
+}
+
+/* What the units are, in one sentence. */
+static void units_sentence(const struct gt_split *s, char *buf, size_t len)
+{
+	if (s->mode == GT_SPLIT_NVTX && s->range_given)
+		snprintf(buf, len, "units: each instance of the NVTX range '%s' (--range), %llu in all",
+		         s->range, (unsigned long long)s->units_total);
+	else if (s->mode == GT_SPLIT_NVTX)
+		snprintf(buf, len,
+		         "units: each instance of the NVTX range '%s', the most frequent top-level range "
+		         "(%llu instances; --range NAME picks another)",
+		         s->range, (unsigned long long)s->units_total);
+	else if (s->mode == GT_SPLIT_SYNC)
+		snprintf(buf, len,
+		         "units: the intervals between host synchronisations (no NVTX ranges): %llu stream, "
+		         "context and event syncs cut the timeline from the first API call or GPU operation "
+		         "to the last end; %llu units, %llu intervals without GPU work left out",
+		         (unsigned long long)s->syncs, (unsigned long long)s->units_total,
+		         (unsigned long long)s->empty_dropped);
+	else
+		snprintf(buf, len,
+		         "units: the whole process (no NVTX ranges, no host synchronisations): from its "
+		         "start record to its exit record, else from the first API call or GPU operation "
+		         "to the last end");
+}
+
+static void preamble(struct printer *p)
+{
+	const struct gt_split *s = p->s;
+	if (p->fmt == GT_FMT_MD)
+		fputs("# gpuanalyze split\n\n", p->out);
+	line(p, "trace: %s (%llu kernel, %llu memcpy, %llu memset, %llu API, %llu sync, %llu NVTX records)",
+	     s->path, (unsigned long long)s->kernels, (unsigned long long)s->copies,
+	     (unsigned long long)s->memsets, (unsigned long long)s->apis,
+	     (unsigned long long)s->syncs_read, (unsigned long long)s->nvtx_read);
+	if (s->synthetic)
+		line(p, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
+		        "recorded on a GPU",
+		     s->path, s->synthetic);
+	if (!s->complete)
+		line(p, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
+		        "missing",
+		     s->path, (unsigned long long)s->lost_bytes);
+	if (s->kernels_bad || s->copies_bad || s->memsets_bad)
+		line(p, "excluded: %llu kernels, %llu copies and %llu memsets with bad timestamps "
+		        "(GT_KERNEL_BAD_TIMES or end < start)",
+		     (unsigned long long)s->kernels_bad, (unsigned long long)s->copies_bad,
+		     (unsigned long long)s->memsets_bad);
+	char buf[1024];
+	units_sentence(s, buf, sizeof buf);
+	line(p, "%s", buf);
+	if (s->mode == GT_SPLIT_NVTX && s->nnames > (s->range_given ? 0u : 1u)) {
+		char list[1024] = "";
+		size_t len = 0;
+		size_t shown = 0;
+		for (size_t i = 0; i < s->nnames && len < sizeof list - 80; i++) {
+			if (!s->range_given && strcmp(s->names[i].name, s->range) == 0)
+				continue;
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s' (%llu)", shown++ ? ", " : "",
+			                        s->names[i].name, (unsigned long long)s->names[i].count);
+		}
+		if (shown)
+			line(p, "  %s top-level ranges: %s", s->range_given ? "the trace's" : "other", list);
+	}
+	if (s->warmup_dropped)
+		line(p, "warm-up: the first %llu %s by start time dropped (--warmup %llu); %zu %s measured",
+		     (unsigned long long)s->warmup_dropped, pl(s->warmup_dropped, "unit", "units"),
+		     (unsigned long long)s->warmup_dropped, s->nunits, pl(s->nunits, "unit", "units"));
+	else
+		line(p, "warm-up: none dropped (--warmup 0); %zu %s measured", s->nunits, pl(s->nunits, "unit", "units"));
+	line(p, "%s", ATTRIBUTION);
+	line(p, "%s", COLUMNS);
+	if (s->launches_paired)
+		line(p, "launch latency: %llu of %llu kernels paired with their launch call, %llu of them "
+		        "with queued timestamps (call->queued and queued->start in json and csv)",
+		     (unsigned long long)s->launches_paired,
+		     (unsigned long long)(s->kernels - s->kernels_bad), (unsigned long long)s->launches_queued);
+	else
+		line(p, "launch latency: unavailable: no kernel could be paired with a launch API call "
+		        "(API records missing, or no kernels)");
+	line(p, "%s", STATISTICS);
+}
+
+/* The one-line answer to "kernel 4.1 ms, end to end 11.8 ms". */
+static void headline(const struct printer *p)
+{
+	const struct gt_split *s = p->s;
+	if (!s->nunits)
+		return;
+	const struct gt_stats *st = s->st;
+	double wall = st[GT_M_WALL].median, k = st[GT_M_KERNEL].median;
+	char copies[256] = "";
+	size_t len = 0;
+	for (int d = 0; d < GT_DIR_COUNT; d++) {
+		if (!s->dir_copies[d])
+			continue;
+		len += (size_t)snprintf(copies + len, sizeof copies - len, ", %s %.3f ms",
+		                        gt_split_dir_name((enum gt_split_dir)d), st[GT_M_HTOD + d].median / 1e6);
+	}
+	line(p, "medians across units: end to end %.3f ms, kernel %.3f ms (%.1f%% of end to end)%s, API "
+	        "%.3f ms, GPU idle %.3f ms",
+	     wall / 1e6, k / 1e6, wall > 0 ? 100 * k / wall : NAN, copies, st[GT_M_API].median / 1e6,
+	     st[GT_M_IDLE].median / 1e6);
+}
+
+static int human(const struct printer *p) { return p->fmt == GT_FMT_TEXT || p->fmt == GT_FMT_MD; }
+
+static void us(struct gt_table *t, double ns) { gt_table_num_as(t, ns, ns / 1e3, 1); }
+
+static int distribution(const struct printer *p)
+{
+	const struct gt_split *s = p->s;
+	if (p->fmt == GT_FMT_JSON)
+		gt_json_key(p->json, "distribution");
+	struct gt_table *t = gt_table_new(p->fmt, p->out, p->json);
+	if (!t)
+		return GT_ERR_NOMEM;
+	gt_table_column(t, "metric", "metric", GT_COL_LEFT);
+	gt_table_column(t, "n", "n", 0);
+	gt_table_column(t, "median_ns", "median", 0);
+	gt_table_column(t, "mad_ns", "MAD", 0);
+	gt_table_column(t, "mad_scaled_ns", "MADx1.4826", 0);
+	gt_table_column(t, "p90_ns", "p90", 0);
+	gt_table_column(t, "p99_ns", "p99", 0);
+	gt_table_column(t, "min_ns", "min", 0);
+	gt_table_column(t, "max_ns", "max", 0);
+	for (int m = 0; m < GT_M_COUNT; m++) {
+		if (human(p) && !p->shown[m])
+			continue;
+		const struct gt_stats *st = &s->st[m];
+		gt_table_str(t, human(p) ? gt_split_metric_title((enum gt_split_metric)m)
+		                         : gt_split_metric_key((enum gt_split_metric)m));
+		gt_table_u64(t, st->n);
+		us(t, st->median);
+		us(t, st->mad);
+		us(t, st->mad_scaled);
+		us(t, st->p90);
+		us(t, st->p99);
+		us(t, st->min);
+		us(t, st->max);
+		gt_table_end_row(t);
+	}
+	int rc = gt_table_finish(t);
+	gt_table_free(t);
+	return rc;
+}
+
+static void unit_columns(const struct printer *p, struct gt_table *t)
+{
+	if (p->fmt == GT_FMT_CSV)
+		gt_table_column(t, "category", "category", GT_COL_LEFT);
+	gt_table_column(t, "index", "#", 0);
+	gt_table_column(t, "start_ns", "start ms", 0);
+	gt_table_column(t, "cupti_start_ns", "cupti start", GT_COL_MACHINE);
+	gt_table_column(t, "thread_id", "thread", GT_COL_MACHINE);
+	for (int m = 0; m < GT_M_COUNT; m++)
+		gt_table_column(t, gt_split_metric_key((enum gt_split_metric)m),
+		                gt_split_metric_title((enum gt_split_metric)m), p->shown[m] ? 0 : GT_COL_MACHINE);
+	gt_table_column(t, "kernels", "kernels", 0);
+	gt_table_column(t, "copies", "copies", 0);
+}
+
+static void unit_row(const struct printer *p, struct gt_table *t, const struct gt_split_unit *u)
+{
+	const struct gt_split *s = p->s;
+	if (p->fmt == GT_FMT_CSV)
+		gt_table_str(t, "unit");
+	gt_table_u64(t, u->index);
+	double off = (double)(u->start - s->origin);
+	gt_table_num_as(t, off, off / 1e6, 3);
+	gt_table_u64(t, u->start);
+	if (s->mode == GT_SPLIT_NVTX)
+		gt_table_u64(t, u->thread_id);
+	else
+		gt_table_null(t);
+	for (int m = 0; m < GT_M_COUNT; m++)
+		us(t, u->v[m]);
+	gt_table_u64(t, u->kernels);
+	gt_table_u64(t, u->copies);
+	gt_table_end_row(t);
+}
+
+/* CSV: after the units, one row per statistic with the same columns. */
+static void stat_rows(const struct printer *p, struct gt_table *t)
+{
+	static const char *const names[] = { "n", "median", "mad", "mad_scaled", "p90", "p99", "min", "max" };
+	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+		gt_table_str(t, names[k]);
+		for (int c = 0; c < 4; c++)
+			gt_table_null(t);
+		for (int m = 0; m < GT_M_COUNT; m++) {
+			const struct gt_stats *st = &p->s->st[m];
+			double v[] = { (double)st->n, st->median, st->mad, st->mad_scaled,
+				       st->p90, st->p99, st->min, st->max };
+			gt_table_num(t, v[k], 3);
+		}
+		gt_table_null(t);
+		gt_table_null(t);
+		gt_table_end_row(t);
+	}
+}
+
+static int units_table(const struct printer *p, size_t limit)
+{
+	const struct gt_split *s = p->s;
+	if (p->fmt == GT_FMT_JSON)
+		gt_json_key(p->json, "units");
+	struct gt_table *t = gt_table_new(p->fmt, p->out, p->json);
+	if (!t)
+		return GT_ERR_NOMEM;
+	unit_columns(p, t);
+	size_t n = human(p) && limit && limit < s->nunits ? limit : s->nunits;
+	for (size_t i = 0; i < n; i++)
+		unit_row(p, t, &s->units[i]);
+	if (p->fmt == GT_FMT_CSV)
+		stat_rows(p, t);
+	int rc = gt_table_finish(t);
+	gt_table_free(t);
+	return rc;
+}
+
+static void json_head(const struct printer *p, uint64_t warmup)
+{
+	const struct gt_split *s = p->s;
+	struct gt_json *j = p->json;
+	gt_json_object_begin(j);
+	gt_json_key(j, "command");
+	gt_json_str(j, "split");
+	gt_json_key(j, "version");
+	gt_json_str(j, GT_VERSION);
+	gt_json_key(j, "unit");
+	gt_json_str(j, "ns");
+	gt_json_key(j, "trace");
+	gt_json_object_begin(j);
+	gt_json_key(j, "path");
+	gt_json_str(j, s->path);
+	gt_json_key(j, "complete");
+	gt_json_bool(j, s->complete);
+	gt_json_key(j, "lost_bytes");
+	gt_json_u64(j, s->lost_bytes);
+	gt_json_key(j, "synthetic");
+	gt_json_bool(j, s->synthetic != NULL);
+	gt_json_key(j, "origin_cupti_ns");
+	gt_json_u64(j, s->origin);
+	gt_json_key(j, "records");
+	gt_json_object_begin(j);
+	const char *keys[] = { "kernel", "memcpy", "memset", "api", "sync", "nvtx" };
+	uint64_t vals[] = { s->kernels, s->copies, s->memsets, s->apis, s->syncs_read, s->nvtx_read };
+	for (int i = 0; i < 6; i++) {
+		gt_json_key(j, keys[i]);
+		gt_json_u64(j, vals[i]);
+	}
+	gt_json_object_end(j);
+	gt_json_key(j, "excluded_bad_times");
+	gt_json_object_begin(j);
+	gt_json_key(j, "kernels");
+	gt_json_u64(j, s->kernels_bad);
+	gt_json_key(j, "memcpys");
+	gt_json_u64(j, s->copies_bad);
+	gt_json_key(j, "memsets");
+	gt_json_u64(j, s->memsets_bad);
+	gt_json_object_end(j);
+	gt_json_object_end(j);
+
+	gt_json_key(j, "units_from");
+	gt_json_object_begin(j);
+	gt_json_key(j, "mode");
+	gt_json_str(j, mode_name(s->mode));
+	gt_json_key(j, "range");
+	gt_json_str(j, s->mode == GT_SPLIT_NVTX ? s->range : NULL);
+	gt_json_key(j, "range_given");
+	gt_json_bool(j, s->range_given);
+	gt_json_key(j, "top_level_ranges");
+	gt_json_array_begin(j);
+	for (size_t i = 0; i < s->nnames; i++) {
+		gt_json_object_begin(j);
+		gt_json_key(j, "name");
+		gt_json_str(j, s->names[i].name);
+		gt_json_key(j, "count");
+		gt_json_u64(j, s->names[i].count);
+		gt_json_object_end(j);
+	}
+	gt_json_array_end(j);
+	gt_json_key(j, "host_syncs");
+	gt_json_u64(j, s->syncs);
+	gt_json_key(j, "intervals_without_gpu_work");
+	gt_json_u64(j, s->empty_dropped);
+	gt_json_key(j, "units_total");
+	gt_json_u64(j, s->units_total);
+	gt_json_key(j, "warmup");
+	gt_json_u64(j, warmup);
+	gt_json_key(j, "warmup_dropped");
+	gt_json_u64(j, s->warmup_dropped);
+	gt_json_key(j, "units_measured");
+	gt_json_u64(j, s->nunits);
+	char buf[1024];
+	units_sentence(s, buf, sizeof buf);
+	gt_json_key(j, "description");
+	gt_json_str(j, buf + strlen("units: "));
+	gt_json_object_end(j);
+
+	gt_json_key(j, "launches");
+	gt_json_object_begin(j);
+	gt_json_key(j, "kernels");
+	gt_json_u64(j, s->kernels - s->kernels_bad);
+	gt_json_key(j, "paired");
+	gt_json_u64(j, s->launches_paired);
+	gt_json_key(j, "with_queued");
+	gt_json_u64(j, s->launches_queued);
+	gt_json_object_end(j);
+	gt_json_key(j, "attribution");
+	gt_json_str(j, ATTRIBUTION + strlen("attribution: "));
+	gt_json_key(j, "columns");
+	gt_json_str(j, COLUMNS + strlen("columns: "));
+	gt_json_key(j, "statistics");
+	gt_json_object_begin(j);
+	gt_json_key(j, "percentiles");
+	gt_json_str(j, "numpy default 'linear' (Hyndman-Fan 7)");
+	gt_json_key(j, "mad_scale");
+	gt_json_num(j, GT_MAD_SCALE);
+	gt_json_object_end(j);
+}
+
+int cmd_split(int argc, char **argv)
+{
+	uint64_t warmup = 0, limit = 50;
+	const char *range = NULL, *out_path = NULL;
+	enum gt_format fmt = GT_FMT_TEXT;
+	const struct gt_option opts[] = {
+		{ .kind = GT_OPT_STRING, .long_name = "range", .arg = "NAME", .value = &range,
+		  .help = "units are the instances of the NVTX range NAME (default: the most frequent "
+		          "top-level range)" },
+		{ .kind = GT_OPT_UINT, .long_name = "warmup", .arg = "N", .value = &warmup,
+		  .help = "drop the first N units, by start time (default 0)" },
+		{ .kind = GT_OPT_UINT, .long_name = "units", .arg = "N", .value = &limit,
+		  .help = "text and md: show the first N units (default 50; 0: all); json and csv hold all" },
+		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
+		GT_OPT_OUTPUT(&out_path),
+		GT_OPT_END_OF_LIST,
+	};
+	const struct gt_usage usage = {
+		"split", "FILE", 1, 1,
+		"Where the time of each unit of work goes: per instance of an NVTX range (a frame, a\n"
+		"step), else per interval between host synchronisations, else for the whole process:\n"
+		"wall (end to end), GPU kernel busy (union of kernel intervals), copies by direction,\n"
+		"copy/kernel overlap, API time, launch latency and GPU idle; then median, MAD, p90 and\n"
+		"p99 of each across units. gpuanalyze(1) defines every column.",
+		opts,
+	};
+	char **files;
+	int nfiles, status;
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
+		return status;
+	struct gt_split s;
+	struct gt_split_options o = { range, warmup };
+	int rc = gt_split_run(&s, files[0], &o);
+	if (rc == GT_ERR_NOMEM)
+		rc = gt_error("split: out of memory");
+	FILE *out = NULL;
+	if (rc)
+		goto done;
+	if (!(out = gt_output_open(out_path))) {
+		rc = GT_EXIT_USAGE;
+		goto done;
+	}
+	struct gt_json j;
+	gt_json_init(&j, out);
+	struct printer p = { fmt, out, &j, &s, { 0 } };
+	for (int m = 0; m < GT_M_COUNT; m++)
+		p.shown[m] = 1;
+	/* Text and md leave out the directions and memsets the trace has none of, and the latency's
+	 * parts; JSON and CSV hold every column. */
+	for (int d = 0; d < GT_DIR_COUNT; d++)
+		p.shown[GT_M_HTOD + d] = s.dir_copies[d] > 0;
+	p.shown[GT_M_MEMSET] = s.memsets > 0;
+	p.shown[GT_M_LAUNCH_QUEUE] = p.shown[GT_M_LAUNCH_START] = 0;
+	int trc = 0;
+	if (fmt == GT_FMT_JSON) {
+		json_head(&p, warmup);
+		trc = distribution(&p);
+		if (!trc)
+			trc = units_table(&p, 0);
+		gt_json_object_end(&j);
+		if (!trc)
+			trc = gt_json_finish(&j);
+	} else if (fmt == GT_FMT_CSV) {
+		trc = units_table(&p, 0);
+	} else {
+		preamble(&p);
+		char title[256];
+		snprintf(title, sizeof title, "distribution across %zu %s (us)", s.nunits, pl(s.nunits, "unit", "units"));
+		heading(&p, title);
+		trc = distribution(&p);
+		if (!trc) {
+			fputc('\n', out); /* Markdown: a list item right after a table needs the blank line */
+			headline(&p);
+			size_t shown = limit && limit < s.nunits ? (size_t)limit : s.nunits;
+			snprintf(title, sizeof title, "units (us; start in ms from the trace's start): %zu of %zu shown%s",
+			         shown, s.nunits, shown < s.nunits ? " (--units 0 shows all)" : "");
+			heading(&p, title);
+			if (s.nunits)
+				trc = units_table(&p, (size_t)limit);
+			else
+				line(&p, "no units to show");
+		}
+	}
+	if (trc)
+		rc = gt_error("split: cannot print: %s", gt_strerror(trc));
+done:
+	if (out) {
+		int crc = gt_output_close(out, out_path);
+		if (!rc)
+			rc = crc;
+	}
+	gt_split_release(&s);
+	return rc;
+}

@@ -1,0 +1,68 @@
+/* peaks.h: measured copy bandwidths, as `gputrace peak` stores them, matched to a trace's device.
+ *
+ * `gputrace peak` (preload/launcher_peak.c) runs the probe kernels/bwprobe and appends one line per
+ * kind to $GPUTRACE_PEAKS, else ~/.cache/gputrace/peaks: the probe's device fields, then the peak:
+ *
+ *   name="NVIDIA H200" uuid=GPU-84addb43-... cc=9.0 ... pci=0000:00:06.0 ... kind=htod_pinned
+ *       gbps=55.41 bytes=268435456 reps=7
+ *
+ * (one line). gbps is decimal GB/s with bytes counted once (a DtoD copy of B bytes moved B), the
+ * median of the probe's timed repetitions. A trace's device is matched by UUID only, written as
+ * nvidia-smi writes it; a device whose UUID is unknown (all zero) matches nothing, and neither does
+ * a line without a uuid field (probes older than the UUID). When several lines give the same device
+ * and kind (the probe was run again), the last one in the file wins: it is the latest measurement.
+ */
+#ifndef GT_PEAKS_H
+#define GT_PEAKS_H
+
+#include "gputrace.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum gt_peak_kind {
+	GT_PEAK_HTOD_PINNED = 0,
+	GT_PEAK_DTOH_PINNED,
+	GT_PEAK_HTOD_PAGEABLE,
+	GT_PEAK_DTOH_PAGEABLE,
+	GT_PEAK_DTOD,
+	GT_PEAK_NKINDS
+};
+const char *gt_peak_kind_name(enum gt_peak_kind k); /* "htod_pinned", ... */
+/* The measured kind that applies to a copy (enum gt_copy_kind) whose host side is mem_kind (enum
+ * gt_mem_kind; ignored for device-to-device copies); -1 when none does (managed memory, peer,
+ * host-to-host). */
+int gt_peak_kind_for(int copy_kind, int mem_kind);
+
+/* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (lower-case hex, as nvidia-smi prints it) into buf
+ * (at least 41 bytes); "" when the UUID is all zero (unknown). Returns buf. */
+char *gt_device_uuid_string(const struct gt_device *d, char *buf, size_t len);
+
+struct gt_peak {
+	double gbps;             /* decimal GB/s, bytes counted once */
+	uint64_t bytes;          /* bytes per probe copy, 0 if not given */
+	uint64_t reps;           /* timed repetitions, 0 if not given */
+	size_t line;             /* 1-based line of the file it came from */
+};
+
+struct gt_peaks {
+	char *path;              /* the file read (NULL: none) */
+	int have[GT_PEAK_NKINDS];
+	struct gt_peak p[GT_PEAK_NKINDS];
+	char uuid[48];           /* the device matched against */
+	size_t lines;            /* lines in the file */
+	size_t other_devices;    /* well-formed lines for other UUIDs */
+	size_t no_uuid;          /* lines without a uuid field */
+	size_t malformed;        /* lines without kind= or a number in gbps= */
+};
+
+/* Where `gputrace peak` stores peaks: $GPUTRACE_PEAKS when set and not empty, else
+ * $HOME/.cache/gputrace/peaks; NULL when neither can be formed. */
+const char *gt_peaks_default_path(char *buf, size_t len);
+/* Reads path, keeping the lines for uuid (as gt_device_uuid_string writes it; "" matches nothing).
+ * 0 (pk filled, possibly without any peak); GT_ERR_IO when the file cannot be opened or read, with
+ * errno's reason in err. */
+int gt_peaks_load(struct gt_peaks *pk, const char *path, const char *uuid, char *err, size_t errlen);
+void gt_peaks_release(struct gt_peaks *pk);
+
+#endif

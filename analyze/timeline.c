@@ -1,0 +1,288 @@
+/* timeline.c: event times, records sorted by time, and unions of intervals (see timeline.h).
+ *
+ * The sort is an LSD radix sort on the key minus its minimum, in 11-bit digits over the bits that
+ * vary, so a trace spanning 10 s (34 bits of nanoseconds) takes four passes; digits that are the
+ * same in every record are skipped. It moves whole records (16 to 40 bytes) rather than indices:
+ * the engines read their records in time order afterwards, and a sequential read of moved records
+ * beats a gather through an index. An already-sorted array (the common case for one type of
+ * record from one stream) is detected in one pass and left alone.
+ */
+#include "timeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t gt_tl_event_time(const struct gt_event *ev)
+{
+	switch (ev->type) {
+	case GT_REC_KERNEL:
+		return (ev->u.kernel.flags & GT_KERNEL_BAD_TIMES) ? 0 : ev->u.kernel.start;
+	case GT_REC_MEMCPY: return ev->u.memcpy.start;
+	case GT_REC_MEMSET: return ev->u.memset.start;
+	case GT_REC_API: return ev->u.api.start;
+	case GT_REC_SYNC: return ev->u.sync.start;
+	case GT_REC_NVTX: return ev->u.nvtx.start;
+	case GT_REC_MEMORY: return ev->u.memory.timestamp;
+	case GT_REC_DROPPED: return ev->u.dropped.timestamp;
+	case GT_REC_PROCESS: return ev->u.process.timestamp;
+	case GT_REC_OVERHEAD: return ev->u.overhead.start;
+	case GT_REC_CLOCK_SYNC: return ev->u.clock_sync.cupti_ns;
+	case GT_REC_CLOCK_SAMPLE: return ev->u.clock_sample.timestamp;
+	case GT_REC_GRAPH_LAUNCH: return ev->u.graph_launch.start;
+	default: return 0;
+	}
+}
+
+/* ---- records ---------------------------------------------------------------------------------- */
+
+void gt_tl_vec_init(struct gt_tl_vec *v, size_t size)
+{
+	memset(v, 0, sizeof *v);
+	v->size = size;
+}
+
+void gt_tl_vec_release(struct gt_tl_vec *v)
+{
+	if (!v)
+		return;
+	gt_growbuf_release(&v->buf);
+	v->n = 0;
+}
+
+void *gt_tl_vec_grow_slow(struct gt_tl_vec *v)
+{
+	if (v->n > SIZE_MAX / v->size - 1 || gt_growbuf_reserve(&v->buf, (v->n + 1) * v->size))
+		return NULL;
+	return (char *)v->buf.p + v->n * v->size;
+}
+
+int gt_tl_vec_sort(struct gt_tl_vec *v) { return gt_tl_sort(v->buf.p, v->n, v->size); }
+
+static inline uint64_t key_at(const char *base, size_t i, size_t size)
+{
+	uint64_t k;
+	memcpy(&k, base + i * size, sizeof k);
+	return k;
+}
+
+#define DIGIT_BITS 11
+#define DIGITS (1u << DIGIT_BITS)
+
+/* One scatter pass, with the record size a compile-time constant where it is a common one so that
+ * the copy is a few moves rather than a call. */
+#define SCATTER(SZ)                                                                                \
+	for (size_t i = 0; i < n; i++) {                                                           \
+		const char *r = src + i * (SZ);                                                    \
+		uint64_t k;                                                                        \
+		memcpy(&k, r, sizeof k);                                                           \
+		size_t d = (size_t)(((k - min) >> shift) & (DIGITS - 1));                          \
+		memcpy(dst + pos[d]++ * (SZ), r, (SZ));                                            \
+	}
+
+int gt_tl_sort(void *base, size_t n, size_t size)
+{
+	if (n < 2)
+		return 0;
+	const char *b = base;
+	uint64_t min = key_at(b, 0, size), max = min, prev = min;
+	int sorted = 1;
+	for (size_t i = 1; i < n; i++) {
+		uint64_t k = key_at(b, i, size);
+		sorted &= k >= prev;
+		prev = k;
+		if (k < min)
+			min = k;
+		if (k > max)
+			max = k;
+	}
+	if (sorted)
+		return 0;
+	uint64_t range = max - min;
+	int bits = 64 - __builtin_clzll(range); /* range > 0: the array is not sorted */
+	int passes = (bits + DIGIT_BITS - 1) / DIGIT_BITS;
+	size_t *hist = calloc((size_t)passes * DIGITS, sizeof *hist);
+	char *scratch = malloc(n * size);
+	if (!hist || !scratch) {
+		free(hist);
+		free(scratch);
+		return GT_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = key_at(b, i, size) - min;
+		for (int p = 0; p < passes; p++)
+			hist[(size_t)p * DIGITS + ((k >> (p * DIGIT_BITS)) & (DIGITS - 1))]++;
+	}
+	char *src = base, *dst = scratch;
+	size_t pos[DIGITS];
+	for (int p = 0; p < passes; p++) {
+		const size_t *h = hist + (size_t)p * DIGITS;
+		int trivial = 0;
+		size_t sum = 0;
+		for (size_t d = 0; d < DIGITS; d++) {
+			if (h[d] == n)
+				trivial = 1; /* every record has this digit: the pass would change nothing */
+			pos[d] = sum;
+			sum += h[d];
+		}
+		if (trivial)
+			continue;
+		int shift = p * DIGIT_BITS;
+		switch (size) {
+		case 16: SCATTER(16) break;
+		case 24: SCATTER(24) break;
+		case 32: SCATTER(32) break;
+		case 40: SCATTER(40) break;
+		default: SCATTER(size) break;
+		}
+		char *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != base)
+		memcpy(base, src, n * size);
+	free(hist);
+	free(scratch);
+	return 0;
+}
+
+/* ---- unions ----------------------------------------------------------------------------------- */
+
+void gt_tl_union_init(struct gt_tl_union *u) { memset(u, 0, sizeof *u); }
+
+void gt_tl_union_release(struct gt_tl_union *u)
+{
+	if (!u)
+		return;
+	free(u->s);
+	free(u->before);
+	memset(u, 0, sizeof *u);
+}
+
+static int reserve(struct gt_tl_union *u, size_t need)
+{
+	if (need <= u->cap)
+		return 0;
+	size_t cap = u->cap ? u->cap : 64;
+	while (cap < need) {
+		if (cap > SIZE_MAX / 2 / sizeof *u->s)
+			return GT_ERR_NOMEM;
+		cap *= 2;
+	}
+	struct gt_tl_span *s = realloc(u->s, cap * sizeof *s);
+	if (!s)
+		return GT_ERR_NOMEM;
+	u->s = s;
+	uint64_t *b = realloc(u->before, cap * sizeof *b);
+	if (!b)
+		return GT_ERR_NOMEM;
+	u->before = b;
+	u->cap = cap;
+	return 0;
+}
+
+int gt_tl_union_add(struct gt_tl_union *u, uint64_t start, uint64_t end)
+{
+	if (end <= start)
+		return 0;
+	if (u->n) {
+		struct gt_tl_span *last = &u->s[u->n - 1];
+		if (start <= last->end) {
+			if (end > last->end) {
+				u->total += end - last->end;
+				last->end = end;
+			}
+			return 0;
+		}
+	}
+	if (reserve(u, u->n + 1))
+		return GT_ERR_NOMEM;
+	/* Spans before this one are final: nothing later can start before their end. */
+	u->before[u->n] = u->total;
+	u->s[u->n].start = start;
+	u->s[u->n].end = end;
+	u->n++;
+	u->total += end - start;
+	return 0;
+}
+
+int gt_tl_union_build(struct gt_tl_union *u, const void *recs, size_t n, size_t size)
+{
+	u->n = 0;
+	u->total = 0;
+	const char *p = recs;
+	for (size_t i = 0; i < n; i++, p += size) {
+		uint64_t iv[2];
+		memcpy(iv, p, sizeof iv);
+		if (gt_tl_union_add(u, iv[0], iv[1]))
+			return GT_ERR_NOMEM;
+	}
+	return 0;
+}
+
+int gt_tl_union_intersect(const struct gt_tl_union *a, const struct gt_tl_union *b,
+                          struct gt_tl_union *out)
+{
+	out->n = 0;
+	out->total = 0;
+	size_t i = 0, j = 0;
+	while (i < a->n && j < b->n) {
+		uint64_t s = a->s[i].start > b->s[j].start ? a->s[i].start : b->s[j].start;
+		uint64_t e = a->s[i].end < b->s[j].end ? a->s[i].end : b->s[j].end;
+		if (s < e && gt_tl_union_add(out, s, e))
+			return GT_ERR_NOMEM;
+		if (a->s[i].end < b->s[j].end)
+			i++;
+		else
+			j++;
+	}
+	return 0;
+}
+
+int gt_tl_union_merge(const struct gt_tl_union *a, const struct gt_tl_union *b, struct gt_tl_union *out)
+{
+	out->n = 0;
+	out->total = 0;
+	size_t i = 0, j = 0;
+	while (i < a->n || j < b->n) {
+		const struct gt_tl_span *s;
+		if (j >= b->n || (i < a->n && a->s[i].start <= b->s[j].start))
+			s = &a->s[i++];
+		else
+			s = &b->s[j++];
+		if (gt_tl_union_add(out, s->start, s->end))
+			return GT_ERR_NOMEM;
+	}
+	return 0;
+}
+
+size_t gt_tl_union_find(const struct gt_tl_union *u, uint64_t t)
+{
+	size_t lo = 0, hi = u->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (u->s[mid].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Length covered before t: the spans that end by t in full, and the part of the one holding t. */
+static uint64_t covered_before(const struct gt_tl_union *u, uint64_t t)
+{
+	size_t i = gt_tl_union_find(u, t); /* first span ending after t */
+	if (i == u->n)
+		return u->total;
+	uint64_t c = u->before[i];
+	if (t > u->s[i].start)
+		c += t - u->s[i].start;
+	return c;
+}
+
+uint64_t gt_tl_union_cover(const struct gt_tl_union *u, uint64_t a, uint64_t b)
+{
+	if (b <= a || u->n == 0)
+		return 0;
+	return covered_before(u, b) - covered_before(u, a);
+}

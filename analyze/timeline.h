@@ -1,0 +1,99 @@
+/* timeline.h: events in time order, and the time covered by sets of intervals.
+ *
+ * The pieces that split, bandwidth and findings share (and that any later command that asks "when,
+ * and for how long at once" can reuse):
+ *
+ *   - where a trace starts: gt_tl_event_time() gives the CUPTI timestamp of any event, so that every
+ *     command measures "time from trace start" from the same origin (the earliest such timestamp;
+ *     in a recording, the PROCESS start record);
+ *   - a growable array of fixed-size records (gt_tl_vec), for what a command keeps per event while
+ *     it streams a trace, sorted afterwards by the record's first field (a uint64_t time) with a
+ *     stable radix sort: CUPTI hands records over in buffers, so file order is not time order, but
+ *     it is close to it, and an array that is already sorted costs one pass to check;
+ *   - the union of intervals (gt_tl_union): "GPU busy" is the time during which at least one
+ *     kernel ran, not the sum of kernel durations (concurrent kernels would count twice). A union is
+ *     built once from intervals sorted by start, then answers "how much of [a, b) is covered" in
+ *     O(log n) through prefix sums, so that a million units can each ask about their own interval.
+ *     Unions intersect (copies that overlap kernels) and merge (all GPU work).
+ *
+ * Intervals are half-open, [start, end), in nanoseconds. An interval with end <= start covers
+ * nothing and is left out of a union.
+ */
+#ifndef GT_TIMELINE_H
+#define GT_TIMELINE_H
+
+#include "growbuf.h"
+#include "gputrace.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The CUPTI-clock time of an event, or 0 when it has none: the start of kernels (unless flagged
+ * GT_KERNEL_BAD_TIMES), copies, memsets, API calls, syncs, NVTX ranges, overheads and graph
+ * launches; the timestamp of memory, dropped, process and clock-sample records; clock_sync's
+ * cupti_ns. Variable records (strings, devices, ...) have none. The trace's origin ("trace start")
+ * is the smallest non-zero value over its events. */
+uint64_t gt_tl_event_time(const struct gt_event *ev);
+
+/* ---- records kept while streaming ------------------------------------------------------------
+ * size is a multiple of 8 and each record begins with its uint64_t sort key (a start time). */
+struct gt_tl_vec {
+	struct gt_growbuf buf;
+	size_t n;                /* records */
+	size_t size;             /* bytes per record */
+};
+
+void gt_tl_vec_init(struct gt_tl_vec *v, size_t size);
+void gt_tl_vec_release(struct gt_tl_vec *v);
+/* Room for one more record at the end: its address (count it with v->n++ after filling), or NULL
+ * when out of memory. */
+void *gt_tl_vec_grow_slow(struct gt_tl_vec *v);
+static inline void *gt_tl_vec_push(struct gt_tl_vec *v)
+{
+	if ((v->n + 1) * v->size <= v->buf.cap)
+		return (char *)v->buf.p + v->n++ * v->size;
+	void *p = gt_tl_vec_grow_slow(v);
+	if (p)
+		v->n++;
+	return p;
+}
+static inline void *gt_tl_vec_at(const struct gt_tl_vec *v, size_t i)
+{
+	return (char *)v->buf.p + i * v->size;
+}
+/* Sorts by the leading uint64_t key, ascending and stable (equal keys keep their order). 0, or
+ * GT_ERR_NOMEM (v unchanged). */
+int gt_tl_vec_sort(struct gt_tl_vec *v);
+/* The same for any array of n records of size bytes (a multiple of 8), key first. */
+int gt_tl_sort(void *base, size_t n, size_t size);
+
+/* ---- unions of intervals -------------------------------------------------------------------- */
+struct gt_tl_span {
+	uint64_t start, end;
+};
+
+struct gt_tl_union {
+	struct gt_tl_span *s;    /* disjoint, sorted, none empty; touching intervals are one span */
+	uint64_t *before;        /* before[i]: total length of spans 0..i-1 */
+	size_t n, cap;
+	uint64_t total;          /* total length of all spans */
+};
+
+void gt_tl_union_init(struct gt_tl_union *u);
+void gt_tl_union_release(struct gt_tl_union *u);
+/* Builds u from n records of size bytes (a multiple of 8) sorted by start, each beginning with
+ * uint64_t start, end. 0 or GT_ERR_NOMEM. */
+int gt_tl_union_build(struct gt_tl_union *u, const void *recs, size_t n, size_t size);
+/* Adds one interval; intervals must come in order of start (the union is extended at its end).
+ * Use gt_tl_union_build for arrays; this for a few intervals built by hand. 0 or GT_ERR_NOMEM. */
+int gt_tl_union_add(struct gt_tl_union *u, uint64_t start, uint64_t end);
+/* out = a intersected with b; out = a united with b. out must be initialised and is replaced. */
+int gt_tl_union_intersect(const struct gt_tl_union *a, const struct gt_tl_union *b,
+                          struct gt_tl_union *out);
+int gt_tl_union_merge(const struct gt_tl_union *a, const struct gt_tl_union *b, struct gt_tl_union *out);
+/* Length of [a, b) covered by u (0 when b <= a). O(log n). */
+uint64_t gt_tl_union_cover(const struct gt_tl_union *u, uint64_t a, uint64_t b);
+/* Index of the first span that ends after t (u->n if none). */
+size_t gt_tl_union_find(const struct gt_tl_union *u, uint64_t t);
+
+#endif
