@@ -60,6 +60,7 @@ include analyze/module.mk
 include cupti/module.mk
 include preload/module.mk
 include kernels/module.mk
+include kernels/refs/module.mk
 include tests/tools/module.mk
 include tests/cli/progs/module.mk
 include tests/gpu/module.mk
