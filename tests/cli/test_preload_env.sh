@@ -37,7 +37,7 @@ check_invalid() { # VAR VALUE FALLBACK-TEXT [QUOTED-TEXT, default VALUE]
 check_invalid GPUTRACE_FLUSH_MS abc "using 1000"
 check_invalid GPUTRACE_FLUSH_MS 5 "using 1000"
 check_invalid GPUTRACE_BUFFER_KB 1x "using 4096"
-check_invalid GPUTRACE_LATENCY maybe "using 1"
+check_invalid GPUTRACE_LATENCY maybe "using 0"
 check_invalid GPUTRACE_KERNELS "gemm(" "recording all kernels"
 check_invalid GPUTRACE_ACTIVITIES kernal,memcpy "ignored" kernal
 

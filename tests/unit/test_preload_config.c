@@ -70,7 +70,7 @@ static void test_defaults(void **state)
 	assert_int_equal(c.buffers_max, 256);
 	assert_int_equal(c.flush_ms, 1000);
 	assert_int_equal(c.sample_ms, 200);
-	assert_int_equal(c.latency, 1);
+	assert_int_equal(c.latency, 0);
 	assert_int_equal(c.exit_timeout_ms, 10000);
 	assert_int_equal(c.debug, 0);
 	assert_int_equal(c.quiet, 0);
@@ -138,8 +138,8 @@ static void test_invalid_numbers(void **state)
 		{ "GPUTRACE_BUFFERS_MAX", "3", "using 256" },
 		{ "GPUTRACE_BUFFERS_MAX", "4097", "using 256" },
 		{ "GPUTRACE_SAMPLE_MS", "x", "using 200" },
-		{ "GPUTRACE_LATENCY", "2", "using 1" },
-		{ "GPUTRACE_LATENCY", "yes", "using 1" },
+		{ "GPUTRACE_LATENCY", "2", "using 0" },
+		{ "GPUTRACE_LATENCY", "yes", "using 0" },
 		{ "GPUTRACE_EXIT_TIMEOUT_MS", "99", "using 10000" },
 		{ "GPUTRACE_DISABLE", "true", "using 0" },
 		{ "GPUTRACE_QUIET", "2", "using 0" },
@@ -177,7 +177,7 @@ static void test_valid_numbers(void **state)
 	setenv("GPUTRACE_BUFFER_KB", "64", 1);
 	setenv("GPUTRACE_BUFFERS_MAX", "4096", 1);
 	setenv("GPUTRACE_EXIT_TIMEOUT_MS", "600000", 1);
-	setenv("GPUTRACE_LATENCY", "0", 1);
+	setenv("GPUTRACE_LATENCY", "1", 1);
 	setenv("GPUTRACE_DISABLE", "1", 1);
 	setenv("GPUTRACE_QUIET", "1", 1);
 	setenv("GPUTRACE_DEBUG", "1", 1);
@@ -188,7 +188,7 @@ static void test_valid_numbers(void **state)
 	assert_int_equal(c.buffer_bytes, 64u << 10);
 	assert_int_equal(c.buffers_max, 4096);
 	assert_int_equal(c.exit_timeout_ms, 600000);
-	assert_int_equal(c.latency, 0);
+	assert_int_equal(c.latency, 1);
 	assert_int_equal(c.disabled, 1);
 	assert_int_equal(c.quiet, 1);
 	assert_int_equal(c.debug, 1);
