@@ -23,3 +23,14 @@ CUDA_PROGS  += $(KERNEL_BINS)
 else
 $(info gputrace: nvcc not found under CUDA_HOME=$(CUDA_HOME): skipping the CUDA programs in kernels/)
 endif
+
+# p2p_copy: peer-to-peer copies between device 0 and device 1 (tests/gpu/test_multi_gpu.sh), built
+# exactly as the programs above.
+ifneq ($(NVCC),)
+$(BUILD)/kernels/p2p_copy: kernels/p2p_copy.cu $(KERNEL_HEADERS) kernels/module.mk
+	@mkdir -p $(dir $@)
+	$(NVCC) $(KERNEL_NVFLAGS) -o $@ $< $(KERNEL_LIBS)
+
+ALL_TARGETS += $(BUILD)/kernels/p2p_copy
+CUDA_PROGS  += $(BUILD)/kernels/p2p_copy
+endif
