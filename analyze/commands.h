@@ -30,6 +30,7 @@ int cmd_bandwidth(int argc, char **argv);
 int cmd_findings(int argc, char **argv);
 int cmd_shadow(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_ranks(int argc, char **argv);
 
 #endif

@@ -38,6 +38,7 @@ const struct gt_command gt_commands[] = {
 	{ "findings", cmd_findings, "what to fix: sync copies, idle gaps, warm-up, throttling, lost records" },
 	{ "shadow", cmd_shadow, "captured launches replayed on CPU references, compared per element" },
 	{ "calibrate", cmd_calibrate, "a tolerance from the spread of correct results, tried on planted errors" },
+	{ "diff", cmd_diff, "A/B per kernel: both medians, speedup, CI, rank test, verdict; exit 1 if slower" },
 	{ "ranks", cmd_ranks, "one trace per process: ranks aligned, per-rank and merged kernels, stragglers, peer copies" },
 	{ NULL, NULL, NULL },
 };

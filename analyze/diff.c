@@ -1,0 +1,413 @@
+/* diff.c: compares two traces kernel by kernel and decides each kernel's verdict (diff.h).
+ *
+ * Both traces are collected by samples.c, so each kernel's durations arrive sorted: the medians
+ * are read off, the rank test is one merge, and the bootstrap draws order statistics, so a kernel
+ * costs O(n) for the test and O(B) for the interval however many launches it has. Kernels are
+ * matched by the name the trace holds (mangled), which is what identifies a kernel across builds.
+ */
+#include "diff.h"
+
+#include "diag.h"
+#include "split.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *gt_verdict_name(int v)
+{
+	switch (v) {
+	case GT_VERDICT_SAME: return "SAME";
+	case GT_VERDICT_FASTER: return "FASTER";
+	case GT_VERDICT_SLOWER: return "SLOWER";
+	default: return "UNCLEAR";
+	}
+}
+
+void gt_diff_options_default(struct gt_diff_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->threshold = 0.05;
+	o->seed = 1;
+	o->resamples = 2000;
+	o->min_samples = 10;
+	o->alpha = 0.05;
+}
+
+const char *gt_diff_change(double s, char *buf, size_t len)
+{
+	if (!isfinite(s) || s <= 0)
+		snprintf(buf, len, "n/a");
+	else if (s == 1)
+		snprintf(buf, len, "1.00x (equal medians)");
+	else if (s > 1)
+		snprintf(buf, len, "%.2fx faster", s);
+	else
+		snprintf(buf, len, "%.2fx slower", 1 / s);
+	return buf;
+}
+
+int gt_diff_verdict(double lo, double hi, double p, const struct gt_diff_options *o, char *why,
+                    size_t len)
+{
+	char dummy[8];
+	if (!why) {
+		why = dummy;
+		len = sizeof dummy;
+	}
+	double L = 1 + o->threshold, inv = 1 / L;
+	int test = !isnan(p);
+	if (isnan(lo) || isnan(hi)) {
+		snprintf(why, len, "no interval: a median is 0 ns, the ratio is undefined");
+		return GT_VERDICT_UNCLEAR;
+	}
+	if (lo >= inv && hi <= L) {
+		snprintf(why, len, "95%% interval of old/new [%.4g, %.4g] within [%.4g, %.4g]", lo, hi, inv, L);
+		return GT_VERDICT_SAME;
+	}
+	if (hi < inv || lo > L) {
+		int slower = hi < inv;
+		if (test && !(p < o->alpha)) {
+			snprintf(why, len, "95%% interval beyond %.4gx %s, but Mann-Whitney p = %.3g >= %g", L,
+			         slower ? "slower" : "faster", p, o->alpha);
+			return GT_VERDICT_UNCLEAR;
+		}
+		char pv[40] = "";
+		if (test)
+			snprintf(pv, sizeof pv, ", Mann-Whitney p = %.3g", p);
+		if (slower)
+			snprintf(why, len, "whole 95%% interval of new/old [%.4g, %.4g] above %.4g%s", 1 / hi,
+			         1 / lo, L, pv);
+		else
+			snprintf(why, len, "whole 95%% interval of old/new [%.4g, %.4g] above %.4g%s", lo, hi, L, pv);
+		return slower ? GT_VERDICT_SLOWER : GT_VERDICT_FASTER;
+	}
+	snprintf(why, len, "95%% interval of old/new [%.4g, %.4g] straddles %.4g", lo, hi,
+	         lo < inv ? inv : L);
+	return GT_VERDICT_UNCLEAR;
+}
+
+static void rows_free(struct gt_diff *d)
+{
+	free(d->rows);
+	d->rows = NULL;
+	d->nrows = 0;
+}
+
+static void unit_samples_free(struct gt_kernel_sample *k, size_t n)
+{
+	for (size_t i = 0; k && i < n; i++) {
+		free(k[i].name);
+		free(k[i].display);
+		free(k[i].dur);
+	}
+	free(k);
+}
+
+void gt_diff_release(struct gt_diff *d)
+{
+	if (!d)
+		return;
+	rows_free(d);
+	unit_samples_free(d->ubase, d->nunit_rows);
+	unit_samples_free(d->unew, d->nunit_rows);
+	free(d->unit_range);
+	gt_samples_release(&d->base);
+	gt_samples_release(&d->new);
+	memset(d, 0, sizeof *d);
+}
+
+static void one_sided(struct gt_diff_row *r, int side, const struct gt_kernel_sample *k)
+{
+	memset(r, 0, sizeof *r);
+	r->side = side;
+	if (side == GT_DIFF_BASE_ONLY)
+		r->base = k;
+	else
+		r->new = k;
+	r->name = k->name;
+	r->display = k->display;
+	r->speedup = NAN;
+	r->ci.lo = r->ci.hi = NAN;
+	r->mwu.p = r->mwu.u1 = r->mwu.z = NAN;
+	r->verdict = GT_VERDICT_UNCLEAR;
+	snprintf(r->why, sizeof r->why, "only in %s", side == GT_DIFF_BASE_ONLY ? "BASE" : "NEW");
+}
+
+/* One kernel on both sides: ratio, interval (replicates into reps), rank test, verdict. Returns 1
+ * when the replicates can go into the geometric mean. */
+static int compare(struct gt_diff_row *r, const struct gt_diff_options *o, double *reps,
+                   double *scratch, int *rc)
+{
+	const struct gt_kernel_sample *b = r->base, *n = r->new;
+	*rc = 0;
+	r->speedup = b->st.median > 0 && n->st.median > 0 ? b->st.median / n->st.median : NAN;
+	r->ci.lo = r->ci.hi = NAN;
+	int usable = 0;
+	if (b->n && n->n) {
+		struct gt_rng g;
+		gt_rng_seed(&g, o->seed, gt_rng_key(r->name));
+		gt_boot_ratio_ci_u64(&g, b->dur, b->n, n->dur, n->n, o->resamples, reps, scratch, &r->ci);
+		usable = !r->ci.undefined;
+	}
+	if ((*rc = gt_mwu_sorted_u64(b->dur, b->n, n->dur, n->n, &r->mwu)) != 0)
+		return 0;
+	if (b->n < o->min_samples || n->n < o->min_samples) {
+		snprintf(r->why, sizeof r->why, "too few samples: n = %zu in BASE, %zu in NEW (at least %zu each)",
+		         b->n, n->n, o->min_samples);
+		r->verdict = GT_VERDICT_UNCLEAR;
+		return 0;
+	}
+	r->verdict = gt_diff_verdict(r->ci.lo, r->ci.hi, r->mwu.p, o, r->why, sizeof r->why);
+	return usable && isfinite(r->speedup);
+}
+
+/* Rows a reader should see first come first: SLOWER, UNCLEAR, FASTER, SAME; within a verdict
+ * (and among one-sided kernels) the kernels with the most time in the trace that has them. */
+static int rank_of(int v)
+{
+	static const int rank[GT_NVERDICTS] = { [GT_VERDICT_SLOWER] = 0, [GT_VERDICT_UNCLEAR] = 1,
+		                                [GT_VERDICT_FASTER] = 2, [GT_VERDICT_SAME] = 3 };
+	return v >= 0 && v < GT_NVERDICTS ? rank[v] : GT_NVERDICTS;
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct gt_diff_row *a = pa, *b = pb;
+	if (a->side != b->side)
+		return a->side - b->side;
+	if (a->side == GT_DIFF_BOTH && a->verdict != b->verdict)
+		return rank_of(a->verdict) - rank_of(b->verdict);
+	const struct gt_kernel_sample *ka = a->base ? a->base : a->new, *kb = b->base ? b->base : b->new;
+	if (ka->st.total != kb->st.total)
+		return ka->st.total < kb->st.total ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+int gt_diff_compute(struct gt_diff *d, struct gt_samples *base, struct gt_samples *new,
+                    const struct gt_diff_options *o)
+{
+	memset(d, 0, sizeof *d);
+	d->opt = *o;
+	d->base = *base;
+	d->new = *new;
+	memset(base, 0, sizeof *base);
+	memset(new, 0, sizeof *new);
+	const struct gt_samples *A = &d->base, *N = &d->new;
+	size_t cap = A->nkernels + N->nkernels;
+	d->rows = calloc(cap ? cap : 1, sizeof *d->rows);
+	size_t B = o->resamples ? o->resamples : 1;
+	double *reps = malloc(B * sizeof *reps), *scratch = malloc(B * sizeof *scratch);
+	double *sumlog = calloc(B, sizeof *sumlog);
+	int rc = 0;
+	if (!d->rows || !reps || !scratch || !sumlog) {
+		rc = GT_ERR_NOMEM;
+		goto out;
+	}
+	double logsum = 0;
+	/* Both lists are sorted by name: one merge finds the common kernels and the one-sided ones. */
+	size_t i = 0, j = 0, nb = 0;
+	while (i < A->nkernels && j < N->nkernels) {
+		int c = strcmp(A->kernels[i].name, N->kernels[j].name);
+		if (c) {
+			if (c < 0)
+				i++;
+			else
+				j++;
+			continue;
+		}
+		struct gt_diff_row *r = &d->rows[nb++];
+		memset(r, 0, sizeof *r);
+		r->side = GT_DIFF_BOTH;
+		r->base = &A->kernels[i++];
+		r->new = &N->kernels[j++];
+		r->name = r->base->name;
+		r->display = r->base->display;
+		int crc;
+		if (compare(r, o, reps, scratch, &crc)) {
+			for (size_t k = 0; k < B; k++)
+				sumlog[k] += log(reps[k]);
+			logsum += log(r->speedup);
+			d->geo_k++;
+		}
+		if (crc) {
+			rc = crc;
+			goto out;
+		}
+		d->count[r->verdict]++;
+	}
+	d->nboth = nb;
+	size_t nr = nb;
+	for (size_t k = 0; k < A->nkernels; k++)
+		if (!gt_samples_find(N, A->kernels[k].name))
+			one_sided(&d->rows[nr++], GT_DIFF_BASE_ONLY, &A->kernels[k]);
+	d->nbase_only = nr - nb;
+	for (size_t k = 0; k < N->nkernels; k++)
+		if (!gt_samples_find(A, N->kernels[k].name))
+			one_sided(&d->rows[nr++], GT_DIFF_NEW_ONLY, &N->kernels[k]);
+	d->nnew_only = nr - nb - d->nbase_only;
+	d->nrows = nr;
+	qsort(d->rows, nr, sizeof *d->rows, cmp_rows);
+	if (d->geo_k) {
+		double K = (double)d->geo_k;
+		d->geo_speedup = exp(logsum / K);
+		for (size_t k = 0; k < B; k++)
+			sumlog[k] = exp(sumlog[k] / K);
+		gt_boot_percentile_ci(sumlog, B, &d->geo_lo, &d->geo_hi);
+		d->geo_verdict = gt_diff_verdict(d->geo_lo, d->geo_hi, NAN, o, d->geo_why, sizeof d->geo_why);
+	} else {
+		d->geo_speedup = d->geo_lo = d->geo_hi = NAN;
+		d->geo_verdict = GT_VERDICT_UNCLEAR;
+		snprintf(d->geo_why, sizeof d->geo_why,
+		         "no kernel on both sides with at least %zu samples each and nonzero medians",
+		         o->min_samples);
+	}
+out:
+	free(reps);
+	free(scratch);
+	free(sumlog);
+	return rc;
+}
+
+/* The quantities of a split unit that diff compares. */
+static const enum gt_split_metric unit_metrics[] = { GT_M_WALL, GT_M_KERNEL, GT_M_HTOD, GT_M_DTOH,
+	                                             GT_M_DTOD, GT_M_API };
+#define NUNIT_METRICS (sizeof unit_metrics / sizeof *unit_metrics)
+
+/* One quantity of every unit as a sorted sample of integer nanoseconds. */
+static int unit_sample(struct gt_kernel_sample *k, const struct gt_split *s, enum gt_split_metric m,
+                       const char *label)
+{
+	memset(k, 0, sizeof *k);
+	if (!(k->name = strdup(label)) || !(k->display = strdup(label)))
+		return GT_ERR_NOMEM;
+	if (!(k->dur = malloc((s->nunits ? s->nunits : 1) * sizeof *k->dur)))
+		return GT_ERR_NOMEM;
+	for (size_t i = 0; i < s->nunits; i++) {
+		double v = s->units[i].v[m];
+		if (isnan(v) || v < 0)
+			continue;
+		k->dur[k->n++] = (uint64_t)llround(v);
+	}
+	k->launches = k->n;
+	gt_stats_compute_u64(&k->st, k->dur, k->n);
+	return 0;
+}
+
+/* Split both traces; when both are cut by the same NVTX range, add a row per quantity. 0, or
+ * GT_EXIT_USAGE / GT_ERR_NOMEM. */
+static int compare_units(struct gt_diff *d, const char *base, const char *new, const struct gt_diff_options *o)
+{
+	struct gt_split sa, sb;
+	memset(&sa, 0, sizeof sa);
+	memset(&sb, 0, sizeof sb);
+	struct gt_split_options so = { .range = NULL, .warmup = o->warmup };
+	int rc = gt_split_run(&sa, base, &so);
+	if (!rc)
+		rc = gt_split_run(&sb, new, &so);
+	if (rc)
+		goto out;
+	if (sa.mode != GT_SPLIT_NVTX || sb.mode != GT_SPLIT_NVTX) {
+		snprintf(d->units_note, sizeof d->units_note, "not compared: %s has no NVTX range to cut it into units",
+		         sa.mode != GT_SPLIT_NVTX ? (sb.mode != GT_SPLIT_NVTX ? "neither trace" : "BASE") : "NEW");
+		goto out;
+	}
+	if (strcmp(sa.range, sb.range) != 0) {
+		snprintf(d->units_note, sizeof d->units_note,
+		         "not compared: BASE is cut by NVTX range '%.60s', NEW by '%.60s'", sa.range, sb.range);
+		goto out;
+	}
+	if (!(d->unit_range = strdup(sa.range))) {
+		rc = GT_ERR_NOMEM;
+		goto out;
+	}
+	d->units_base = sa.nunits;
+	d->units_new = sb.nunits;
+	d->ubase = calloc(NUNIT_METRICS, sizeof *d->ubase);
+	d->unew = calloc(NUNIT_METRICS, sizeof *d->unew);
+	struct gt_diff_row *rows = realloc(d->rows, (d->nrows + NUNIT_METRICS) * sizeof *rows);
+	if (!d->ubase || !d->unew || !rows) {
+		if (rows)
+			d->rows = rows;
+		rc = GT_ERR_NOMEM;
+		goto out;
+	}
+	d->rows = rows;
+	size_t B = o->resamples ? o->resamples : 1;
+	double *scratch = malloc(B * sizeof *scratch);
+	if (!scratch) {
+		rc = GT_ERR_NOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < NUNIT_METRICS && !rc; i++) {
+		enum gt_split_metric m = unit_metrics[i];
+		char label[160];
+		snprintf(label, sizeof label, "%.100s: %s", sa.range, gt_split_metric_title(m));
+		size_t k = d->nunit_rows;
+		if ((rc = unit_sample(&d->ubase[k], &sa, m, label)) != 0 ||
+		    (rc = unit_sample(&d->unew[k], &sb, m, label)) != 0) {
+			d->nunit_rows = k + 1; /* free what was made */
+			break;
+		}
+		d->nunit_rows = k + 1;
+		if (!(d->ubase[k].st.total > 0) && !(d->unew[k].st.total > 0))
+			continue; /* nothing of this kind in any unit */
+		struct gt_diff_row *r = &d->rows[d->nrows++];
+		memset(r, 0, sizeof *r);
+		r->side = GT_DIFF_BOTH;
+		r->unit = 1;
+		r->base = &d->ubase[k];
+		r->new = &d->unew[k];
+		r->name = r->base->name;
+		r->display = r->base->display;
+		int crc;
+		compare(r, o, NULL, scratch, &crc);
+		if (crc)
+			rc = crc;
+		else
+			d->ucount[r->verdict]++;
+	}
+	free(scratch);
+	/* Unit rows come after every kernel row, in the order of unit_metrics. */
+	if (!rc)
+		snprintf(d->units_note, sizeof d->units_note,
+		         "compared: NVTX range '%.100s', %zu units in BASE and %zu in NEW after warm-up", sa.range,
+		         sa.nunits, sb.nunits);
+	d->units_done = !rc;
+out:
+	gt_split_release(&sa);
+	gt_split_release(&sb);
+	return rc;
+}
+
+int gt_diff_run(struct gt_diff *d, const char *base, const char *new, const struct gt_diff_options *o)
+{
+	struct gt_samples a, b;
+	memset(d, 0, sizeof *d);
+	int rc = gt_samples_init(&a, o->warmup, 0);
+	int rc2 = gt_samples_init(&b, o->warmup, 0);
+	if (rc || rc2) {
+		gt_samples_release(&a);
+		gt_samples_release(&b);
+		return GT_ERR_NOMEM;
+	}
+	if (!(rc = gt_samples_load(&a, base)) && !(rc = gt_samples_load(&b, new))) {
+		if (gt_samples_finish(&a, o->filter) || gt_samples_finish(&b, o->filter))
+			rc = GT_ERR_NOMEM;
+		else
+			rc = gt_diff_compute(d, &a, &b, o);
+	}
+	if (!rc)
+		rc = compare_units(d, base, new, o);
+	gt_samples_release(&a);
+	gt_samples_release(&b);
+	return rc;
+}
+
+int gt_diff_failed(const struct gt_diff *d, int strict)
+{
+	size_t slower = d->count[GT_VERDICT_SLOWER] + d->ucount[GT_VERDICT_SLOWER];
+	size_t unclear = d->count[GT_VERDICT_UNCLEAR] + d->ucount[GT_VERDICT_UNCLEAR];
+	return slower > 0 || (strict && unclear > 0);
+}
