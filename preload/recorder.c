@@ -337,7 +337,11 @@ static void *writer_main(void *arg)
 			session_flush(0);
 			drain_buffers();
 			if (!R.write_failed) {
-				int rc = gt_writer_flush(R.w);
+				/* A clock pairing per flush lets analysis measure how CUPTI's clock and the
+				 * host's drift apart over a long run (gpuanalyze ranks aligns with them). */
+				int rc = write_clock_sync(R.w);
+				if (!rc)
+					rc = gt_writer_flush(R.w);
 				if (rc)
 					writer_failed(rc);
 			}
