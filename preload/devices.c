@@ -3,6 +3,7 @@
 #include "cupti/libs.h"
 #include "nvml.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define MAX_DEVICES 64
@@ -73,7 +74,24 @@ int devices_describe(struct gt_writer *w, uint32_t ordinal)
 	known[nknown].ordinal = ordinal;
 	known[nknown].nvml = nv;
 	nknown++;
-	return gt_writer_device(w, &g, name);
+	int rc = gt_writer_device(w, &g, name);
+	/* NVLink: where a peer copy between two GPUs can go faster than PCIe. Per device, as META
+	 * device.D.pci_bus_id, device.D.nvlink.link_gbps and device.D.nvlink.remote (gpuanalyze ranks). */
+	char key[96], val[1024];
+	double gbps = 0;
+	if (!rc && nv) {
+		snprintf(key, sizeof key, "device.%u.pci_bus_id", ordinal);
+		rc = gt_writer_meta(w, key, bus);
+		int links = nvml_nvlinks(nv, val, sizeof val, &gbps);
+		if (!rc && links > 0) {
+			snprintf(key, sizeof key, "device.%u.nvlink.remote", ordinal);
+			rc = gt_writer_meta(w, key, val);
+			snprintf(key, sizeof key, "device.%u.nvlink.link_gbps", ordinal);
+			snprintf(val, sizeof val, "%g", gbps);
+			rc = rc ? rc : gt_writer_meta(w, key, val);
+		}
+	}
+	return rc;
 }
 
 int devices_sample(struct gt_writer *w, uint64_t cupti_now)

@@ -8,6 +8,13 @@
 typedef int nvmlReturn_t;              /* NVML_SUCCESS == 0 */
 typedef struct nvmlDevice_st *nvmlDevice_t;
 struct nvml_util { unsigned gpu, memory; };
+/* nvmlPciInfo_t */
+struct nvml_pci {
+	char bus_id_legacy[16];
+	unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+	char bus_id[32];
+};
+enum { NVML_NVLINK_MAX_LINKS = 18, NVML_NVLINK_DEVICE_TYPE_GPU = 0, NVML_NVLINK_DEVICE_TYPE_SWITCH = 2 };
 enum { NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2, NVML_TEMPERATURE_GPU = 0 };
 
 static struct {
@@ -28,6 +35,10 @@ static struct {
 	nvmlReturn_t (*power)(nvmlDevice_t, unsigned *);
 	nvmlReturn_t (*util)(nvmlDevice_t, struct nvml_util *);
 	nvmlReturn_t (*bus_width)(nvmlDevice_t, unsigned *);
+	nvmlReturn_t (*link_state)(nvmlDevice_t, unsigned, int *);
+	nvmlReturn_t (*link_version)(nvmlDevice_t, unsigned, unsigned *);
+	nvmlReturn_t (*link_remote_pci)(nvmlDevice_t, unsigned, struct nvml_pci *);
+	nvmlReturn_t (*link_remote_type)(nvmlDevice_t, unsigned, int *);
 	char version[96];
 } nv;
 
@@ -62,6 +73,10 @@ int nvml_open(void)
 	*(void **)&nv.power = sym("nvmlDeviceGetPowerUsage", NULL);
 	*(void **)&nv.util = sym("nvmlDeviceGetUtilizationRates", NULL);
 	*(void **)&nv.bus_width = sym("nvmlDeviceGetMemoryBusWidth", NULL);
+	*(void **)&nv.link_state = sym("nvmlDeviceGetNvLinkState", NULL);
+	*(void **)&nv.link_version = sym("nvmlDeviceGetNvLinkVersion", NULL);
+	*(void **)&nv.link_remote_pci = sym("nvmlDeviceGetNvLinkRemotePciInfo_v2", NULL);
+	*(void **)&nv.link_remote_type = sym("nvmlDeviceGetNvLinkRemoteDeviceType", NULL);
 	if (!nv.init || !nv.by_bus || nv.init() != 0) {
 		dlclose(nv.h);
 		memset(&nv, 0, sizeof nv);
@@ -134,4 +149,43 @@ int nvml_sample_device(void *dev, struct nvml_sample *o)
 	if (nv.util && nv.util(d, &u) == 0)
 		o->util_gpu = u.gpu;
 	return 0;
+}
+
+int nvml_nvlinks(void *dev, char *remote, size_t n, double *link_gbps)
+{
+	if (n)
+		remote[0] = '\0';
+	*link_gbps = 0;
+	if (!nv.ok || !dev || !nv.link_state)
+		return 0;
+	/* Per-direction data rate of one link, by NVLink version (NVIDIA's published figures:
+	 * NVLink 2 and 3: 25 GB/s; 4 (Hopper): 25 GB/s; 5 (Blackwell): 50 GB/s). */
+	static const double rate[] = { 0, 20, 25, 25, 25, 50 };
+	nvmlDevice_t d = dev;
+	size_t pos = 0;
+	int active = 0;
+	for (unsigned link = 0; link < NVML_NVLINK_MAX_LINKS; link++) {
+		int on = 0;
+		if (nv.link_state(d, link, &on) != 0 || !on)
+			continue;
+		unsigned ver = 0;
+		if (!*link_gbps && nv.link_version && nv.link_version(d, link, &ver) == 0 &&
+		    ver < sizeof rate / sizeof rate[0])
+			*link_gbps = rate[ver];
+		int type = -1;
+		struct nvml_pci pci;
+		memset(&pci, 0, sizeof pci);
+		char what[48] = "other";
+		if (nv.link_remote_type && nv.link_remote_type(d, link, &type) == 0 &&
+		    type == NVML_NVLINK_DEVICE_TYPE_SWITCH)
+			snprintf(what, sizeof what, "switch");
+		else if (nv.link_remote_pci && nv.link_remote_pci(d, link, &pci) == 0 &&
+		         (type == NVML_NVLINK_DEVICE_TYPE_GPU || type < 0))
+			snprintf(what, sizeof what, "gpu:%.31s", pci.bus_id);
+		int k = snprintf(remote + pos, n > pos ? n - pos : 0, "%s%s", active ? "," : "", what);
+		if (k > 0 && (size_t)k < n - pos)
+			pos += (size_t)k;
+		active++;
+	}
+	return active;
 }

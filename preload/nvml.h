@@ -8,6 +8,7 @@
 #ifndef GT_PRELOAD_NVML_H
 #define GT_PRELOAD_NVML_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct nvml_pcie {
@@ -28,5 +29,9 @@ const char *nvml_driver_version(void);
 void *nvml_device_by_bus_id(const char *bus_id);
 int nvml_pcie_info(void *dev, struct nvml_pcie *out);
 int nvml_sample_device(void *dev, struct nvml_sample *out);
+/* The device's active NVLinks: "switch", "gpu:<pci bus id>" or "other" per link, comma-separated,
+ * into remote; the per-direction rate of one link in GB/s from the NVLink version (0 if unknown).
+ * Returns the number of active links, 0 when none or NVML cannot say. */
+int nvml_nvlinks(void *dev, char *remote, size_t n, double *link_gbps);
 
 #endif
