@@ -1,0 +1,106 @@
+#!/bin/sh
+# Every gpuanalyze subcommand on hostile input: the known-bad traces of tests/data/bad/ (each a
+# valid trace with one thing wrong, and the fuzzers' findings, committed as found), the saved
+# fuzzer findings of tests/data/fuzz/ (inputs that once crashed an analyzer engine), cuts of a
+# real H200 trace at awkward offsets, random bytes, and diff over pairs of real and synthetic
+# traces. Each run must end cleanly (timeout 30 s):
+# - status 0, 1 or 2, never a signal, a hang or a sanitizer report (the sanitizer pass runs this
+#   with its sanitized gpuanalyze: GT_BUILD=build/san);
+# - status 2: nothing but "gpuanalyze: " lines on stderr, exactly one of them not a warning; where
+#   the reader refuses the file (its .err names a GT_ERR_*), that line holds the reader's reason;
+# - status 0 or 1: stderr holds only "gpuanalyze: " lines (warnings, such as a trace that ends early).
+# Commands the analyzer does not list in --help are not run; shadow and calibrate get the
+# references of kernels/refs (refs.so of the same build).
+. tests/cli/progs/common.sh
+GA=$B/gpuanalyze
+[ -x "$GA" ] || fail "no analyzer at $GA"
+REFS=$B/kernels/refs.so
+[ -f "$REFS" ] || REFS=$P/kernels/refs.so
+VALID=$ROOT/traces/samples/h200-splat_render.gtrace
+[ -f "$VALID" ] || fail "no sample trace $VALID"
+export GPUTRACE_PEAKS="$T/no-peaks" HOME="$T"
+
+# The inputs.
+mkdir -p "$T/in"
+for f in "$ROOT"/tests/data/bad/* "$ROOT"/tests/data/fuzz/*; do
+	[ -f "$f" ] || continue
+	case $f in *.err|*.py|*.md) continue ;; esac
+	cp "$f" "$T/in/"
+done
+size=$(wc -c <"$VALID")
+for cut in 1 8 31 32 33 64 100 $((size / 2)) $((size - 33)) $((size - 1)); do
+	head -c "$cut" "$VALID" >"$T/in/cut_$cut.gtrace"
+done
+head -c 4096 /dev/urandom >"$T/in/random.bin"
+{ head -c 32 "$VALID"; head -c 600 /dev/urandom; } >"$T/in/header_then_noise.gtrace"
+ninputs=$(ls "$T/in" | wc -l)
+
+cmds=$("$GA" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
+[ -n "$cmds" ] || fail "gpuanalyze --help lists no commands"
+
+# check LABEL EXPECT-FILE CMD...: runs CMD and checks the promises above.
+runs=0
+check() {
+	label=$1 errfile=$2
+	shift 2
+	timeout 30 "$@" >"$T/out" 2>"$T/err" </dev/null
+	rc=$?
+	runs=$((runs + 1))
+	case $rc in
+	0|1|2) ;;
+	124) fail "$label: hangs (30 s)" ;;
+	*) fail "$label: status $rc: $(head -c 600 "$T/err")" ;;
+	esac
+	if grep -q 'Sanitizer\|runtime error:\|LeakSanitizer' "$T/err"; then
+		fail "$label: sanitizer report: $(grep -m3 'ERROR\|runtime error' "$T/err")"
+	fi
+	grep -v '^gpuanalyze: ' "$T/err" | grep -q . && fail "$label: stderr not in the analyzer's voice: $(head -c 400 "$T/err")"
+	if [ $rc = 2 ]; then
+		n=$(grep -vc '^gpuanalyze: warning: ' "$T/err")
+		[ "$n" = 1 ] || fail "$label: status 2 with $n error lines: $(cat "$T/err")"
+		if [ -n "$errfile" ] && [ -f "$errfile" ]; then
+			set -- $(cat "$errfile")
+			if [ "$1" != GT_OK ]; then
+				shift 2
+				grep -v '^gpuanalyze: warning: ' "$T/err" | grep -qF "$*" ||
+					fail "$label: the error line does not give the reader's reason '$*': $(cat "$T/err")"
+			fi
+		fi
+	fi
+	eval "st_$rc=\$((st_$rc + 1))"
+}
+
+printf '%-10s %7s %7s %7s %7s\n' command runs 'exit 0' 'exit 1' 'exit 2'
+for cmd in $cmds; do
+	"$GA" "$cmd" --help >/dev/null 2>&1 || { printf '%-10s not run: no --help\n' "$cmd"; continue; }
+	st_0=0 st_1=0 st_2=0
+	before=$runs
+	for f in "$T"/in/*; do
+		name=$(basename "$f")
+		e=$ROOT/tests/data/bad/$name.err
+		[ -f "$e" ] || e=$ROOT/tests/data/fuzz/$name.err
+		case $cmd in
+		shadow) check "$cmd $name" "$e" "$GA" shadow --ref "$REFS" "$f" ;;
+		calibrate) check "$cmd $name" "$e" "$GA" calibrate --ref "$REFS" --kernel saxpy "$f" ;;
+		diff)
+			check "diff $name VALID" "$e" "$GA" diff --bootstrap 200 "$f" "$VALID"
+			check "diff VALID $name" "$e" "$GA" diff --bootstrap 200 "$VALID" "$f" ;;
+		*) check "$cmd $name" "$e" "$GA" "$cmd" "$f" ;;
+		esac
+	done
+	if [ "$cmd" = diff ]; then
+		# Pairs of readable traces, real and synthetic, small and large samples: diff's statistics on
+		# few samples, one-sided kernels, no kernels at all.
+		for a in "$ROOT"/traces/samples/h200-graph_launch.gtrace "$ROOT"/traces/samples/h200-transfers.gtrace \
+		         "$ROOT"/tests/fuzz/corpus/reader/renderer_small.gtrace "$ROOT"/tests/fuzz/corpus/reader/steady.gtrace \
+		         "$ROOT"/tests/fuzz/corpus/reader/no_end.gtrace "$VALID"; do
+			for b in "$ROOT"/tests/fuzz/corpus/reader/steady.gtrace "$ROOT"/tests/fuzz/corpus/reader/renderer_small.gtrace "$VALID"; do
+				[ -f "$a" ] && [ -f "$b" ] || continue
+				check "diff $(basename "$a") $(basename "$b")" "" "$GA" diff --bootstrap 200 "$a" "$b"
+			done
+		done
+	fi
+	printf '%-10s %7d %7d %7d %7d\n' "$cmd" $((runs - before)) "$st_0" "$st_1" "$st_2"
+done
+note "$runs runs over $ninputs hostile inputs: every status 0, 1 or 2, errors in one line, no crash, hang or sanitizer report"
+exit 0
