@@ -30,6 +30,8 @@
 	"memory twice, so it can reach at most 50% of it); measured = the `gputrace peak` probe's "    \
 	"rate for the same kind (also bytes once: 100% is the probe's rate)"
 
+static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
 struct printer {
 	enum gt_format fmt;
 	FILE *out;
@@ -115,8 +117,8 @@ static void measured_text(const struct gt_bandwidth *b, const struct gt_bw_devic
 		snprintf(buf, len, "measured peaks from %s: %s", b->peaks_file, list);
 	else
 		snprintf(buf, len,
-		         "no measured peak for this device: %s has %zu lines for other devices, %zu without "
-		         "a UUID",
+		         "no measured peak for this device: no line of %s is for its UUID (%zu for other "
+		         "devices, %zu without a UUID)",
 		         b->peaks_file, d->peaks.other_devices, d->peaks.no_uuid);
 }
 
@@ -135,8 +137,9 @@ static void preamble(const struct printer *p)
 		        "missing",
 		     b->path, (unsigned long long)b->lost_bytes);
 	if (b->copies_bad || b->copies_no_rate)
-		line(p, "excluded: %llu copies with end < start, %llu of zero duration or zero bytes (no rate)",
-		     (unsigned long long)b->copies_bad, (unsigned long long)b->copies_no_rate);
+		line(p, "excluded: %llu %s with end < start, %llu of zero duration or zero bytes (no rate)",
+		     (unsigned long long)b->copies_bad, pl(b->copies_bad, "copy", "copies"),
+		     (unsigned long long)b->copies_no_rate);
 	line(p, "measured: %s", MEASURED);
 	line(p, "%s", GROUPS);
 	for (size_t i = 0; i < b->ndevices; i++) {
@@ -236,35 +239,36 @@ static void flags_text(const struct printer *p)
 	char mb[32], thr[512];
 	const struct gt_bw_flag *f = &b->pageable;
 	if (f->count)
-		line(p, "pageable: %llu copies (%s, %.3f ms) have a pageable host end: the driver stages them "
+		line(p, "pageable: %llu %s (%s, %.3f ms) with a pageable host end: the driver stages them "
 		        "through a pinned buffer, so they do not overlap other work and stay below the pinned "
 		        "rate. Allocate the host buffers that are copied with cudaMallocHost, or pin them with "
 		        "cudaHostRegister.",
-		     (unsigned long long)f->count, bytes_text((double)f->bytes, mb, sizeof mb), f->time_ns / 1e6);
+		     (unsigned long long)f->count, pl(f->count, "copy", "copies"), bytes_text((double)f->bytes, mb, sizeof mb),
+		     f->time_ns / 1e6);
 	else
 		line(p, "pageable: none");
 	thresholds_text(b, thr, sizeof thr);
 	f = &b->small;
 	if (f->count)
-		line(p, "small: %llu copies (%s, %.3f ms) are under the size at which a copy can reach 80%% "
+		line(p, "small: %llu %s (%s, %.3f ms) under the size at which a copy can reach 80%% "
 		        "of its ceiling (%s): a copy takes about t0 + bytes / peak with a fixed cost t0 of "
 		        "about %.0f us, so reaching 80%% needs bytes >= 4 x t0 x peak. Batch small copies into "
 		        "larger ones, or keep the data on the device.",
-		     (unsigned long long)f->count, bytes_text((double)f->bytes, mb, sizeof mb), f->time_ns / 1e6,
-		     thr, GT_BW_FIXED_COST_NS / 1e3);
+		     (unsigned long long)f->count, pl(f->count, "copy", "copies"), bytes_text((double)f->bytes, mb, sizeof mb),
+		     f->time_ns / 1e6, thr, GT_BW_FIXED_COST_NS / 1e3);
 	else
 		line(p, "small: none (threshold: %s)", thr);
 	f = &b->sync_critical;
 	if (f->count)
-		line(p, "synchronous on the critical path: %llu of %llu copies without the async flag (%s, "
+		line(p, "synchronous on the critical path: %llu of %llu %s without the async flag (%s, "
 		        "%.3f ms) ran while the device did nothing else: the host waited, and so did the GPU. "
 		        "Use cudaMemcpyAsync from pinned memory on a stream, and give the GPU work to overlap.",
-		     (unsigned long long)f->count, (unsigned long long)b->sync.count,
+		     (unsigned long long)f->count, (unsigned long long)b->sync.count, pl(b->sync.count, "copy", "copies"),
 		     bytes_text((double)f->bytes, mb, sizeof mb), f->time_ns / 1e6);
 	else if (b->sync.count)
-		line(p, "synchronous on the critical path: none (%llu copies without the async flag, each "
+		line(p, "synchronous on the critical path: none (%llu %s without the async flag, each "
 		        "overlapped by other GPU work)",
-		     (unsigned long long)b->sync.count);
+		     (unsigned long long)b->sync.count, pl(b->sync.count, "copy", "copies"));
 	else
 		line(p, "synchronous on the critical path: none (no copies without the async flag)");
 }

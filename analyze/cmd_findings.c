@@ -51,7 +51,7 @@ static void rules_text(const struct gt_findings_options *o, char *buf, size_t le
 	         "idle gaps >= %.3f ms; low utilisation: %u slices of each device's GPU span, < %.0f%% "
 	         "busy; first launch >= %.1fx the median of the others (kernels launched >= 3 times); "
 	         "bimodal: >= %llu launches, sorted durations with a gap >= %.2fx leaving >= %.0f%% on each "
-	         "side; small copies: bandwidth(1) thresholds",
+	         "side; small copies: as gpuanalyze bandwidth flags them",
 	         (double)o->gap_ns / 1e6, o->slices, o->util_pct, o->first_ratio,
 	         (unsigned long long)o->bimodal_min, o->bimodal_ratio, 100 * o->bimodal_share);
 }

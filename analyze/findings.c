@@ -1,12 +1,12 @@
 /* findings.c: the rules of findings.h, run over one pass of a trace.
  *
  * The pass keeps, per GPU operation, its interval with a label (kernel name id, or copy or memset)
- * and stream, in one array per device (24 bytes); per kernel launch, its duration (8 bytes) under
- * its name; and a few counters per rule. The copy flags come from bandwidth.c, fed from the same
- * pass, and its critical-path test is answered from the per-device arrays rather than a second
- * read. Afterwards each device's operations are sorted by start once: the sweep that finds idle
- * gaps (and what ran on either side), the union for utilisation slices and the bandwidth test all
- * read that one order.
+ * and stream, in one array per device and kind (24 bytes); per kernel launch, its duration (8
+ * bytes) under its name; and a few counters per rule. The copy flags come from bandwidth.c, fed
+ * from the same pass, and its critical-path test is answered from those arrays rather than a
+ * second read. Afterwards each array is sorted by start (usually already so) and a device's three
+ * are merged on the fly: one walk in time order finds the idle gaps (and what ran on either side)
+ * and another spreads the union of busy time over the utilisation slices, with no union kept.
  */
 #include "findings.h"
 
@@ -72,13 +72,44 @@ struct op {
 	uint32_t label, stream;
 };
 
+/* A device's operations, one array per kind (kernels, copies, memsets): each kind arrives nearly
+ * in time order, while the three interleave by chunk in the file, so three sorted arrays merged on
+ * the fly cost far less than one array sorted. */
+enum { OP_KERNEL = 0, OP_COPY, OP_MEMSET, OP_KINDS };
+
 struct devops {
 	uint32_t device;
-	struct gt_tl_vec ops;
+	struct gt_tl_vec ops[OP_KINDS];
+	size_t n;                    /* all kinds */
 };
 
+/* The three arrays of a device in start order. */
+struct merged {
+	const struct op *v[OP_KINDS];
+	size_t n[OP_KINDS], i[OP_KINDS];
+};
+
+static void merged_init(struct merged *m, const struct devops *d)
+{
+	for (int k = 0; k < OP_KINDS; k++) {
+		m->v[k] = d->ops[k].buf.p;
+		m->n[k] = d->ops[k].n;
+		m->i[k] = 0;
+	}
+}
+
+static const struct op *merged_next(struct merged *m)
+{
+	int best = -1;
+	for (int k = 0; k < OP_KINDS; k++)
+		if (m->i[k] < m->n[k] && (best < 0 || m->v[k][m->i[k]].start < m->v[best][m->i[best]].start))
+			best = k;
+	return best < 0 ? NULL : &m->v[best][m->i[best]++];
+}
+
 struct kacc {
-	uint64_t *d;             /* durations, ns, in file order */
+	struct gt_growbuf buf;   /* durations, ns, in file order (huge pages once large) */
+	uint64_t *d;
 	size_t n, cap;
 	uint64_t first_start, first_dur;
 	size_t first_idx;
@@ -133,6 +164,13 @@ struct pass {
 	int bw_ready;
 };
 
+/* A string id the trace never defined (a damaged record) names nothing: it is taken as 0, so that
+ * the tables indexed by id stay as small as the trace's strings (and below the label bits). */
+static uint32_t known_id(const struct gt_reader *r, uint32_t id)
+{
+	return id <= gt_reader_string_count(r) && id < LBL_COPY ? id : 0;
+}
+
 static int grow(void **p, size_t *n, size_t need, size_t elem)
 {
 	if (need <= *n)
@@ -158,18 +196,21 @@ static struct devops *devops_for(struct pass *p, uint32_t device)
 		return NULL;
 	struct devops *d = &p->dev[p->ndev++];
 	d->device = device;
-	gt_tl_vec_init(&d->ops, sizeof(struct op));
+	for (int k = 0; k < OP_KINDS; k++)
+		gt_tl_vec_init(&d->ops[k], sizeof(struct op));
+	d->n = 0;
 	return d;
 }
 
-static int add_op(struct pass *p, uint32_t device, uint64_t start, uint64_t end, uint32_t label,
+static int add_op(struct pass *p, uint32_t device, int kind, uint64_t start, uint64_t end, uint32_t label,
                   uint32_t stream)
 {
 	/* Most traces have one device: the first entry is nearly always the one. */
 	struct devops *d = p->ndev && p->dev[0].device == device ? &p->dev[0] : devops_for(p, device);
 	if (!d)
 		return GT_ERR_NOMEM;
-	struct op *o = gt_tl_vec_push(&d->ops);
+	struct op *o = gt_tl_vec_push(&d->ops[kind]);
+	d->n++;
 	if (!o)
 		return GT_ERR_NOMEM;
 	o->start = start;
@@ -191,24 +232,20 @@ static void flag_add(struct flagacc *f, uint64_t start, uint64_t end, uint64_t b
 	}
 }
 
-static int on_kernel(struct pass *p, const struct gt_kernel *k)
+static int on_kernel(struct pass *p, const struct gt_reader *r, const struct gt_kernel *k)
 {
 	p->F->kernels++;
 	if ((k->flags & GT_KERNEL_BAD_TIMES) || k->end < k->start)
 		return 0;
-	uint32_t id = k->name_id;
-	if (id >= LBL_COPY)
-		id = 0; /* not a string id a trace can define */
+	uint32_t id = known_id(r, k->name_id);
 	if (id >= p->nk && grow((void **)&p->k, &p->nk, (size_t)id + 1, sizeof *p->k))
 		return GT_ERR_NOMEM;
 	struct kacc *a = &p->k[id];
 	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 16;
-		uint64_t *q = realloc(a->d, cap * sizeof *q);
-		if (!q)
+		if (gt_growbuf_reserve(&a->buf, (a->n + 1) * sizeof *a->d))
 			return GT_ERR_NOMEM;
-		a->d = q;
-		a->cap = cap;
+		a->d = a->buf.p;
+		a->cap = a->buf.cap / sizeof *a->d;
 	}
 	uint64_t dur = k->end - k->start;
 	if (!a->n || k->start < a->first_start) {
@@ -218,7 +255,7 @@ static int on_kernel(struct pass *p, const struct gt_kernel *k)
 		a->first_stream = k->stream_id;
 	}
 	a->d[a->n++] = dur;
-	return add_op(p, k->device_id, k->start, k->end, id, k->stream_id);
+	return add_op(p, k->device_id, OP_KERNEL, k->start, k->end, id, k->stream_id);
 }
 
 static int on_memcpy(struct pass *p, const struct gt_memcpy *m)
@@ -231,7 +268,7 @@ static int on_memcpy(struct pass *p, const struct gt_memcpy *m)
 	                                                                          : -1;
 	if ((m->flags & GT_COPY_ASYNC) && host == GT_MEM_PAGEABLE)
 		flag_add(&p->pageable_async, m->start, m->end, m->bytes, m->stream_id, m->copy_kind);
-	return add_op(p, m->device_id, m->start, m->end, LBL_COPY | m->copy_kind, m->stream_id);
+	return add_op(p, m->device_id, OP_COPY, m->start, m->end, LBL_COPY | m->copy_kind, m->stream_id);
 }
 
 static int on_memset(struct pass *p, const struct gt_memset *m)
@@ -241,7 +278,7 @@ static int on_memset(struct pass *p, const struct gt_memset *m)
 		return 0;
 	if (!(m->flags & GT_COPY_ASYNC))
 		flag_add(&p->sync_memsets, m->start, m->end, m->bytes, m->stream_id, m->mem_kind);
-	return add_op(p, m->device_id, m->start, m->end, LBL_MEMSET | m->mem_kind, m->stream_id);
+	return add_op(p, m->device_id, OP_MEMSET, m->start, m->end, LBL_MEMSET | m->mem_kind, m->stream_id);
 }
 
 static int push_block(struct pass *p, uint64_t start, uint64_t end, uint32_t corr, int from_api)
@@ -259,7 +296,7 @@ static int push_block(struct pass *p, uint64_t start, uint64_t end, uint32_t cor
 static int on_api(struct pass *p, const struct gt_reader *r, const struct gt_api *a)
 {
 	p->F->apis++;
-	uint32_t id = a->name_id;
+	uint32_t id = known_id(r, a->name_id);
 	if (id >= p->napi_kind && grow((void **)&p->api_kind, &p->napi_kind, (size_t)id + 1, 1))
 		return GT_ERR_NOMEM;
 	if (!p->api_kind[id]) {
@@ -326,7 +363,7 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 	if (rc)
 		return rc;
 	switch (ev->type) {
-	case GT_REC_KERNEL: return on_kernel(p, &ev->u.kernel);
+	case GT_REC_KERNEL: return on_kernel(p, r, &ev->u.kernel);
 	case GT_REC_MEMCPY: return on_memcpy(p, &ev->u.memcpy);
 	case GT_REC_MEMSET: return on_memset(p, &ev->u.memset);
 	case GT_REC_API: return on_api(p, r, &ev->u.api);
@@ -564,9 +601,10 @@ static int rule_copies(struct pass *p)
 	const struct flagacc *a = &p->pageable_async;
 	if (a->count) {
 		if (add(F, "pageable-async", sev_by_cost(F, a->time_ns),
-		        fmt("%llu copies were issued as asynchronous but have a pageable host end, so they "
-		            "ran synchronously (%.3f MB, %.3f ms)",
-		            (unsigned long long)a->count, (double)a->bytes / 1e6, a->time_ns / 1e6),
+		        fmt("%llu %s issued as asynchronous but with a pageable host end, so %s ran "
+		            "synchronously (%.3f MB, %.3f ms)",
+		            (unsigned long long)a->count, pl(a->count, "copy", "copies"), pl(a->count, "it", "they"),
+		            (double)a->bytes / 1e6, a->time_ns / 1e6),
 		        fmt("first %s, %s, stream %u", at(a->first, F->origin, t, sizeof t), gt_copy_kind_name(a->first_kind),
 		            a->first_stream),
 		        a->time_ns,
@@ -582,10 +620,10 @@ static int rule_copies(struct pass *p)
 	const struct gt_bw_flag *s = &p->bw.sync, *c = &p->bw.sync_critical;
 	if (s->count) {
 		if (add(F, "sync-copies", sev_by_cost(F, s->time_ns),
-		        fmt("%llu copies without the async flag (cudaMemcpy and the like; %.3f MB, %.3f ms); %llu "
+		        fmt("%llu %s without the async flag (cudaMemcpy and the like; %.3f MB, %.3f ms); %llu "
 		            "of them (%.3f ms) ran while the device did nothing else",
-		            (unsigned long long)s->count, (double)s->bytes / 1e6, s->time_ns / 1e6,
-		            (unsigned long long)c->count, c->time_ns / 1e6),
+		            (unsigned long long)s->count, pl(s->count, "copy", "copies"), (double)s->bytes / 1e6,
+		            s->time_ns / 1e6, (unsigned long long)c->count, c->time_ns / 1e6),
 		        fmt("first %s, %s, stream %u", at(s->first_start, F->origin, t, sizeof t),
 		            gt_copy_kind_name(s->first_copy_kind), s->first_stream),
 		        s->time_ns,
@@ -601,8 +639,9 @@ static int rule_copies(struct pass *p)
 	a = &p->sync_memsets;
 	if (a->count) {
 		if (add(F, "sync-memsets", sev_by_cost(F, a->time_ns),
-		        fmt("%llu memsets without the async flag (cudaMemset; %.3f MB, %.3f ms)",
-		            (unsigned long long)a->count, (double)a->bytes / 1e6, a->time_ns / 1e6),
+		        fmt("%llu %s without the async flag (cudaMemset; %.3f MB, %.3f ms)",
+		            (unsigned long long)a->count, pl(a->count, "memset", "memsets"), (double)a->bytes / 1e6,
+		            a->time_ns / 1e6),
 		        fmt("first %s, stream %u", at(a->first, F->origin, t, sizeof t), a->first_stream),
 		        a->time_ns,
 		        fmt("their summed GPU duration (%s): the host waited at least that long",
@@ -624,9 +663,10 @@ static int rule_copies(struct pass *p)
 				break;
 		}
 		if (add(F, "small-copies", sev_by_cost(F, sm->time_ns),
-		        fmt("%llu copies are too small to reach 80%% of their bandwidth ceiling (%.3f MB, %.3f "
-		            "ms); thresholds: %s",
-		            (unsigned long long)sm->count, (double)sm->bytes / 1e6, sm->time_ns / 1e6, thr),
+		        fmt("%llu %s too small to reach 80%% of the bandwidth ceiling (%.3f MB, %.3f ms); "
+		            "thresholds: %s",
+		            (unsigned long long)sm->count, pl(sm->count, "copy", "copies"), (double)sm->bytes / 1e6,
+		            sm->time_ns / 1e6, thr),
 		        fmt("see 'gpuanalyze bandwidth' for the groups"), sm->time_ns,
 		        fmt("their summed GPU duration (%s); with a fixed cost of about %.0f us per copy, "
 		            "most of it is overhead",
@@ -779,6 +819,34 @@ static const char *label_text(const struct pass *p, const struct gt_reader *r, u
 	return buf;
 }
 
+/* Slice i of ns over [s0, s1) starts here (slice ns: s1); rounding to the ns as the ends do. */
+static uint64_t slice_lo(uint64_t s0, uint64_t s1, double len, unsigned ns, unsigned i)
+{
+	return i >= ns ? s1 : s0 + (uint64_t)(len * i);
+}
+
+/* Adds the busy span [a, b) to the slices it crosses. */
+static void spread(double *busy, unsigned ns, uint64_t s0, uint64_t s1, double len, uint64_t a, uint64_t b)
+{
+	if (b <= a)
+		return;
+	unsigned k = (unsigned)((double)(a - s0) / len);
+	if (k >= ns)
+		k = ns - 1;
+	while (k > 0 && slice_lo(s0, s1, len, ns, k) > a)
+		k--;
+	while (k + 1 < ns && slice_lo(s0, s1, len, ns, k + 1) <= a)
+		k++;
+	for (; k < ns; k++) {
+		uint64_t lo = slice_lo(s0, s1, len, ns, k), hi = slice_lo(s0, s1, len, ns, k + 1);
+		if (lo >= b)
+			break;
+		uint64_t x = a > lo ? a : lo, y = b < hi ? b : hi;
+		if (y > x)
+			busy[k] += (double)(y - x);
+	}
+}
+
 struct gap {
 	uint64_t start, end;
 	uint32_t before, after, before_stream, after_stream;
@@ -790,20 +858,23 @@ static int rule_gpu_time(struct pass *p, const struct gt_reader *r)
 	const struct gt_findings_options *o = &F->opt;
 	for (size_t di = 0; di < p->ndev; di++) {
 		struct devops *d = &p->dev[di];
-		size_t n = d->ops.n;
+		size_t n = d->n;
 		if (!n)
 			continue;
-		const struct op *ops = d->ops.buf.p;
 		/* Idle gaps, with what ran on either side: the operation that reached furthest before the
 		 * gap and the one that ends it. */
-		uint64_t maxend = ops[0].end, count = 0;
-		uint32_t before = ops[0].label, before_stream = ops[0].stream;
+		struct merged mg;
+		merged_init(&mg, d);
+		const struct op *op = merged_next(&mg);
+		uint64_t s0 = op->start, s1 = op->end;
+		uint64_t maxend = op->end, count = 0;
+		uint32_t before = op->label, before_stream = op->stream;
 		double total = 0;
 		struct gap top[3];
 		size_t ntop = 0;
-		for (size_t i = 1; i < n; i++) {
-			if (ops[i].start >= maxend + o->gap_ns) {
-				struct gap g = { maxend, ops[i].start, before, ops[i].label, before_stream, ops[i].stream };
+		while ((op = merged_next(&mg))) {
+			if (op->start >= maxend + o->gap_ns) {
+				struct gap g = { maxend, op->start, before, op->label, before_stream, op->stream };
 				count++;
 				total += (double)(g.end - g.start);
 				/* keep the three longest, longest first */
@@ -825,12 +896,13 @@ static int rule_gpu_time(struct pass *p, const struct gt_reader *r)
 					}
 				}
 			}
-			if (ops[i].end > maxend) {
-				maxend = ops[i].end;
-				before = ops[i].label;
-				before_stream = ops[i].stream;
+			if (op->end > maxend) {
+				maxend = op->end;
+				before = op->label;
+				before_stream = op->stream;
 			}
 		}
+		s1 = maxend;
 		if (count) {
 			char where[1024], a[256], b[256], t[64], pc[64];
 			size_t w = 0;
@@ -854,27 +926,40 @@ static int rule_gpu_time(struct pass *p, const struct gt_reader *r)
 			set_where(last(F), top[0].start, F->origin, top[0].after_stream);
 			last(F)->count = count;
 		}
-		/* Utilisation per slice of the device's span. */
-		struct gt_tl_union u;
-		gt_tl_union_init(&u);
-		if (gt_tl_union_build(&u, ops, n, sizeof *ops)) {
-			gt_tl_union_release(&u);
-			return GT_ERR_NOMEM;
-		}
-		uint64_t s0 = u.n ? u.s[0].start : 0, s1 = u.n ? u.s[u.n - 1].end : 0;
+		/* Utilisation per slice of the device's span: the union of its operations, walked once
+		 * in start order, spread over the slices each merged span crosses. */
 		unsigned ns = o->slices;
-		if (u.n && s1 > s0 && ns > 0 && s1 - s0 >= ns) {
+		if (s1 > s0 && ns > 0 && s1 - s0 >= ns) {
 			double len = (double)(s1 - s0) / ns;
+			double *busy = calloc(ns, sizeof *busy);
+			if (!busy)
+				return GT_ERR_NOMEM;
+			merged_init(&mg, d);
+			op = merged_next(&mg);
+			uint64_t cs = op->start, ce = op->end;
+			for (;;) {
+				op = merged_next(&mg);
+				if (op && op->start <= ce) {
+					if (op->end > ce)
+						ce = op->end;
+					continue;
+				}
+				spread(busy, ns, s0, s1, len, cs, ce);
+				if (!op)
+					break;
+				cs = op->start;
+				ce = op->end;
+			}
 			uint64_t regions = 0, low = 0, worst_at = 0;
 			double idle = 0, low_time = 0, worst = 101;
 			int in = 0;
 			for (unsigned i = 0; i < ns; i++) {
-				uint64_t a = s0 + (uint64_t)(len * i), b = i + 1 == ns ? s1 : s0 + (uint64_t)(len * (i + 1));
-				double util = b > a ? 100.0 * (double)gt_tl_union_cover(&u, a, b) / (double)(b - a) : 100;
+				uint64_t a = slice_lo(s0, s1, len, ns, i), b = slice_lo(s0, s1, len, ns, i + 1);
+				double util = b > a ? 100.0 * busy[i] / (double)(b - a) : 100;
 				if (util < o->util_pct) {
 					low++;
 					low_time += (double)(b - a);
-					idle += (double)(b - a) - (double)gt_tl_union_cover(&u, a, b);
+					idle += (double)(b - a) - busy[i];
 					regions += !in;
 					in = 1;
 					if (util < worst) {
@@ -885,24 +970,24 @@ static int rule_gpu_time(struct pass *p, const struct gt_reader *r)
 					in = 0;
 				}
 			}
+			free(busy);
 			if (low) {
 				char t[64], pc[64];
 				if (add(F, "low-utilization", sev_by_cost(F, idle),
 				        fmt("device %u: %llu of %u slices of its GPU span (%.3f ms each) were less than "
-				            "%.0f%% busy, in %llu region(s), %.3f ms in all; the least busy was %.1f%% busy",
+				            "%.0f%% busy, in %llu %s, %.3f ms in all; the least busy was %.1f%% busy",
 				            d->device, (unsigned long long)low, ns, len / 1e6, o->util_pct,
-				            (unsigned long long)regions, low_time / 1e6, worst),
+				            (unsigned long long)regions, pl(regions, "region", "regions"), low_time / 1e6, worst),
 				        fmt("the least busy slice %s", at(worst_at, F->origin, t, sizeof t)), idle,
 				        fmt("the idle time inside those slices (%s)", pct_of_span(F, idle, pc, sizeof pc)),
 				        fmt("Look at the timeline there (gpuanalyze split, or export): launch more work per "
 				            "call, batch small kernels, overlap copies with compute, or run independent "
 				            "work on more streams")))
-					return gt_tl_union_release(&u), GT_ERR_NOMEM;
+					return GT_ERR_NOMEM;
 				set_where(last(F), worst_at, F->origin, -1);
 				last(F)->count = low;
 			}
 		}
-		gt_tl_union_release(&u);
 	}
 	return 0;
 }
@@ -1156,10 +1241,11 @@ static int cmp_findings(const void *pa, const void *pb)
 static void pass_release(struct pass *p)
 {
 	for (size_t i = 0; i < p->ndev; i++)
-		gt_tl_vec_release(&p->dev[i].ops);
+		for (int k = 0; k < OP_KINDS; k++)
+			gt_tl_vec_release(&p->dev[i].ops[k]);
 	free(p->dev);
 	for (size_t i = 0; i < p->nk; i++)
-		free(p->k[i].d);
+		gt_growbuf_release(&p->k[i].buf);
 	free(p->k);
 	gt_tl_vec_release(&p->blocks);
 	free(p->api_kind);
@@ -1179,14 +1265,16 @@ static int finish(struct pass *p, const struct gt_reader *r)
 		return GT_ERR_NOMEM;
 	for (size_t i = 0; i < p->ndev; i++) {
 		struct devops *d = &p->dev[i];
-		if (gt_tl_vec_sort(&d->ops))
-			return GT_ERR_NOMEM;
-		for (size_t j = 0; j < d->ops.n; j++) {
-			const struct op *o = gt_tl_vec_at(&d->ops, j);
-			if (!F->gpu_first || o->start < F->gpu_first)
-				F->gpu_first = o->start;
-			if (o->end > F->gpu_last)
-				F->gpu_last = o->end;
+		for (int k = 0; k < OP_KINDS; k++) {
+			if (gt_tl_vec_sort(&d->ops[k]))
+				return GT_ERR_NOMEM;
+			for (size_t j = 0; j < d->ops[k].n; j++) {
+				const struct op *o = gt_tl_vec_at(&d->ops[k], j);
+				if (!F->gpu_first || o->start < F->gpu_first)
+					F->gpu_first = o->start;
+				if (o->end > F->gpu_last)
+					F->gpu_last = o->end;
+			}
 		}
 	}
 	int rc = gt_bw_end_pass(&p->bw, r);
@@ -1195,10 +1283,11 @@ static int finish(struct pass *p, const struct gt_reader *r)
 	if (rc == 1) {
 		for (size_t i = 0; i < p->ndev; i++) {
 			const struct devops *d = &p->dev[i];
-			for (size_t j = 0; j < d->ops.n; j++) {
-				const struct op *o = gt_tl_vec_at(&d->ops, j);
-				gt_bw_mark_busy(&p->bw, d->device, o->stream, o->start, o->end,
-				                LBL_KIND(o->label) == LBL_COPY);
+			for (int k = 0; k < OP_KINDS; k++) {
+				for (size_t j = 0; j < d->ops[k].n; j++) {
+					const struct op *o = gt_tl_vec_at(&d->ops[k], j);
+					gt_bw_mark_busy(&p->bw, d->device, o->stream, o->start, o->end, k == OP_COPY);
+				}
 			}
 		}
 	}
@@ -1207,7 +1296,8 @@ static int finish(struct pass *p, const struct gt_reader *r)
 	if ((rc = rule_losses(p, r)) || (rc = rule_copies(p)) || (rc = rule_blocking(p)) ||
 	    (rc = rule_gpu_time(p, r)) || (rc = rule_kernels(p, r)) || (rc = rule_clocks(p)))
 		return rc;
-	qsort(F->f, F->n, sizeof *F->f, cmp_findings);
+	if (F->n > 1)
+		qsort(F->f, F->n, sizeof *F->f, cmp_findings);
 	for (size_t i = 0; i < F->n; i++)
 		F->by_severity[F->f[i].severity]++;
 	return 0;

@@ -3,19 +3,23 @@
  *
  * One pass over the trace keeps, per event, only the interval (and for kernels the correlation id
  * and queued time; for launch calls the correlation id and start). Afterwards everything is sorted
- * by start, the unions are built once, and each unit asks them how much of its interval they cover
- * (gt_tl_union_cover, O(log n)), so the cost per unit does not grow with the trace. The kernels
- * overlapping a unit (for counts and launch latency) are found by a sweep over the units in start
- * order that keeps the kernels still running at the unit's start: a kernel is looked at about once
- * per unit it overlaps, however long the trace.
+ * by start (usually a check: each kind arrives nearly in order) and the units are visited in order
+ * of start: a cursor per kind of interval (timeline.h) merges that kind into its union as the units
+ * advance, and the kernel, copy and memset cursors are walked together for the overlap and the
+ * union of all GPU work. The kernels overlapping a unit (for counts and launch latency) are found by
+ * a sweep that keeps the kernels still running at the unit's start. So an interval is looked at
+ * about once per unit it overlaps, however long the trace, and nothing the size of the trace is
+ * built besides what was read.
  */
 #include "split.h"
 
 #include "diag.h"
+#include "growbuf.h"
 #include "load.h"
 #include "timeline.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,9 +69,13 @@ const char *gt_split_metric_title(enum gt_split_metric m)
 /* ---- what the pass keeps ------------------------------------------------------------------------ */
 
 struct kern {
-	uint64_t start, end, queued; /* queued: 0 unless GT_KERNEL_HAS_QUEUED */
-	uint32_t corr, pad;
+	uint64_t start, end;
+	uint32_t corr;
+	uint32_t wait;           /* start - queued, NO_QUEUED without GT_KERNEL_HAS_QUEUED (or when the
+	                          * kernel waited 4.29 s or more, or queued is after start: not a time
+	                          * this can stand for) */
 };
+#define NO_QUEUED UINT32_MAX
 
 struct copy {
 	uint64_t start, end;
@@ -159,6 +167,13 @@ static int is_launch(struct pass *p, const struct gt_reader *r, uint32_t id)
 	return p->api_launch[id] == 1;
 }
 
+/* A string id the trace never defined (a damaged record) names nothing: it is taken as 0, so that
+ * the tables indexed by id stay as small as the trace's strings. */
+static uint32_t known_id(const struct gt_reader *r, uint32_t id)
+{
+	return id <= gt_reader_string_count(r) ? id : 0;
+}
+
 static int on_nvtx(struct pass *p, const struct gt_reader *r, const struct gt_nvtx *n)
 {
 	struct gt_split *s = p->s;
@@ -166,18 +181,19 @@ static int on_nvtx(struct pass *p, const struct gt_reader *r, const struct gt_nv
 	if (n->kind == GT_NVTX_MARK || n->end == 0 || n->end < n->start)
 		return 0;
 	int keep = 0;
+	uint32_t name = known_id(r, n->name_id);
 	if (n->depth == 0) {
-		if (n->name_id >= p->ncounts &&
-		    grow_bytes((void **)&p->counts, &p->ncounts, (size_t)n->name_id + 1, sizeof *p->counts))
+		if (name >= p->ncounts &&
+		    grow_bytes((void **)&p->counts, &p->ncounts, (size_t)name + 1, sizeof *p->counts))
 			return GT_ERR_NOMEM;
-		struct name_count *c = &p->counts[n->name_id];
+		struct name_count *c = &p->counts[name];
 		if (!c->count || n->start < c->first)
 			c->first = n->start;
 		c->count++;
 		keep = 1;
 	}
 	if (p->o->range) {
-		uint32_t id = n->name_id;
+		uint32_t id = name;
 		if (id >= p->nrange_match &&
 		    grow_bytes((void **)&p->range_match, &p->nrange_match, (size_t)id + 1, 1))
 			return GT_ERR_NOMEM;
@@ -192,7 +208,7 @@ static int on_nvtx(struct pass *p, const struct gt_reader *r, const struct gt_nv
 		return GT_ERR_NOMEM;
 	x->start = n->start;
 	x->end = n->end;
-	x->name_id = n->name_id;
+	x->name_id = name;
 	x->thread = n->thread_id;
 	return 0;
 }
@@ -217,9 +233,11 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 			return GT_ERR_NOMEM;
 		x->start = k->start;
 		x->end = k->end;
-		x->queued = (k->flags & GT_KERNEL_HAS_QUEUED) ? k->queued : 0;
 		x->corr = k->correlation_id;
-		x->pad = 0;
+		x->wait = NO_QUEUED;
+		if ((k->flags & GT_KERNEL_HAS_QUEUED) && k->queued && k->queued <= k->start &&
+		    k->start - k->queued < NO_QUEUED)
+			x->wait = (uint32_t)(k->start - k->queued);
 		extent(p, k->start, k->end);
 		return 0;
 	}
@@ -257,7 +275,7 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 		if (a->end < a->start)
 			return 0;
 		extent(p, a->start, a->end);
-		int l = is_launch(p, r, a->name_id);
+		int l = is_launch(p, r, known_id(r, a->name_id));
 		if (l < 0)
 			return GT_ERR_NOMEM;
 		if (l) {
@@ -298,38 +316,96 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 
 /* ---- after the pass ----------------------------------------------------------------------------- */
 
-struct unions {
-	struct gt_tl_union k, c[GT_DIR_COUNT], copy, m, a, kc, g, tmp;
+/* The unions of each kind of interval, as cursors (timeline.h) that walk forward with the units:
+ * no interval is kept twice, and units that do not overlap need no memory however long. */
+struct cursors {
+	struct gt_tl_cursor k, d[GT_DIR_COUNT], copy, m, a;
 };
 
-static void unions_release(struct unions *u)
+static void cursors_init(struct cursors *c, const struct pass *p)
 {
-	gt_tl_union_release(&u->k);
+	memset(c, 0, sizeof *c);
+	gt_tl_cursor_init(&c->k, p->kerns.buf.p, p->kerns.n, p->kerns.size, 0, 0);
 	for (int d = 0; d < GT_DIR_COUNT; d++)
-		gt_tl_union_release(&u->c[d]);
-	gt_tl_union_release(&u->copy);
-	gt_tl_union_release(&u->m);
-	gt_tl_union_release(&u->a);
-	gt_tl_union_release(&u->kc);
-	gt_tl_union_release(&u->g);
-	gt_tl_union_release(&u->tmp);
+		gt_tl_cursor_init(&c->d[d], p->copies.buf.p, p->copies.n, p->copies.size, offsetof(struct copy, dir),
+		                  (uint32_t)d);
+	gt_tl_cursor_init(&c->copy, p->copies.buf.p, p->copies.n, p->copies.size, 0, 0);
+	gt_tl_cursor_init(&c->m, p->memsets.buf.p, p->memsets.n, p->memsets.size, 0, 0);
+	gt_tl_cursor_init(&c->a, p->apis.buf.p, p->apis.n, p->apis.size, 0, 0);
 }
 
-static int build_unions(struct pass *p, struct unions *u)
+static void cursors_release(struct cursors *c)
 {
-	if (gt_tl_union_build(&u->k, p->kerns.buf.p, p->kerns.n, p->kerns.size) ||
-	    gt_tl_union_build(&u->m, p->memsets.buf.p, p->memsets.n, p->memsets.size) ||
-	    gt_tl_union_build(&u->a, p->apis.buf.p, p->apis.n, p->apis.size) ||
-	    gt_tl_union_build(&u->copy, p->copies.buf.p, p->copies.n, p->copies.size))
-		return GT_ERR_NOMEM;
-	for (size_t i = 0; i < p->copies.n; i++) {
-		const struct copy *c = gt_tl_vec_at(&p->copies, i);
-		if (gt_tl_union_add(&u->c[c->dir], c->start, c->end))
-			return GT_ERR_NOMEM;
+	gt_tl_cursor_release(&c->k);
+	for (int d = 0; d < GT_DIR_COUNT; d++)
+		gt_tl_cursor_release(&c->d[d]);
+	gt_tl_cursor_release(&c->copy);
+	gt_tl_cursor_release(&c->m);
+	gt_tl_cursor_release(&c->a);
+}
+
+struct gpu_window {
+	uint64_t kernel, copy, memset, overlap, busy;
+};
+
+static uint64_t inter(struct gt_tl_span x, struct gt_tl_span y)
+{
+	uint64_t s = x.start > y.start ? x.start : y.start, e = x.end < y.end ? x.end : y.end;
+	return e > s ? e - s : 0;
+}
+
+/* Within [a, b): the unions of kernels, copies and memsets, the time a copy and a kernel ran at
+ * once, and the union of all three, from the three cursors' spans merged in order of start. The
+ * overlap of a span with the other kind needs only that kind's latest span: an earlier one ended
+ * before the latest began (each kind's spans are disjoint). */
+static int gpu_window(struct cursors *c, uint64_t a, uint64_t b, uint64_t next_a, struct gpu_window *w)
+{
+	struct gt_tl_cursor *cur[3] = { &c->k, &c->copy, &c->m };
+	struct gt_tl_span x[3], last[3];
+	int has[3];
+	memset(w, 0, sizeof *w);
+	memset(last, 0, sizeof last);
+	for (int i = 0; i < 3; i++) {
+		gt_tl_cursor_begin(cur[i], a, b, next_a);
+		if ((has[i] = gt_tl_cursor_next(cur[i], &x[i])) < 0)
+			return has[i];
 	}
-	if (gt_tl_union_intersect(&u->k, &u->copy, &u->kc) || gt_tl_union_merge(&u->k, &u->copy, &u->tmp) ||
-	    gt_tl_union_merge(&u->tmp, &u->m, &u->g))
-		return GT_ERR_NOMEM;
+	uint64_t cs = 0, ce = 0;
+	int open = 0;
+	for (;;) {
+		int i = -1;
+		for (int j = 0; j < 3; j++)
+			if (has[j] && (i < 0 || x[j].start < x[i].start))
+				i = j;
+		if (i < 0)
+			break;
+		struct gt_tl_span sp = x[i];
+		uint64_t len = sp.end - sp.start;
+		if (i == 0) {
+			w->kernel += len;
+			w->overlap += inter(sp, last[1]);
+		} else if (i == 1) {
+			w->copy += len;
+			w->overlap += inter(sp, last[0]);
+		} else {
+			w->memset += len;
+		}
+		last[i] = sp;
+		if (open && sp.start <= ce) {
+			if (sp.end > ce)
+				ce = sp.end;
+		} else {
+			if (open)
+				w->busy += ce - cs;
+			cs = sp.start;
+			ce = sp.end;
+			open = 1;
+		}
+		if ((has[i] = gt_tl_cursor_next(cur[i], &x[i])) < 0)
+			return has[i];
+	}
+	if (open)
+		w->busy += ce - cs;
 	return 0;
 }
 
@@ -463,7 +539,6 @@ struct unit_acc {
 	size_t nlat[3], cap;
 	uint64_t count;
 	struct gt_split *s;
-	int counting_pairs;          /* count paired launches (each kernel once, on the first visit) */
 };
 
 static int push_lat(struct unit_acc *u, int which, double v)
@@ -493,9 +568,9 @@ static int visit_kernel(void *ctx, const void *rec)
 	/* Differences in integers: timestamps near 2^61 lose nanoseconds as doubles. */
 	if (push_lat(u, 0, (double)(int64_t)(k->start - c->start)))
 		return GT_ERR_NOMEM;
-	if (k->queued) {
-		if (push_lat(u, 1, (double)(int64_t)(k->queued - c->start)) ||
-		    push_lat(u, 2, (double)(int64_t)(k->start - k->queued)))
+	if (k->wait != NO_QUEUED) {
+		uint64_t queued = k->start - k->wait;
+		if (push_lat(u, 1, (double)(int64_t)(queued - c->start)) || push_lat(u, 2, (double)k->wait))
 			return GT_ERR_NOMEM;
 	}
 	return 0;
@@ -512,7 +587,20 @@ static double median_of(double *x, size_t n)
 {
 	if (!n)
 		return NAN;
-	gt_stats_sort_double(x, n);
+	if (n < 32) {
+		/* a unit's few launches: insertion sort, not qsort's set-up */
+		for (size_t i = 1; i < n; i++) {
+			double v = x[i];
+			size_t j = i;
+			while (j > 0 && x[j - 1] > v) {
+				x[j] = x[j - 1];
+				j--;
+			}
+			x[j] = v;
+		}
+	} else {
+		gt_stats_sort_double(x, n);
+	}
 	return gt_stats_percentile_double(x, n, 50);
 }
 
@@ -524,17 +612,21 @@ static void count_pairs(struct gt_split *s, const struct gt_tl_vec *kerns, const
 		const struct kern *k = gt_tl_vec_at(kerns, i);
 		if (find_call(calls, k->corr, &hint)) {
 			s->launches_paired++;
-			s->launches_queued += k->queued != 0;
+			s->launches_queued += k->wait != NO_QUEUED;
 		}
 	}
 }
 
 /* The units' intervals, by start, in sync and process mode (in NVTX mode the ranges are the
  * units). */
-static int make_units(struct pass *p, const struct unions *u, struct gt_tl_vec *out)
+static int make_units(struct pass *p, struct gt_tl_vec *out)
 {
 	struct gt_split *s = p->s;
 	if (s->mode == GT_SPLIT_SYNC) {
+		/* An interval holds GPU work when a kernel, copy or memset covers some of it. */
+		struct cursors c;
+		cursors_init(&c, p);
+		int rc = 0;
 		uint64_t prev = p->t0;
 		for (size_t i = 0; i <= p->syncs.n; i++) {
 			uint64_t cut;
@@ -544,19 +636,25 @@ static int make_units(struct pass *p, const struct unions *u, struct gt_tl_vec *
 				cut = p->t1;
 			if (cut <= prev)
 				continue;
-			if (gt_tl_union_cover(&u->g, prev, cut) == 0) {
+			struct gpu_window gw;
+			if ((rc = gpu_window(&c, prev, cut, cut, &gw)) != 0)
+				break;
+			if (gw.busy == 0) {
 				s->empty_dropped++;
 			} else {
 				struct range *x = gt_tl_vec_push(out);
-				if (!x)
-					return GT_ERR_NOMEM;
+				if (!x) {
+					rc = GT_ERR_NOMEM;
+					break;
+				}
 				memset(x, 0, sizeof *x);
 				x->start = prev;
 				x->end = cut;
 			}
 			prev = cut;
 		}
-		return 0;
+		cursors_release(&c);
+		return rc;
 	}
 	if (!p->have_t && !(p->proc_start && p->proc_end > p->proc_start))
 		return 0;
@@ -660,31 +758,91 @@ static int choose(struct pass *p, const struct gt_reader *r)
 	return 0;
 }
 
-static int measure(struct pass *p, const struct unions *u, struct gt_tl_vec *uv)
+/* The statistics of one column. Most columns are whole nanoseconds, and a unit's latency median
+ * is a whole or a half: twice the values are integers, which take stats.h's integer path (a radix
+ * sort keeps a million units fast) before the results are halved again. Halving is exact in
+ * binary floating point, so the statistics are those of the values themselves. Negative values
+ * (a launch call timestamped after its kernel's start) take the double path. */
+static void column_stats(struct gt_stats *st, const double *v, size_t n, double *dscratch, uint64_t *iscratch)
+{
+	size_t k = 0;
+	int ok = 1, half = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(v[i]))
+			continue;
+		double t = 2 * v[i];
+		ok &= v[i] >= 0 && t < 0x1p63 && t == (double)(uint64_t)t;
+		half |= v[i] != (double)(uint64_t)v[i];
+		dscratch[k++] = v[i];
+	}
+	if (!ok) {
+		gt_stats_compute_double(st, dscratch, k);
+		return;
+	}
+	for (size_t i = 0; i < k; i++)
+		iscratch[i] = (uint64_t)(half ? 2 * dscratch[i] : dscratch[i]);
+	gt_stats_compute_u64(st, iscratch, k);
+	if (half) {
+		double *f[] = { &st->total, &st->min, &st->max, &st->mean, &st->stddev, &st->median, &st->mad,
+			        &st->mad_scaled, &st->p25, &st->p75, &st->p90, &st->p99, &st->iqr, &st->outlier_limit };
+		for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+			*f[i] /= 2;
+	}
+}
+
+/* Every column's statistics: the units are read once, into one column at a time in turn. */
+static int unit_stats(struct gt_split *s)
+{
+	size_t n = s->nunits ? s->nunits : 1;
+	struct gt_growbuf cb = { 0 }, db = { 0 }, ub = { 0 };
+	if (gt_growbuf_reserve(&cb, n * GT_M_COUNT * sizeof(double)) || gt_growbuf_reserve(&db, n * sizeof(double)) ||
+	    gt_growbuf_reserve(&ub, n * sizeof(uint64_t))) {
+		gt_growbuf_release(&cb);
+		gt_growbuf_release(&db);
+		gt_growbuf_release(&ub);
+		return GT_ERR_NOMEM;
+	}
+	double *cols = cb.p, *d = db.p;
+	uint64_t *u = ub.p;
+	for (size_t i = 0; i < s->nunits; i++)
+		for (int m = 0; m < GT_M_COUNT; m++)
+			cols[(size_t)m * n + i] = s->units[i].v[m];
+	for (int m = 0; m < GT_M_COUNT; m++)
+		column_stats(&s->st[m], cols + (size_t)m * n, s->nunits, d, u);
+	gt_growbuf_release(&cb);
+	gt_growbuf_release(&db);
+	gt_growbuf_release(&ub);
+	return 0;
+}
+
+static int measure(struct pass *p, struct gt_tl_vec *uv)
 {
 	struct gt_split *s = p->s;
 	s->units_total = uv->n;
 	size_t first = p->o->warmup < uv->n ? (size_t)p->o->warmup : uv->n;
 	s->warmup_dropped = first;
 	size_t n = uv->n - first;
-	if (!(s->units = calloc(n ? n : 1, sizeof *s->units)))
+	if (gt_growbuf_reserve(&s->units_buf, (n ? n : 1) * sizeof *s->units))
 		return GT_ERR_NOMEM;
+	s->units = s->units_buf.p;
 	struct sweep ks = { &p->kerns, 0, NULL, 0, 0 }, cs = { &p->copies, 0, NULL, 0, 0 };
 	struct unit_acc acc = { .calls = &p->calls, .s = s };
+	struct cursors c;
+	cursors_init(&c, p);
 	int rc = 0;
 	for (size_t i = 0; i < uv->n && !rc; i++) {
 		const struct range *r = gt_tl_vec_at(uv, i);
 		uint64_t a = r->start, b = r->end;
-		/* Warm-up units are still swept (the sweep must see every unit in order) but not kept. */
+		if (i < first)
+			continue; /* warm-up: the sweeps and cursors only need the windows in order */
 		acc.count = 0;
 		acc.nlat[0] = acc.nlat[1] = acc.nlat[2] = 0;
 		uint64_t ncopies = 0;
 		if ((rc = sweep_unit(&ks, a, b, visit_kernel, &acc)) != 0 ||
 		    (rc = sweep_unit(&cs, a, b, visit_count, &ncopies)) != 0)
 			break;
-		if (i < first)
-			continue;
 		struct gt_split_unit *x = &s->units[s->nunits++];
+		memset(x, 0, sizeof *x);
 		x->index = i;
 		x->start = a;
 		x->end = b;
@@ -693,35 +851,41 @@ static int measure(struct pass *p, const struct unions *u, struct gt_tl_vec *uv)
 		x->copies = ncopies;
 		double *v = x->v;
 		v[GT_M_WALL] = (double)(b - a);
-		v[GT_M_KERNEL] = (double)gt_tl_union_cover(&u->k, a, b);
-		for (int d = 0; d < GT_DIR_COUNT; d++)
-			v[GT_M_HTOD + d] = (double)gt_tl_union_cover(&u->c[d], a, b);
-		v[GT_M_MEMSET] = (double)gt_tl_union_cover(&u->m, a, b);
-		v[GT_M_OVERLAP] = (double)gt_tl_union_cover(&u->kc, a, b);
-		v[GT_M_API] = (double)gt_tl_union_cover(&u->a, a, b);
-		v[GT_M_IDLE] = (double)(b - a - gt_tl_union_cover(&u->g, a, b));
+		/* the next unit's start: what these windows may drop once read */
+		uint64_t next_a = i + 1 < uv->n ? ((const struct range *)gt_tl_vec_at(uv, i + 1))->start : UINT64_MAX;
+		struct gpu_window gw;
+		if ((rc = gpu_window(&c, a, b, next_a, &gw)) != 0)
+			break;
+		for (int d = 0; d < GT_DIR_COUNT; d++) {
+			int64_t t = gt_tl_cursor_sum(&c.d[d], a, b, next_a);
+			if (t < 0) {
+				rc = (int)t;
+				break;
+			}
+			v[GT_M_HTOD + d] = (double)t;
+		}
+		int64_t api = gt_tl_cursor_sum(&c.a, a, b, next_a);
+		if (rc || api < 0) {
+			rc = rc ? rc : (int)api;
+			break;
+		}
+		v[GT_M_KERNEL] = (double)gw.kernel;
+		v[GT_M_MEMSET] = (double)gw.memset;
+		v[GT_M_OVERLAP] = (double)gw.overlap;
+		v[GT_M_API] = (double)api;
+		v[GT_M_IDLE] = (double)(b - a) - (double)gw.busy;
 		v[GT_M_LAUNCH] = median_of(acc.lat[0], acc.nlat[0]);
 		v[GT_M_LAUNCH_QUEUE] = median_of(acc.lat[1], acc.nlat[1]);
 		v[GT_M_LAUNCH_START] = median_of(acc.lat[2], acc.nlat[2]);
 	}
 	sweep_release(&ks);
 	sweep_release(&cs);
+	cursors_release(&c);
 	for (int i = 0; i < 3; i++)
 		free(acc.lat[i]);
 	if (rc)
 		return rc;
-	double *vals = malloc((s->nunits ? s->nunits : 1) * sizeof *vals);
-	if (!vals)
-		return GT_ERR_NOMEM;
-	for (int m = 0; m < GT_M_COUNT; m++) {
-		size_t k = 0;
-		for (size_t i = 0; i < s->nunits; i++)
-			if (!isnan(s->units[i].v[m]))
-				vals[k++] = s->units[i].v[m];
-		gt_stats_compute_double(&s->st[m], vals, k);
-	}
-	free(vals);
-	return 0;
+	return unit_stats(s);
 }
 
 static void pass_release(struct pass *p)
@@ -756,20 +920,13 @@ static int finish(struct pass *p, const struct gt_reader *r)
 	if (rc)
 		return rc;
 	count_pairs(s, &p->kerns, &p->calls);
-	struct unions u;
-	memset(&u, 0, sizeof u);
 	struct gt_tl_vec uv;
 	gt_tl_vec_init(&uv, sizeof(struct range));
-	if (!(rc = build_unions(p, &u))) {
-		if (s->mode == GT_SPLIT_NVTX)
-			rc = 0; /* the ranges are the units */
-		else
-			rc = make_units(p, &u, &uv);
-		if (!rc)
-			rc = measure(p, &u, s->mode == GT_SPLIT_NVTX ? &p->ranges : &uv);
-	}
+	if (s->mode != GT_SPLIT_NVTX)
+		rc = make_units(p, &uv); /* in NVTX mode the ranges are the units */
+	if (!rc)
+		rc = measure(p, s->mode == GT_SPLIT_NVTX ? &p->ranges : &uv);
 	gt_tl_vec_release(&uv);
-	unions_release(&u);
 	return rc;
 }
 
@@ -811,7 +968,7 @@ void gt_split_release(struct gt_split *s)
 	for (size_t i = 0; i < s->nnames; i++)
 		free(s->names[i].name);
 	free(s->names);
-	free(s->units);
+	gt_growbuf_release(&s->units_buf);
 	free(s->path);
 	free(s->synthetic);
 	memset(s, 0, sizeof *s);

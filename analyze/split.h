@@ -32,12 +32,15 @@
  * Then, across the units left after warm-up (the first `warmup` units by start time, dropped by
  * position), struct gt_stats of each (stats.h: median, MAD, p90, p99, ...).
  *
- * Memory: while reading, 16 bytes per API call and copy and memset, 32 per kernel, and the NVTX
- * ranges and syncs that can be units; then unions of those intervals. The trace is read once.
+ * Memory: while reading, 16 bytes per API call and memset, 24 per copy and kernel, 16 per launch
+ * call, and the NVTX ranges and syncs that can be units; then 160 bytes per unit. The unions are
+ * not stored: cursors (timeline.h) merge each kind's sorted intervals as the units advance,
+ * keeping only spans that units overlapping each other share. The trace is read once.
  */
 #ifndef GT_SPLIT_H
 #define GT_SPLIT_H
 
+#include "growbuf.h"
 #include "stats.h"
 
 #include <stddef.h>
@@ -102,6 +105,7 @@ struct gt_split {
 
 	struct gt_split_unit *units; /* after warm-up, by start */
 	size_t nunits;
+	struct gt_growbuf units_buf; /* where units live (huge pages: a million units is 160 MB) */
 	uint64_t units_total;    /* before warm-up */
 	uint64_t warmup_dropped;
 	struct gt_stats st[GT_M_COUNT]; /* across units; n = 0 where no unit has the value */

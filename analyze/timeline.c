@@ -153,62 +153,39 @@ void gt_tl_union_release(struct gt_tl_union *u)
 {
 	if (!u)
 		return;
-	free(u->s);
-	free(u->before);
+	gt_growbuf_release(&u->sbuf);
+	gt_growbuf_release(&u->bbuf);
 	memset(u, 0, sizeof *u);
 }
 
-static int reserve(struct gt_tl_union *u, size_t need)
+int gt_tl_union_reserve(struct gt_tl_union *u, size_t need)
 {
 	if (need <= u->cap)
 		return 0;
-	size_t cap = u->cap ? u->cap : 64;
-	while (cap < need) {
-		if (cap > SIZE_MAX / 2 / sizeof *u->s)
-			return GT_ERR_NOMEM;
-		cap *= 2;
-	}
-	struct gt_tl_span *s = realloc(u->s, cap * sizeof *s);
-	if (!s)
+	if (need > SIZE_MAX / 2 / sizeof *u->s ||
+	    gt_growbuf_reserve(&u->sbuf, need * sizeof *u->s) ||
+	    gt_growbuf_reserve(&u->bbuf, need * sizeof *u->before))
 		return GT_ERR_NOMEM;
-	u->s = s;
-	uint64_t *b = realloc(u->before, cap * sizeof *b);
-	if (!b)
-		return GT_ERR_NOMEM;
-	u->before = b;
-	u->cap = cap;
+	u->s = u->sbuf.p;
+	u->before = u->bbuf.p;
+	size_t a = u->sbuf.cap / sizeof *u->s, b = u->bbuf.cap / sizeof *u->before;
+	u->cap = a < b ? a : b;
 	return 0;
 }
 
-int gt_tl_union_add(struct gt_tl_union *u, uint64_t start, uint64_t end)
+int gt_tl_union_add_slow(struct gt_tl_union *u, uint64_t start, uint64_t end)
 {
-	if (end <= start)
-		return 0;
-	if (u->n) {
-		struct gt_tl_span *last = &u->s[u->n - 1];
-		if (start <= last->end) {
-			if (end > last->end) {
-				u->total += end - last->end;
-				last->end = end;
-			}
-			return 0;
-		}
-	}
-	if (reserve(u, u->n + 1))
+	if (gt_tl_union_reserve(u, u->n + 1))
 		return GT_ERR_NOMEM;
-	/* Spans before this one are final: nothing later can start before their end. */
-	u->before[u->n] = u->total;
-	u->s[u->n].start = start;
-	u->s[u->n].end = end;
-	u->n++;
-	u->total += end - start;
-	return 0;
+	return gt_tl_union_add(u, start, end);
 }
 
 int gt_tl_union_build(struct gt_tl_union *u, const void *recs, size_t n, size_t size)
 {
 	u->n = 0;
 	u->total = 0;
+	if (gt_tl_union_reserve(u, n))
+		return GT_ERR_NOMEM;
 	const char *p = recs;
 	for (size_t i = 0; i < n; i++, p += size) {
 		uint64_t iv[2];
@@ -224,6 +201,8 @@ int gt_tl_union_intersect(const struct gt_tl_union *a, const struct gt_tl_union 
 {
 	out->n = 0;
 	out->total = 0;
+	if (gt_tl_union_reserve(out, a->n + b->n))
+		return GT_ERR_NOMEM;
 	size_t i = 0, j = 0;
 	while (i < a->n && j < b->n) {
 		uint64_t s = a->s[i].start > b->s[j].start ? a->s[i].start : b->s[j].start;
@@ -242,6 +221,8 @@ int gt_tl_union_merge(const struct gt_tl_union *a, const struct gt_tl_union *b, 
 {
 	out->n = 0;
 	out->total = 0;
+	if (gt_tl_union_reserve(out, a->n + b->n))
+		return GT_ERR_NOMEM;
 	size_t i = 0, j = 0;
 	while (i < a->n || j < b->n) {
 		const struct gt_tl_span *s;
@@ -285,4 +266,174 @@ uint64_t gt_tl_union_cover(const struct gt_tl_union *u, uint64_t a, uint64_t b)
 	if (b <= a || u->n == 0)
 		return 0;
 	return covered_before(u, b) - covered_before(u, a);
+}
+
+/* ---- cursor ----------------------------------------------------------------------------------- */
+
+void gt_tl_cursor_init(struct gt_tl_cursor *c, const void *recs, size_t n, size_t size, size_t filter_off,
+                       uint32_t filter_val)
+{
+	memset(c, 0, sizeof *c);
+	c->recs = recs;
+	c->n = n;
+	c->size = size;
+	c->filter_off = filter_off;
+	c->filter_val = filter_val;
+}
+
+void gt_tl_cursor_release(struct gt_tl_cursor *c)
+{
+	if (!c)
+		return;
+	free(c->buf);
+	memset(c, 0, sizeof *c);
+}
+
+/* The next record that passes the filter, from c->next on; 0 when there is none. */
+static int next_rec(struct gt_tl_cursor *c, uint64_t *start, uint64_t *end)
+{
+	while (c->next < c->n) {
+		const char *r = c->recs + c->next++ * c->size;
+		if (c->filter_off) {
+			uint32_t v;
+			memcpy(&v, r + c->filter_off, sizeof v);
+			if (v != c->filter_val)
+				continue;
+		}
+		uint64_t iv[2];
+		memcpy(iv, r, sizeof iv);
+		if (iv[1] <= iv[0])
+			continue; /* covers nothing */
+		*start = iv[0];
+		*end = iv[1];
+		return 1;
+	}
+	return 0;
+}
+
+/* Merges records into one more span at the end of the buffer: 1, 0 when the records are used up,
+ * or GT_ERR_NOMEM. A span is complete when the next record starts after its end; that record
+ * begins the next span (the cursor steps back to it). */
+static int more(struct gt_tl_cursor *c)
+{
+	uint64_t s, e, s2, e2;
+	if (!next_rec(c, &s, &e))
+		return 0;
+	for (;;) {
+		size_t back = c->next;
+		if (!next_rec(c, &s2, &e2))
+			break;
+		if (s2 > e) {
+			c->next = back;
+			break;
+		}
+		if (e2 > e)
+			e = e2;
+	}
+	if (c->head > 0 && c->head * 2 >= c->len) {
+		/* drop what no window can reach any more */
+		memmove(c->buf, c->buf + c->head, (c->len - c->head) * sizeof *c->buf);
+		c->at -= c->head;
+		c->len -= c->head;
+		c->head = 0;
+	}
+	if (c->len == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+		struct gt_tl_span *q = realloc(c->buf, cap * sizeof *q);
+		if (!q)
+			return GT_ERR_NOMEM;
+		c->buf = q;
+		c->cap = cap;
+	}
+	c->buf[c->len].start = s;
+	c->buf[c->len].end = e;
+	c->len++;
+	return 1;
+}
+
+void gt_tl_cursor_begin(struct gt_tl_cursor *c, uint64_t a, uint64_t b, uint64_t next_a)
+{
+	c->a = a;
+	c->b = b;
+	c->next_a = next_a;
+	while (c->head < c->len && c->buf[c->head].end <= a)
+		c->head++;
+	c->at = c->head;
+}
+
+int gt_tl_cursor_next(struct gt_tl_cursor *c, struct gt_tl_span *span)
+{
+	for (;;) {
+		if (c->at == c->len) {
+			int rc = more(c);
+			if (rc <= 0)
+				return rc;
+		}
+		const struct gt_tl_span *x = &c->buf[c->at];
+		if (x->start >= c->b || c->b <= c->a)
+			return 0; /* kept for the windows that follow */
+		uint64_t s = x->start > c->a ? x->start : c->a, e = x->end < c->b ? x->end : c->b;
+		/* Nothing later reaches a span that ends by the next window's start: drop it now (spans
+		 * are disjoint and ordered, so those before it go too). */
+		if (x->end <= c->next_a && c->at == c->head)
+			c->head++;
+		c->at++;
+		if (e > s) {
+			span->start = s;
+			span->end = e;
+			return 1;
+		}
+	}
+}
+
+int64_t gt_tl_cursor_sum(struct gt_tl_cursor *c, uint64_t a, uint64_t b, uint64_t next_a)
+{
+	gt_tl_cursor_begin(c, a, b, next_a);
+	struct gt_tl_span x;
+	int64_t t = 0;
+	int rc;
+	while ((rc = gt_tl_cursor_next(c, &x)) > 0)
+		t += (int64_t)(x.end - x.start);
+	return rc < 0 ? rc : t;
+}
+
+uint64_t gt_tl_spans_overlap(const struct gt_tl_span *x, size_t nx, const struct gt_tl_span *y, size_t ny)
+{
+	uint64_t t = 0;
+	size_t i = 0, j = 0;
+	while (i < nx && j < ny) {
+		uint64_t s = x[i].start > y[j].start ? x[i].start : y[j].start;
+		uint64_t e = x[i].end < y[j].end ? x[i].end : y[j].end;
+		if (s < e)
+			t += e - s;
+		if (x[i].end < y[j].end)
+			i++;
+		else
+			j++;
+	}
+	return t;
+}
+
+size_t gt_tl_spans_merge(const struct gt_tl_span *x, size_t nx, const struct gt_tl_span *y, size_t ny,
+                         struct gt_tl_span *out)
+{
+	size_t i = 0, j = 0, n = 0;
+	while (i < nx || j < ny) {
+		const struct gt_tl_span *s = (j >= ny || (i < nx && x[i].start <= y[j].start)) ? &x[i++] : &y[j++];
+		if (n && s->start <= out[n - 1].end) {
+			if (s->end > out[n - 1].end)
+				out[n - 1].end = s->end;
+		} else {
+			out[n++] = *s;
+		}
+	}
+	return n;
+}
+
+uint64_t gt_tl_spans_total(const struct gt_tl_span *x, size_t n)
+{
+	uint64_t t = 0;
+	for (size_t i = 0; i < n; i++)
+		t += x[i].end - x[i].start;
+	return t;
 }

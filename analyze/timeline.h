@@ -14,7 +14,12 @@
  *     kernel ran, not the sum of kernel durations (concurrent kernels would count twice). A union is
  *     built once from intervals sorted by start, then answers "how much of [a, b) is covered" in
  *     O(log n) through prefix sums, so that a million units can each ask about their own interval.
- *     Unions intersect (copies that overlap kernels) and merge (all GPU work).
+ *     Unions intersect (copies that overlap kernels) and merge (all GPU work);
+ *   - a cursor over the union (gt_tl_cursor), for many consecutive windows (units of work, time
+ *     slices) asked in order of their start: it merges a sorted array into disjoint spans as the
+ *     windows move forward and keeps only the spans a later window can still reach, so it needs
+ *     no memory per interval; each window gets its spans clipped to it, which combine into
+ *     overlaps and unions of several kinds (gt_tl_spans_*) within the window.
  *
  * Intervals are half-open, [start, end), in nanoseconds. An interval with end <= start covers
  * nothing and is left out of a union.
@@ -77,6 +82,7 @@ struct gt_tl_union {
 	uint64_t *before;        /* before[i]: total length of spans 0..i-1 */
 	size_t n, cap;
 	uint64_t total;          /* total length of all spans */
+	struct gt_growbuf sbuf, bbuf; /* where s and before live (huge pages once large) */
 };
 
 void gt_tl_union_init(struct gt_tl_union *u);
@@ -85,8 +91,33 @@ void gt_tl_union_release(struct gt_tl_union *u);
  * uint64_t start, end. 0 or GT_ERR_NOMEM. */
 int gt_tl_union_build(struct gt_tl_union *u, const void *recs, size_t n, size_t size);
 /* Adds one interval; intervals must come in order of start (the union is extended at its end).
- * Use gt_tl_union_build for arrays; this for a few intervals built by hand. 0 or GT_ERR_NOMEM. */
-int gt_tl_union_add(struct gt_tl_union *u, uint64_t start, uint64_t end);
+ * 0 or GT_ERR_NOMEM. */
+int gt_tl_union_add_slow(struct gt_tl_union *u, uint64_t start, uint64_t end);
+static inline int gt_tl_union_add(struct gt_tl_union *u, uint64_t start, uint64_t end)
+{
+	if (end <= start)
+		return 0;
+	if (u->n && start <= u->s[u->n - 1].end) {
+		struct gt_tl_span *last = &u->s[u->n - 1];
+		if (end > last->end) {
+			u->total += end - last->end;
+			last->end = end;
+		}
+		return 0;
+	}
+	if (u->n < u->cap) {
+		/* Spans before this one are final: nothing later can start before their end. */
+		u->before[u->n] = u->total;
+		u->s[u->n].start = start;
+		u->s[u->n].end = end;
+		u->n++;
+		u->total += end - start;
+		return 0;
+	}
+	return gt_tl_union_add_slow(u, start, end);
+}
+/* Room for at least n spans, so that adding them allocates nothing more. 0 or GT_ERR_NOMEM. */
+int gt_tl_union_reserve(struct gt_tl_union *u, size_t n);
 /* out = a intersected with b; out = a united with b. out must be initialised and is replaced. */
 int gt_tl_union_intersect(const struct gt_tl_union *a, const struct gt_tl_union *b,
                           struct gt_tl_union *out);
@@ -95,5 +126,43 @@ int gt_tl_union_merge(const struct gt_tl_union *a, const struct gt_tl_union *b, 
 uint64_t gt_tl_union_cover(const struct gt_tl_union *u, uint64_t a, uint64_t b);
 /* Index of the first span that ends after t (u->n if none). */
 size_t gt_tl_union_find(const struct gt_tl_union *u, uint64_t t);
+
+/* ---- a cursor over the union of sorted intervals ------------------------------------------------
+ * Over n records of size bytes sorted by start, each beginning with uint64_t start, end; with
+ * filter_off > 0 only the records whose uint32_t at that byte offset equals filter_val.
+ *
+ *     gt_tl_cursor_begin(&c, a, b, next_a);
+ *     while (gt_tl_cursor_next(&c, &span) > 0) ...   // the union's spans in [a, b), clipped
+ *
+ * Windows are asked in order of a (never decreasing); next_a is the start of the window that will
+ * follow (UINT64_MAX after the last): spans ending by then are dropped as soon as they are read, so
+ * consecutive windows that do not overlap need no memory however long they are, and overlapping
+ * ones (units on two threads) keep just the spans they share. */
+struct gt_tl_cursor {
+	const char *recs;
+	size_t n, size, next;    /* next: the first record not merged yet */
+	size_t filter_off;
+	uint32_t filter_val;
+	struct gt_tl_span *buf;  /* merged spans still reachable: buf[head .. len) */
+	size_t head, len, cap;
+	size_t at;               /* the window's next span in buf */
+	uint64_t a, b, next_a;
+};
+
+void gt_tl_cursor_init(struct gt_tl_cursor *c, const void *recs, size_t n, size_t size, size_t filter_off,
+                       uint32_t filter_val);
+void gt_tl_cursor_release(struct gt_tl_cursor *c);
+void gt_tl_cursor_begin(struct gt_tl_cursor *c, uint64_t a, uint64_t b, uint64_t next_a);
+/* 1 and *span set (clipped to the window, never empty); 0 at the window's end; GT_ERR_NOMEM. */
+int gt_tl_cursor_next(struct gt_tl_cursor *c, struct gt_tl_span *span);
+/* The union's length inside [a, b): begin, then every span summed. < 0: GT_ERR_NOMEM. */
+int64_t gt_tl_cursor_sum(struct gt_tl_cursor *c, uint64_t a, uint64_t b, uint64_t next_a);
+
+/* Lists of disjoint sorted spans: the length of their intersection, and their union (into out,
+ * which must have room for na + nb spans; returns its count). */
+uint64_t gt_tl_spans_overlap(const struct gt_tl_span *x, size_t nx, const struct gt_tl_span *y, size_t ny);
+size_t gt_tl_spans_merge(const struct gt_tl_span *x, size_t nx, const struct gt_tl_span *y, size_t ny,
+                         struct gt_tl_span *out);
+uint64_t gt_tl_spans_total(const struct gt_tl_span *x, size_t n);
 
 #endif

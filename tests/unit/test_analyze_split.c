@@ -33,6 +33,7 @@
 #include "analyze/commands.h"
 #include "analyze/diag.h"
 #include "analyze/split.h"
+#include "analyze/stats.h"
 #include "gputrace.h"
 #include "helpers/synth_trace.h"
 #include "helpers/tl_synth.h"
@@ -175,6 +176,33 @@ static void run(struct gt_split *s, const char *path, const char *range, uint64_
 
 #define V(u, m) ((u)->v[GT_M_##m])
 
+/* The statistics across units equal stats.h's on the same values by its double path (split takes
+ * the integer path where it can, halving for half-nanosecond medians): field by field, exactly. */
+static void check_stats_exact(const struct gt_split *s)
+{
+	double *v = malloc((s->nunits ? s->nunits : 1) * sizeof *v);
+	assert_non_null(v);
+	for (int m = 0; m < GT_M_COUNT; m++) {
+		size_t k = 0;
+		for (size_t i = 0; i < s->nunits; i++)
+			if (!isnan(s->units[i].v[m]))
+				v[k++] = s->units[i].v[m];
+		struct gt_stats want;
+		assert_int_equal(gt_stats_compute_double(&want, v, k), 0);
+		const struct gt_stats *got = &s->st[m];
+		assert_int_equal(got->n, want.n);
+		assert_int_equal(got->outliers, want.outliers);
+		const double g[] = { got->total, got->min, got->max, got->median, got->mad, got->mad_scaled,
+			             got->p25, got->p75, got->p90, got->p99, got->iqr, got->mean };
+		const double w[] = { want.total, want.min, want.max, want.median, want.mad, want.mad_scaled,
+			             want.p25, want.p75, want.p90, want.p99, want.iqr, want.mean };
+		for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
+			if (!(g[i] == w[i] || (isnan(g[i]) && isnan(w[i]))))
+				fail_msg("%s: statistic %zu is %.17g, by the double path %.17g", gt_split_metric_key(m), i, g[i], w[i]);
+	}
+	free(v);
+}
+
 /* ---- NVTX mode ---------------------------------------------------------------------------------- */
 
 static void test_nvtx_units_unions_and_latency(void **state)
@@ -227,6 +255,7 @@ static void test_nvtx_units_unions_and_latency(void **state)
 
 	assert_int_equal(s.launches_paired, 3);
 	assert_int_equal(s.launches_queued, 1);
+	check_stats_exact(&s);
 	/* Across units: walls 1000, 1000, 2000; kernel 600, 200, 100; launch 100, 100 (one NaN). */
 	assert_true(s.st[GT_M_WALL].median == 1000);
 	assert_true(s.st[GT_M_KERNEL].median == 200);
@@ -311,6 +340,33 @@ static void test_most_frequent_ties_go_to_earliest(void **state)
 	assert_string_equal(s.range, "early");
 	assert_int_equal(s.nunits, 2);
 	assert_int_equal(s.units[1].thread_id, 2);
+	gt_split_release(&s);
+}
+
+/* A unit whose launch latency median falls on a half nanosecond (two launches, 100 and 101 ns),
+ * another at 200: the statistics across units must be those of 100.5 and 200, exactly. */
+static void test_half_nanosecond_medians(void **state)
+{
+	(void)state;
+	const char *p = temp();
+	struct gt_writer *w;
+	assert_int_equal(synth_open(&w, p, 0), 0);
+	assert_int_equal(tl_nvtx(w, "f", T + 0, T + 1000, 0, 1), 0);
+	assert_int_equal(tl_nvtx(w, "f", T + 1000, T + 2000, 0, 1), 0);
+	assert_int_equal(tl_api(w, "cudaLaunchKernel", T + 10, T + 20, 1, 1), 0);
+	assert_int_equal(tl_kernel(w, "_Z1kv", T + 110, T + 200, 1, 1, 0), 0);
+	assert_int_equal(tl_api(w, "cudaLaunchKernel", T + 30, T + 40, 1, 2), 0);
+	assert_int_equal(tl_kernel(w, "_Z1kv", T + 131, T + 300, 1, 2, 0), 0);
+	assert_int_equal(tl_api(w, "cudaLaunchKernel", T + 1010, T + 1020, 1, 3), 0);
+	assert_int_equal(tl_kernel(w, "_Z1kv", T + 1210, T + 1300, 1, 3, 0), 0);
+	assert_int_equal(gt_writer_close(w), 0);
+	struct gt_split s;
+	run(&s, p, NULL, 0);
+	assert_int_equal(s.nunits, 2);
+	assert_true(V(&s.units[0], LAUNCH) == 100.5);
+	assert_true(s.st[GT_M_LAUNCH].median == 150.25);
+	assert_true(s.st[GT_M_LAUNCH].mad == 49.75);
+	check_stats_exact(&s);
 	gt_split_release(&s);
 }
 
@@ -605,6 +661,7 @@ static void test_invariants_on_every_sample(void **state)
 		}
 		if (s.mode == GT_SPLIT_SYNC)
 			assert_true(s.nunits + s.empty_dropped <= s.syncs + 1);
+		check_stats_exact(&s);
 		gt_split_release(&s);
 	}
 	closedir(d);
@@ -630,6 +687,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_warmup_drops_units_by_position, teardown),
 		cmocka_unit_test_teardown(test_range_option_picks_nested_and_rejects_unknown, teardown),
 		cmocka_unit_test_teardown(test_most_frequent_ties_go_to_earliest, teardown),
+		cmocka_unit_test_teardown(test_half_nanosecond_medians, teardown),
 		cmocka_unit_test_teardown(test_sync_intervals_without_nvtx, teardown),
 		cmocka_unit_test_teardown(test_whole_process_without_syncs, teardown),
 		cmocka_unit_test_teardown(test_command_formats, teardown),

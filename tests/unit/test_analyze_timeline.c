@@ -183,6 +183,79 @@ static void test_union_intersect_and_merge(void **state)
 	gt_tl_union_release(&out);
 }
 
+/* The cursor gives, for windows whose starts do not decrease (and which may overlap, as units on
+ * two threads do), the same covered lengths as the brute-force count; with a filter, only the
+ * records whose tag matches count. Clipped spans are disjoint, ordered and inside the window. */
+static void test_cursor_windows_match_brute_force(void **state)
+{
+	(void)state;
+	for (int round = 0; round < 60; round++) {
+		uint64_t iv[60][3]; /* start, end, tag (low 32 bits) */
+		size_t n = 1 + rnd() % 60;
+		for (size_t i = 0; i < n; i++) {
+			iv[i][0] = rnd() % 800;
+			iv[i][1] = iv[i][0] + rnd() % 70;
+			iv[i][2] = rnd() % 2;
+		}
+		qsort(iv, n, sizeof iv[0], cmp_start);
+		uint64_t only[60][2];
+		size_t nonly = 0;
+		for (size_t i = 0; i < n; i++)
+			if (iv[i][2] == 1) {
+				only[nonly][0] = iv[i][0];
+				only[nonly++][1] = iv[i][1];
+			}
+		uint64_t all[60][2];
+		for (size_t i = 0; i < n; i++) {
+			all[i][0] = iv[i][0];
+			all[i][1] = iv[i][1];
+		}
+		struct gt_tl_cursor c, f;
+		gt_tl_cursor_init(&c, iv, n, sizeof iv[0], 0, 0);
+		gt_tl_cursor_init(&f, iv, n, sizeof iv[0], 16, 1);
+		uint64_t wa[30], wb[30], a = 0;
+		for (int w = 0; w < 30; w++) {
+			a += rnd() % 40;
+			wa[w] = a;
+			wb[w] = a + rnd() % 120; /* may reach past the next windows' starts */
+		}
+		for (int w = 0; w < 30; w++) {
+			uint64_t next = w + 1 < 30 ? wa[w + 1] : UINT64_MAX;
+			gt_tl_cursor_begin(&c, wa[w], wb[w], next);
+			struct gt_tl_span x, prev = { 0, 0 };
+			uint64_t total = 0;
+			int k = 0, rc;
+			while ((rc = gt_tl_cursor_next(&c, &x)) > 0) {
+				assert_true(x.start >= wa[w] && x.end <= wb[w] && x.start < x.end);
+				if (k++)
+					assert_true(x.start > prev.end);
+				prev = x;
+				total += x.end - x.start;
+			}
+			assert_int_equal(rc, 0);
+			assert_int_equal(total, brute_cover((const uint64_t (*)[2])all, n, wa[w], wb[w]));
+			assert_int_equal(gt_tl_cursor_sum(&f, wa[w], wb[w], next),
+			                 (int64_t)brute_cover((const uint64_t (*)[2])only, nonly, wa[w], wb[w]));
+		}
+		gt_tl_cursor_release(&c);
+		gt_tl_cursor_release(&f);
+	}
+}
+
+static void test_span_lists(void **state)
+{
+	(void)state;
+	const struct gt_tl_span x[] = { { 0, 10 }, { 20, 30 } }, y[] = { { 5, 25 }, { 30, 40 } };
+	struct gt_tl_span out[4];
+	assert_int_equal(gt_tl_spans_overlap(x, 2, y, 2), 10); /* [5,10) [20,25) */
+	size_t n = gt_tl_spans_merge(x, 2, y, 2, out);
+	assert_int_equal(n, 1); /* [0,40): [20,30) touches [30,40) */
+	assert_int_equal(out[0].start, 0);
+	assert_int_equal(out[0].end, 40);
+	assert_int_equal(gt_tl_spans_total(x, 2), 20);
+	assert_int_equal(gt_tl_spans_merge(x, 0, y, 0, out), 0);
+}
+
 static void test_event_time(void **state)
 {
 	(void)state;
@@ -208,6 +281,8 @@ int main(void)
 		cmocka_unit_test(test_vec_push_grows_and_sorts),
 		cmocka_unit_test(test_union_cover_matches_brute_force),
 		cmocka_unit_test(test_union_intersect_and_merge),
+		cmocka_unit_test(test_cursor_windows_match_brute_force),
+		cmocka_unit_test(test_span_lists),
 		cmocka_unit_test(test_event_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,70 @@
+#!/bin/sh
+# gpuanalyze bandwidth, byte for byte, on a small synthetic trace of copies whose rates
+# test_analyze_bandwidth.c checks against NumPy (build/tests/test_analyze_bandwidth writes it,
+# with a peaks file in the format `gputrace peak` appends to): text with --peaks, Markdown with
+# $GPUTRACE_PEAKS naming a file that does not exist, CSV, JSON; the input errors (exit 2, one
+# line); and, on the real sample recordings, that every format runs and the JSON parses. To accept
+# a deliberate change, run the commands below by hand where 'test_analyze_bandwidth write .' wrote
+# the files, and review the diff.
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${GT_BUILD:-build}
+case $build in /*) ;; *) build="$root/$build" ;; esac
+G="$build/gpuanalyze"
+W="$build/tests/test_analyze_bandwidth"
+EXPECTED="$here/expected"
+fail() { echo "FAIL: $*"; exit 1; }
+[ -x "$G" ] || fail "no analyzer at $G"
+[ -x "$W" ] || fail "no trace writer at $W"
+T=$(mktemp -d /tmp/gt_cli_bw_XXXXXX) || fail "mktemp"
+trap 'rm -rf "$T"' EXIT
+"$W" write "$T" || fail "cannot write the files"
+cd "$T" || fail "cd $T"
+# No measured peaks from wherever the person running the tests keeps theirs.
+export GPUTRACE_PEAKS="$T/no-peaks-here"
+export HOME="$T"
+
+check() {
+	name=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 0 ] || fail "'$*' exits $rc: $(cat "$T/err")"
+	[ -s "$T/err" ] && fail "'$*' wrote to stderr: $(cat "$T/err")"
+	if ! cmp -s "$T/out" "$EXPECTED/$name"; then
+		diff -u "$EXPECTED/$name" "$T/out" | head -n 40
+		fail "'$*' differs from expected/$name"
+	fi
+}
+error() {
+	want_rc=$1 want=$2
+	shift 2
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq "$want_rc" ] || fail "'$*' exits $rc, not $want_rc"
+	[ "$(cat "$T/err")" = "$want" ] || fail "'$*' says '$(cat "$T/err")', not '$want'"
+	[ -s "$T/out" ] && fail "'$*' wrote to stdout"
+	return 0
+}
+
+check bandwidth_copies.txt "$G" bandwidth --peaks peaks copies.gtrace
+GPUTRACE_PEAKS=nothere check bandwidth_copies.md "$G" bandwidth --format md copies.gtrace
+check bandwidth_copies.csv "$G" bandwidth --format csv --peaks peaks copies.gtrace
+GPUTRACE_PEAKS=peaks check bandwidth_copies.json "$G" bandwidth --format json copies.gtrace
+
+error 2 "gpuanalyze: cannot read peaks file 'missing-peaks': No such file or directory" \
+	"$G" bandwidth --peaks missing-peaks copies.gtrace
+error 2 "gpuanalyze: cannot open trace 'missing.gtrace': No such file or directory" "$G" bandwidth missing.gtrace
+error 2 "gpuanalyze: bandwidth: option '--format' wants one of text|md|json|csv, not 'junit' (see 'gpuanalyze bandwidth --help')" \
+	"$G" bandwidth --format junit copies.gtrace
+
+for f in "$root"/traces/samples/*.gtrace; do
+	[ -f "$f" ] || continue
+	for fmt in text md csv json; do
+		"$G" bandwidth --format $fmt "$f" >"$T/out" 2>"$T/err" || fail "bandwidth --format $fmt $f exits $?: $(cat "$T/err")"
+	done
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c 'import json,sys; json.load(sys.stdin)' <"$T/out" || fail "bandwidth --format json $f: not JSON"
+	fi
+done
+exit 0
