@@ -11,6 +11,7 @@
 #include "bandwidth.h"
 
 #include "diag.h"
+#include "growbuf.h"
 #include "load.h"
 #include "stats.h"
 
@@ -46,21 +47,25 @@ struct acc {
 	double *gbps;                /* per copy, in file order until finish sorts them */
 	uint64_t *size;              /* per copy, paired with gbps until then */
 	size_t n, cap;
+	struct gt_growbuf gbuf, sbuf; /* where gbps and size live (huge pages once large) */
 };
 
-struct sync_copy {               /* sorted by start */
+struct sync_copy {               /* sorted by start; 32 bytes, as there may be millions */
 	uint64_t start, end;
-	uint64_t bytes;
+	uint64_t bytes;              /* the copy's bytes, bits 0..55; its copy kind, 56..62; bit 63:
+	                              * some other GPU work overlapped it */
 	uint32_t device, stream;
-	uint32_t copy_kind, pad2;
-	uint32_t busy, pad;          /* busy: some other GPU work overlapped it */
 };
+#define SC_BYTES(c) ((c)->bytes & ((1ull << 56) - 1))
+#define SC_KIND(c) ((int)((c)->bytes >> 56 & 0x7f))
+#define SC_BUSY (1ull << 63)
 
 struct bw_state {
 	struct acc *a;
 	size_t n, cap;
 	size_t last;                 /* index + 1 of the last group hit */
 	struct gt_tl_vec syncs;
+	size_t hint;                 /* where the last gt_bw_mark_busy looked */
 	uint64_t max_sync;           /* longest synchronous copy, ns */
 	int sorted;
 };
@@ -153,13 +158,11 @@ static int on_memcpy(struct gt_bandwidth *b, const struct gt_memcpy *m)
 		struct sync_copy *s = gt_tl_vec_push(&st->syncs);
 		if (!s)
 			return GT_ERR_NOMEM;
-		memset(s, 0, sizeof *s);
 		s->start = m->start;
 		s->end = m->end;
-		s->bytes = m->bytes;
+		s->bytes = (m->bytes < (1ull << 56) ? m->bytes : (1ull << 56) - 1) | (uint64_t)(m->copy_kind & 0x7f) << 56;
 		s->device = m->device_id;
 		s->stream = m->stream_id;
-		s->copy_kind = m->copy_kind;
 		if (m->end - m->start > st->max_sync)
 			st->max_sync = m->end - m->start;
 	}
@@ -173,16 +176,13 @@ static int on_memcpy(struct gt_bandwidth *b, const struct gt_memcpy *m)
 	if (!a)
 		return GT_ERR_NOMEM;
 	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 16;
-		double *q = realloc(a->gbps, cap * sizeof *q);
-		if (!q)
+		if (gt_growbuf_reserve(&a->gbuf, (a->n + 1) * sizeof *a->gbps) ||
+		    gt_growbuf_reserve(&a->sbuf, (a->n + 1) * sizeof *a->size))
 			return GT_ERR_NOMEM;
-		a->gbps = q;
-		uint64_t *z = realloc(a->size, cap * sizeof *z);
-		if (!z)
-			return GT_ERR_NOMEM;
-		a->size = z;
-		a->cap = cap;
+		a->gbps = a->gbuf.p;
+		a->size = a->sbuf.p;
+		size_t c1 = a->gbuf.cap / sizeof *a->gbps, c2 = a->sbuf.cap / sizeof *a->size;
+		a->cap = c1 < c2 ? c1 : c2;
 	}
 	a->size[a->n] = m->bytes;
 	a->gbps[a->n++] = (double)m->bytes / (double)(m->end - m->start);
@@ -228,10 +228,30 @@ void gt_bw_mark_busy(struct gt_bandwidth *b, uint32_t device, uint32_t stream, u
 	if (!n || end <= start)
 		return;
 	struct sync_copy *c = st->syncs.buf.p;
-	/* The synchronous copies that may overlap [start, end) start before end and after
-	 * start - max_sync. */
+	/* The synchronous copies that may overlap [start, end) start before end and at or after
+	 * start - max_sync. Work comes nearly in time order, so the first of them is searched from
+	 * where the last search ended, by galloping, then bisecting. */
 	uint64_t from = start > st->max_sync ? start - st->max_sync : 0;
-	size_t lo = 0, hi = n;
+	size_t lo, hi, i = st->hint < n ? st->hint : n - 1, step = 1;
+	if (c[i].start < from) {
+		lo = i + 1;
+		hi = lo;
+		while (hi < n && c[hi].start < from) {
+			lo = hi + 1;
+			hi = lo + step;
+			step *= 2;
+		}
+		if (hi > n)
+			hi = n;
+	} else {
+		hi = i;
+		lo = i;
+		while (lo > 0 && c[lo - 1].start >= from) {
+			hi = lo - 1;
+			lo = hi > step ? hi - step : 0;
+			step *= 2;
+		}
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (c[mid].start < from)
@@ -239,12 +259,13 @@ void gt_bw_mark_busy(struct gt_bandwidth *b, uint32_t device, uint32_t stream, u
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < n && c[i].start < end; i++) {
-		if (c[i].device != device || c[i].end <= start || c[i].busy)
+	st->hint = lo;
+	for (size_t k = lo; k < n && c[k].start < end; k++) {
+		if (c[k].device != device || c[k].end <= start || (c[k].bytes & SC_BUSY))
 			continue;
-		if (is_copy && c[i].stream == stream && c[i].start == start && c[i].end == end)
+		if (is_copy && c[k].stream == stream && c[k].start == start && c[k].end == end)
 			continue; /* itself */
-		c[i].busy = 1;
+		c[k].bytes |= SC_BUSY;
 	}
 }
 
@@ -366,10 +387,10 @@ int gt_bw_finish(struct gt_bandwidth *b, const struct gt_reader *r)
 	/* The synchronous copies no other work overlapped. */
 	for (size_t i = 0; i < st->syncs.n; i++) {
 		const struct sync_copy *c = gt_tl_vec_at(&st->syncs, i);
-		if (c->busy)
+		if (c->bytes & SC_BUSY)
 			continue;
-		struct gt_memcpy m = { .start = c->start, .end = c->end, .bytes = c->bytes,
-			.stream_id = c->stream, .copy_kind = (uint8_t)c->copy_kind };
+		struct gt_memcpy m = { .start = c->start, .end = c->end, .bytes = SC_BYTES(c),
+			.stream_id = c->stream, .copy_kind = (uint8_t)SC_KIND(c) };
 		flag_add(&b->sync_critical, &m);
 	}
 	if (!(b->groups = calloc(st->n ? st->n : 1, sizeof *b->groups)))
@@ -426,8 +447,8 @@ int gt_bw_finish(struct gt_bandwidth *b, const struct gt_reader *r)
 			g->peak_measured = d->peaks.p[g->measured_kind].gbps;
 			g->pct_measured = 100 * g->median / g->peak_measured;
 		}
-		free(a->gbps);
-		free(a->size);
+		gt_growbuf_release(&a->gbuf);
+		gt_growbuf_release(&a->sbuf);
 		a->gbps = NULL;
 		a->size = NULL;
 	}
@@ -487,8 +508,8 @@ void gt_bandwidth_release(struct gt_bandwidth *b)
 	if (b->state) {
 		for (size_t i = 0; i < b->state->n; i++)
 {
-			free(b->state->a[i].gbps);
-			free(b->state->a[i].size);
+			gt_growbuf_release(&b->state->a[i].gbuf);
+			gt_growbuf_release(&b->state->a[i].sbuf);
 		}
 		free(b->state->a);
 		gt_tl_vec_release(&b->state->syncs);

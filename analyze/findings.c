@@ -112,7 +112,6 @@ struct kacc {
 	uint64_t *d;
 	size_t n, cap;
 	uint64_t first_start, first_dur;
-	size_t first_idx;
 	uint32_t first_stream;
 };
 
@@ -251,7 +250,6 @@ static int on_kernel(struct pass *p, const struct gt_reader *r, const struct gt_
 	if (!a->n || k->start < a->first_start) {
 		a->first_start = k->start;
 		a->first_dur = dur;
-		a->first_idx = a->n;
 		a->first_stream = k->stream_id;
 	}
 	a->d[a->n++] = dur;
@@ -1013,31 +1011,30 @@ static int rule_kernels(struct pass *p, const struct gt_reader *r)
 	const struct gt_findings_options *o = &F->opt;
 	struct kfind *slow = NULL;
 	size_t nslow = 0, cap = 0;
-	uint64_t *rest = NULL;
-	size_t restcap = 0;
 	int rc = 0;
 	for (size_t id = 0; id < p->nk && !rc; id++) {
 		struct kacc *a = &p->k[id];
 		if (a->n < 3)
-			goto bimodal;
-		if (a->n - 1 > restcap) {
-			uint64_t *q = realloc(rest, a->n * sizeof *q);
-			if (!q) {
-				rc = GT_ERR_NOMEM;
-				break;
-			}
-			rest = q;
-			restcap = a->n;
-		}
-		size_t m = 0;
+			continue;
+		/* One sort serves both rules. The median of the launches other than the first: its value
+		 * is taken out of the sorted durations (shifted to the end) and put back afterwards. */
 		double total = 0;
-		for (size_t i = 0; i < a->n; i++) {
+		for (size_t i = 0; i < a->n; i++)
 			total += (double)a->d[i];
-			if (i != a->first_idx)
-				rest[m++] = a->d[i];
+		gt_stats_sort_u64(a->d, a->n);
+		size_t lo = 0, hi = a->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (a->d[mid] < a->first_dur)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
-		gt_stats_sort_u64(rest, m);
-		double med = gt_stats_percentile_u64(rest, m, 50);
+		size_t m = a->n - 1;
+		memmove(a->d + lo, a->d + lo + 1, (m - lo) * sizeof *a->d);
+		double med = gt_stats_percentile_u64(a->d, m, 50);
+		memmove(a->d + lo + 1, a->d + lo, (m - lo) * sizeof *a->d);
+		a->d[lo] = a->first_dur;
 		if (med > 0 && (double)a->first_dur >= o->first_ratio * med) {
 			if (nslow == cap) {
 				cap = cap ? cap * 2 : 16;
@@ -1059,11 +1056,9 @@ static int rule_kernels(struct pass *p, const struct gt_reader *r)
 			k->n = a->n;
 			k->total = total;
 		}
-	bimodal:
 		if (a->n < o->bimodal_min || a->n < 2)
 			continue;
 		/* The widest gap in the sorted durations that leaves bimodal_share on each side. */
-		gt_stats_sort_u64(a->d, a->n);
 		size_t need = (size_t)ceil(o->bimodal_share * (double)a->n);
 		if (need < 1)
 			need = 1;
@@ -1110,7 +1105,6 @@ static int rule_kernels(struct pass *p, const struct gt_reader *r)
 			free(name);
 		}
 	}
-	free(rest);
 	if (!rc && nslow) {
 		qsort(slow, nslow, sizeof *slow, cmp_kfind);
 		char list[2048] = "";
