@@ -64,6 +64,7 @@ include kernels/refs/module.mk
 include tests/tools/module.mk
 include tests/cli/progs/module.mk
 include tests/gpu/module.mk
+include tests/gpu/progs/module.mk
 include tests/module.mk
 
 .PHONY: all deps demo check check-plain check-san install clean help

@@ -32,5 +32,7 @@ int cmd_shadow(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_ranks(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

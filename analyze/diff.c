@@ -74,7 +74,9 @@ int gt_diff_verdict(double lo, double hi, double p, const struct gt_diff_options
 			return GT_VERDICT_UNCLEAR;
 		}
 		char pv[40] = "";
-		if (test)
+		if (test && p < 1e-300)
+			snprintf(pv, sizeof pv, ", Mann-Whitney p < 1e-300");
+		else if (test)
 			snprintf(pv, sizeof pv, ", Mann-Whitney p = %.3g", p);
 		if (slower)
 			snprintf(why, len, "whole 95%% interval of new/old [%.4g, %.4g] above %.4g%s", 1 / hi,

@@ -40,6 +40,8 @@ const struct gt_command gt_commands[] = {
 	{ "calibrate", cmd_calibrate, "a tolerance from the spread of correct results, tried on planted errors" },
 	{ "diff", cmd_diff, "A/B per kernel: both medians, speedup, CI, rank test, verdict; exit 1 if slower" },
 	{ "ranks", cmd_ranks, "one trace per process: ranks aligned, per-rank and merged kernels, stragglers, peer copies" },
+	{ "report", cmd_report, "the benchmark report: hardware, toolkit, sizes, method, correctness, result" },
+	{ "export", cmd_export, "timeline for Perfetto / chrome://tracing (Chrome JSON), or CSV" },
 	{ NULL, NULL, NULL },
 };
 

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Every GPU test and benchmark, from an already built tree, on the GPU machine:
 #   bash tests/gpu/run.sh [--no-bench]
+# TESTS="counts torch" runs only tests/gpu/test_counts.sh and test_torch.sh (the session's GPU time
+# is short: the whole set is split over two calls).
 # Prints a table last; with $OUT set, leaves there the traces worth keeping and the logs (one tarball).
 cd "$(dirname "$0")/../.." || exit 2
 final=${OUT:-/tmp}
@@ -13,6 +15,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,pc
 results=""
 for t in tests/gpu/test_*.sh; do
 	name=$(basename "$t" .sh)
+	if [ -n "${TESTS:-}" ]; then
+		case " $TESTS " in *" ${name#test_} "*) ;; *) continue ;; esac
+	fi
 	start=$(date +%s)
 	bash "$t" > "$out/$name.log" 2>&1
 	rc=$?

@@ -1,0 +1,99 @@
+/* cmd_report.c: `gpuanalyze report FILE`: the benchmark report (Markdown) with its figures.
+ *
+ * Options only; report.c writes. With -o REPORT.md the figures go beside it as REPORT-kernels.svg
+ * and REPORT-split.svg and the report links them by those relative names; on standard output
+ * there is no place for figures and the report says so. The exit status is that of a document:
+ * 0 whatever the report says (diff and shadow are the gates), 2 for usage and input errors.
+ */
+#include "commands.h"
+#include "diag.h"
+#include "gputrace.h"
+#include "options.h"
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "5%", "5", "2.5%": a percentage, 0 to 1000. */
+static int parse_threshold(const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s)
+		return -1;
+	if (*end == '%')
+		end++;
+	if (*end || !(v >= 0) || v > 1000)
+		return -1;
+	*out = v / 100;
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct gt_report_options o;
+	gt_report_options_default(&o);
+	const char *out_path = NULL, *threshold = NULL;
+	uint64_t top = o.top, seed = o.diff.seed;
+	const struct gt_option opts[] = {
+		{ .kind = GT_OPT_STRING, .long_name = "baseline", .arg = "FILE", .value = &o.baseline,
+		  .help = "compare with this trace (as gpuanalyze diff BASELINE FILE)" },
+		{ .kind = GT_OPT_STRING, .long_name = "shadow", .arg = "LIB", .value = &o.refs,
+		  .help = "check correctness: replay the trace's captures on this reference library" },
+		GT_OPT_WARMUP(&o.warmup),
+		{ .kind = GT_OPT_UINT, .long_name = "top", .arg = "N", .value = &top,
+		  .help = "kernels in the tables (default 10; the figure shows at most 8)" },
+		{ .kind = GT_OPT_STRING, .long_name = "threshold", .arg = "PCT", .value = &threshold,
+		  .help = "the comparison's threshold, in percent (default 5%)" },
+		{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N", .value = &seed,
+		  .help = "seed of the comparison's bootstrap (default 1)" },
+		GT_OPT_OUTPUT(&out_path),
+		GT_OPT_END_OF_LIST,
+	};
+	const struct gt_usage usage = {
+		"report", "FILE", 1, 1,
+		"Writes the benchmark report of a trace in Markdown: hardware, toolkit, clock state, sizes,\n"
+		"method, correctness (shadow replay, or \"not checked\"), results (top kernels, end to end per\n"
+		"frame, copy bandwidth, findings), the comparison with a baseline, and limitations. With\n"
+		"-o REPORT.md, figures REPORT-kernels.svg and REPORT-split.svg are written beside it.",
+		opts,
+	};
+	char **files;
+	int nfiles, status;
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
+		return status;
+	if (threshold && parse_threshold(threshold, &o.diff.threshold) != 0)
+		return gt_error("report: option '--threshold' wants a percentage such as 5%% (0 to 1000), not '%s' "
+		                "(see 'gpuanalyze report --help')",
+		                threshold);
+	o.top = top ? (size_t)top : 1;
+	o.diff.seed = seed;
+	/* Figures beside the report: REPORT.md -> REPORT-kernels.svg, linked by its own name. */
+	char prefix[4096], link[4096];
+	int to_file = out_path && strcmp(out_path, "-") != 0;
+	if (to_file) {
+		size_t n = strlen(out_path);
+		if (n >= sizeof prefix)
+			return gt_error("report: output path too long: '%s'", out_path);
+		memcpy(prefix, out_path, n + 1);
+		if (n > 3 && strcmp(prefix + n - 3, ".md") == 0)
+			prefix[n - 3] = '\0';
+		const char *slash = strrchr(prefix, '/');
+		snprintf(link, sizeof link, "%s", slash ? slash + 1 : prefix);
+		o.figures = prefix;
+		o.link_prefix = link;
+	}
+	FILE *out = gt_output_open(out_path);
+	if (!out)
+		return GT_EXIT_USAGE;
+	struct gt_report_result res;
+	int rc = gt_report_write(out, files[0], &o, &res);
+	if (rc == GT_ERR_IO)
+		rc = 0; /* gt_output_close reports it with its cause */
+	else if (rc < 0)
+		rc = gt_error("report: %s", gt_strerror(rc));
+	int crc = gt_output_close(out, out_path);
+	return rc ? rc : crc;
+}

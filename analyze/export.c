@@ -1,0 +1,1703 @@
+/* export.c: Chrome Trace Event JSON and timeline CSV from a trace, in two passes (export.h).
+ *
+ * Pass 1 reads the trace once and keeps, per track, 16 bytes per slice (start, duration, sequence
+ * number), the memory records (for the counters, which must be summed in time order), and per
+ * correlation id how many GPU operations carry it and whether an API call does (two bytes per id,
+ * in pages). Between the passes each track's slices are sorted by start and placed on lanes: a
+ * lane is a track of its own in the output, so that every track holds slices that nest (host
+ * threads) or never overlap (device streams). Pass 2 reads the trace again and writes each event
+ * as it comes, looking up its lane by sequence number; only the memory counters wait for the end.
+ *
+ * The writing is the cost that matters (a 10 M-event trace is about a gigabyte of JSON), so the
+ * output is formatted by hand into a 1 MiB buffer: integers by digit loops, nanoseconds as
+ * microseconds with three decimals by integer division, names escaped once per string id and
+ * cached. printf is used only for metadata.
+ */
+#include "export.h"
+
+#include "demangle.h"
+#include "diag.h"
+#include "gzwrite.h"
+#include "load.h"
+#include "output.h"
+#include "timeline.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEVICE_PID_BASE 1000000u
+#define FLOW_CAP 127u          /* flows per correlation id; the count shares a byte with a flag */
+#define API_SEEN 0x80u
+#define LONG_DUR UINT32_MAX    /* a slice of 4.29 s or more: its end is in the long-ends table */
+#define MAX_LANES 65535u
+#define OUT_BUF (1u << 20)
+
+enum tk { TK_STREAM = 0, TK_THREAD, TK_SYNC, TK_NVTX, TK_OVERHEAD, TK_COUNT };
+
+/* A track's slices are kept apart by record type: the writer stores a chunk's records type by type,
+ * so one type's records are nearly in time order while two types interleaved are not. Each vector
+ * is sorted cheaply, and placement merges them. */
+#define NSRC 3
+static int src_of(int type)
+{
+	return type == GT_REC_MEMCPY || type == GT_REC_NVTX ? 1 : type == GT_REC_MEMSET ? 2 : 0;
+}
+
+struct slice {
+	uint64_t start;
+	uint32_t dur;            /* LONG_DUR: see longs */
+	uint32_t seq;
+};
+
+struct longend {
+	uint64_t seq, end;
+};
+
+struct moved {
+	uint64_t seq, lane;
+};
+
+struct cname {
+	char *s;
+	size_t n;
+};
+
+struct memrec {
+	uint64_t ts, bytes;
+	uint32_t device;
+	uint8_t op, kind;
+	uint16_t pad;
+};
+
+struct track {
+	int kind;                /* enum tk */
+	uint32_t device;
+	uint64_t key;            /* stream id or thread id */
+	struct gt_tl_vec sl[NSRC]; /* struct slice, one vector per source record type (see src_of) */
+	uint64_t first;          /* earliest start, orders the host threads */
+	uint32_t nlanes, tid0, pid;
+	char ids[48];            /* "pid":P,"tid":T of lane 0, for the writers */
+	size_t nids;
+};
+
+struct pages {
+	uint8_t *p[65536];       /* 64 KiB pages of one byte per correlation id */
+};
+
+struct out {
+	char *buf;
+	size_t len;
+	FILE *f;
+	struct gt_gzw *gz;
+	int err;
+	uint64_t bytes;
+};
+
+struct ex {
+	const struct gt_export_options *opt;
+	struct gt_export_result *res;
+	const char *path;
+	uint64_t origin;
+	struct track *t;
+	size_t nt, capt;
+	uint32_t *slots;         /* (kind, device, key) hash: index + 1 */
+	size_t nslots;
+	uint32_t last[TK_COUNT]; /* index + 1 of the last track of each kind, and its identity */
+	uint64_t last_key[TK_COUNT];
+	uint32_t last_dev[TK_COUNT];
+	uint64_t nslices, seq;
+	struct gt_tl_vec longs;  /* struct longend, in seq order */
+	struct gt_tl_vec moved;  /* struct moved: the slices not on lane 0, by seq */
+	size_t moved_pos;        /* pass 2: the next entry of moved */
+	struct pages *cnt, *next;
+	struct gt_tl_vec mem;    /* struct memrec */
+	uint32_t devs[64];       /* devices seen (more are folded into the last) */
+	size_t ndevs;
+	uint32_t host_pid;
+	struct cname *names;     /* per string id: escaped (JSON or CSV) name, raw then demangled */
+	size_t nnames;
+	struct out o;
+	int first_event;
+	uint32_t op_key;         /* the copy or memset kind op_name was made for (0: none) */
+	char op_name[96];
+};
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+static void out_flush(struct out *o)
+{
+	if (!o->len || o->err) {
+		o->len = 0;
+		return;
+	}
+	if (o->gz) {
+		if (gt_gzw_write(o->gz, o->buf, o->len))
+			o->err = GT_ERR_IO;
+	} else if (fwrite(o->buf, 1, o->len, o->f) != o->len) {
+		o->err = GT_ERR_IO;
+	}
+	o->bytes += o->len;
+	o->len = 0;
+}
+
+static void put_slow(struct out *o, const char *s, size_t n);
+
+static inline void put(struct out *o, const char *s, size_t n)
+{
+	if (o->len + n <= OUT_BUF) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		return;
+	}
+	put_slow(o, s, n);
+}
+
+static void put_slow(struct out *o, const char *s, size_t n)
+{
+	out_flush(o);
+	if (n > OUT_BUF) {
+		/* Longer than the buffer (a huge name): written through. */
+		if (!o->err && (o->gz ? gt_gzw_write(o->gz, s, n) != 0 : fwrite(s, 1, n, o->f) != n))
+			o->err = GT_ERR_IO;
+		o->bytes += n;
+		return;
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+#define PUTS(o, lit) put((o), (lit), sizeof(lit) - 1)
+
+static inline void put_str(struct out *o, const char *s) { put(o, s, strlen(s)); }
+
+/* The hot writers format into the buffer through a cursor: reserve room once per event, write
+ * without bounds checks (each writer below knows its largest output), commit. */
+static inline char *reserve(struct out *o, size_t n)
+{
+	if (o->len + n > OUT_BUF)
+		out_flush(o);
+	return o->buf + o->len;
+}
+
+static inline void commit(struct out *o, char *p) { o->len = (size_t)(p - o->buf); }
+
+#define W_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+static const char digits2[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                 "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                 "8081828384858687888990919293949596979899";
+
+/* At most 20 bytes. */
+static inline char *w_u64(char *p, uint64_t v)
+{
+	char b[20];
+	int i = 20;
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		b[--i] = digits2[d + 1];
+		b[--i] = digits2[d];
+	}
+	if (v >= 10) {
+		b[--i] = digits2[v * 2 + 1];
+		b[--i] = digits2[v * 2];
+	} else {
+		b[--i] = (char)('0' + v);
+	}
+	memcpy(p, b + i, (size_t)(20 - i));
+	return p + 20 - i;
+}
+
+/* "80x45x1": at most 62 bytes. */
+static inline char *w_dims(char *p, uint32_t a, uint32_t b, uint32_t c)
+{
+	p = w_u64(p, a);
+	*p++ = 'x';
+	p = w_u64(p, b);
+	*p++ = 'x';
+	return w_u64(p, c);
+}
+
+/* Nanoseconds as microseconds with three decimals, exactly: at most 21 bytes. */
+static inline char *w_us(char *p, uint64_t ns)
+{
+	p = w_u64(p, ns / 1000);
+	unsigned f = (unsigned)(ns % 1000);
+	p[0] = '.';
+	p[1] = (char)('0' + f / 100);
+	p[2] = digits2[(f % 100) * 2];
+	p[3] = digits2[(f % 100) * 2 + 1];
+	return p + 4;
+}
+
+static inline void put_u64(struct out *o, uint64_t v)
+{
+	char b[24];
+	int i = sizeof b;
+	do {
+		b[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put(o, b + i, sizeof b - (size_t)i);
+}
+
+static inline void put_i64(struct out *o, int64_t v)
+{
+	if (v < 0) {
+		PUTS(o, "-");
+		put_u64(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		put_u64(o, (uint64_t)v);
+	}
+}
+
+/* Nanoseconds as microseconds with three decimals: exact, never through a double. */
+static inline void put_us(struct out *o, uint64_t ns)
+{
+	char b[32];
+	int i = sizeof b;
+	uint64_t frac = ns % 1000, v = ns / 1000;
+	b[--i] = (char)('0' + frac % 10);
+	b[--i] = (char)('0' + frac / 10 % 10);
+	b[--i] = (char)('0' + frac / 100);
+	b[--i] = '.';
+	do {
+		b[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put(o, b + i, sizeof b - (size_t)i);
+}
+
+/* s escaped for JSON (with quotes) or CSV (quoted when needed) through output.h's rules, as a
+ * malloc'd string. */
+static char *escape(const char *s, int json)
+{
+	char *p = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&p, &n);
+	if (!m)
+		return NULL;
+	if (json)
+		gt_out_json_string(m, s);
+	else
+		gt_out_csv_field(m, s);
+	if (fclose(m) != 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static inline void put_escaped(struct ex *x, const char *s)
+{
+	char *e = escape(s, x->opt->format == GT_EXPORT_CHROME);
+	if (!e) {
+		x->o.err = GT_ERR_NOMEM;
+		return;
+	}
+	put_str(&x->o, e);
+	free(e);
+}
+
+/* The name of string id `id`, escaped, demangled or not; cached per id with its length (*len). */
+static const char *name_of(struct ex *x, const struct gt_reader *r, uint32_t id, int demangle, size_t *len)
+{
+	if (id > gt_reader_string_count(r))
+		id = 0;
+	if (id >= x->nnames) {
+		size_t n = x->nnames ? x->nnames : 256;
+		while (n <= id)
+			n *= 2;
+		struct cname *a = realloc(x->names, n * 2 * sizeof *a);
+		if (!a)
+			return NULL;
+		memset(a + 2 * x->nnames, 0, (n - x->nnames) * 2 * sizeof *a);
+		x->names = a;
+		x->nnames = n;
+	}
+	struct cname *c = &x->names[2 * (size_t)id + (demangle ? 1 : 0)];
+	if (!c->s) {
+		const char *s = gt_reader_string(r, id);
+		char *d = NULL;
+		if (!s[0])
+			s = demangle ? "(unnamed)" : "";
+		else if (demangle && !(d = gt_demangle(s)))
+			return NULL;
+		c->s = escape(d ? d : s, x->opt->format == GT_EXPORT_CHROME);
+		free(d);
+		if (!c->s)
+			return NULL;
+		c->n = strlen(c->s);
+	}
+	if (len)
+		*len = c->n;
+	return c->s;
+}
+
+/* ---- tracks --------------------------------------------------------------------------------- */
+
+static uint64_t track_hash(int kind, uint32_t device, uint64_t key)
+{
+	uint64_t h = (uint64_t)kind * 0x9e3779b97f4a7c15ull ^ (uint64_t)device * 0xc2b2ae3d27d4eb4full ^ key;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 32);
+}
+
+static int rehash(struct ex *x, size_t n)
+{
+	uint32_t *s = calloc(n, sizeof *s);
+	if (!s)
+		return GT_ERR_NOMEM;
+	for (size_t i = 0; i < x->nt; i++) {
+		const struct track *t = &x->t[i];
+		size_t h = track_hash(t->kind, t->device, t->key) & (n - 1);
+		while (s[h])
+			h = (h + 1) & (n - 1);
+		s[h] = (uint32_t)i + 1;
+	}
+	free(x->slots);
+	x->slots = s;
+	x->nslots = n;
+	return 0;
+}
+
+/* The track of (kind, device, key), made on first sight in pass 1. NULL: no memory, or (pass 2)
+ * a track pass 1 did not see, which cannot happen for the same file. */
+static struct track *track_of(struct ex *x, int kind, uint32_t device, uint64_t key, int make)
+{
+	uint32_t c = x->last[kind];
+	if (c && x->last_key[kind] == key && x->last_dev[kind] == device)
+		return &x->t[c - 1];
+	if (x->nslots) {
+		size_t h = track_hash(kind, device, key) & (x->nslots - 1);
+		while (x->slots[h]) {
+			struct track *t = &x->t[x->slots[h] - 1];
+			if (t->kind == kind && t->device == device && t->key == key) {
+				x->last[kind] = x->slots[h];
+				x->last_key[kind] = key;
+				x->last_dev[kind] = device;
+				return t;
+			}
+			h = (h + 1) & (x->nslots - 1);
+		}
+	}
+	if (!make)
+		return NULL;
+	if (x->nt * 2 >= x->nslots && rehash(x, x->nslots ? x->nslots * 2 : 64))
+		return NULL;
+	if (x->nt == x->capt) {
+		size_t cap = x->capt ? x->capt * 2 : 16;
+		struct track *t = realloc(x->t, cap * sizeof *t);
+		if (!t)
+			return NULL;
+		x->t = t;
+		x->capt = cap;
+	}
+	struct track *t = &x->t[x->nt];
+	memset(t, 0, sizeof *t);
+	t->kind = kind;
+	t->device = device;
+	t->key = key;
+	t->first = UINT64_MAX;
+	t->nlanes = 1;
+	for (int i = 0; i < NSRC; i++)
+		gt_tl_vec_init(&t->sl[i], sizeof(struct slice));
+	size_t h = track_hash(kind, device, key) & (x->nslots - 1);
+	while (x->slots[h])
+		h = (h + 1) & (x->nslots - 1);
+	x->slots[h] = (uint32_t)++x->nt;
+	x->last[kind] = (uint32_t)x->nt;
+	x->last_key[kind] = key;
+	x->last_dev[kind] = device;
+	return t;
+}
+
+/* Which events are slices, and where they go: the one definition both passes follow, so that their
+ * sequence numbers agree. Returns 1 for a slice; -1 for an event left out (bad times, unclosed). */
+static int slice_of(const struct gt_event *ev, int *kind, uint32_t *device, uint64_t *key, uint64_t *start,
+                    uint64_t *end)
+{
+	switch (ev->type) {
+	case GT_REC_KERNEL: {
+		const struct gt_kernel *k = &ev->u.kernel;
+		if ((k->flags & GT_KERNEL_BAD_TIMES) || k->end < k->start)
+			return -1;
+		*kind = TK_STREAM, *device = k->device_id, *key = k->stream_id, *start = k->start, *end = k->end;
+		return 1;
+	}
+	case GT_REC_MEMCPY: {
+		const struct gt_memcpy *m = &ev->u.memcpy;
+		if (m->end < m->start)
+			return -1;
+		*kind = TK_STREAM, *device = m->device_id, *key = m->stream_id, *start = m->start, *end = m->end;
+		return 1;
+	}
+	case GT_REC_MEMSET: {
+		const struct gt_memset *m = &ev->u.memset;
+		if (m->end < m->start)
+			return -1;
+		*kind = TK_STREAM, *device = m->device_id, *key = m->stream_id, *start = m->start, *end = m->end;
+		return 1;
+	}
+	case GT_REC_API: {
+		const struct gt_api *a = &ev->u.api;
+		if (a->end < a->start)
+			return -1;
+		*kind = TK_THREAD, *device = 0, *key = a->thread_id, *start = a->start, *end = a->end;
+		return 1;
+	}
+	case GT_REC_SYNC: {
+		const struct gt_sync *s = &ev->u.sync;
+		if (s->end < s->start)
+			return -1;
+		*kind = TK_SYNC, *device = 0, *key = 0, *start = s->start, *end = s->end;
+		return 1;
+	}
+	case GT_REC_NVTX: {
+		const struct gt_nvtx *n = &ev->u.nvtx;
+		if (n->kind == GT_NVTX_MARK)
+			return 0;
+		if (n->end == 0 || n->end < n->start)
+			return -1;
+		*kind = n->kind == GT_NVTX_PUSH_POP ? TK_THREAD : TK_NVTX;
+		*device = 0;
+		*key = n->kind == GT_NVTX_PUSH_POP ? n->thread_id : 0;
+		*start = n->start;
+		*end = n->end;
+		return 1;
+	}
+	case GT_REC_OVERHEAD: {
+		const struct gt_overhead *v = &ev->u.overhead;
+		if (v->end < v->start)
+			return -1;
+		*kind = TK_OVERHEAD, *device = 0, *key = 0, *start = v->start, *end = v->end;
+		return 1;
+	}
+	default: return 0;
+	}
+}
+
+static uint64_t slice_end(const struct ex *x, const struct slice *s)
+{
+	if (s->dur != LONG_DUR)
+		return s->start + s->dur;
+	/* Long slices were appended in sequence order: binary search. */
+	size_t lo = 0, hi = x->longs.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct longend *l = gt_tl_vec_at(&x->longs, mid);
+		if (l->seq < s->seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ((const struct longend *)gt_tl_vec_at(&x->longs, lo))->end;
+}
+
+/* ---- correlation ids ------------------------------------------------------------------------- */
+
+static uint8_t *corr_byte(struct pages *p, uint32_t corr, int make)
+{
+	uint8_t **page = &p->p[corr >> 16];
+	if (!*page) {
+		if (!make)
+			return NULL;
+		if (!(*page = calloc(65536, 1)))
+			return NULL;
+	}
+	return &(*page)[corr & 0xffff];
+}
+
+static void pages_free(struct pages *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < 65536; i++)
+		free(p->p[i]);
+	free(p);
+}
+
+static int note_device(struct ex *x, uint32_t d)
+{
+	for (size_t i = 0; i < x->ndevs; i++)
+		if (x->devs[i] == d)
+			return 0;
+	if (x->ndevs < sizeof x->devs / sizeof *x->devs)
+		x->devs[x->ndevs++] = d;
+	return 0;
+}
+
+/* ---- pass 1 --------------------------------------------------------------------------------- */
+
+static int collect(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
+{
+	(void)r;
+	struct ex *x = ctx;
+	if (ev->type < GT_REC_FIRST_FIXED)
+		return 0;
+	x->res->events++;
+	uint64_t ts = gt_tl_event_time(ev);
+	if (ts && ts < x->origin)
+		x->origin = ts;
+	int kind;
+	uint32_t device;
+	uint64_t key, start, end;
+	int s = slice_of(ev, &kind, &device, &key, &start, &end);
+	if (s < 0) {
+		if (ev->type == GT_REC_NVTX && ev->u.nvtx.end == 0)
+			x->res->unclosed++;
+		else
+			x->res->bad_times++;
+	} else if (s > 0) {
+		struct track *t = track_of(x, kind, device, key, 1);
+		if (!t)
+			return GT_ERR_NOMEM;
+		if (x->nslices >= UINT32_MAX)
+			return GT_ERR_TOO_LARGE;
+		struct slice *sl = gt_tl_vec_push(&t->sl[src_of(ev->type)]);
+		if (!sl)
+			return GT_ERR_NOMEM;
+		sl->start = start;
+		sl->seq = (uint32_t)x->nslices;
+		if (end - start >= LONG_DUR) {
+			sl->dur = LONG_DUR;
+			struct longend *l = gt_tl_vec_push(&x->longs);
+			if (!l)
+				return GT_ERR_NOMEM;
+			l->seq = x->nslices;
+			l->end = end;
+		} else {
+			sl->dur = (uint32_t)(end - start);
+		}
+		if (start < t->first)
+			t->first = start;
+		x->nslices++;
+	}
+	switch (ev->type) {
+	case GT_REC_KERNEL:
+	case GT_REC_MEMCPY:
+	case GT_REC_MEMSET: {
+		uint32_t corr = ev->type == GT_REC_KERNEL   ? ev->u.kernel.correlation_id
+		                : ev->type == GT_REC_MEMCPY ? ev->u.memcpy.correlation_id
+		                                            : ev->u.memset.correlation_id;
+		note_device(x, ev->type == GT_REC_KERNEL   ? ev->u.kernel.device_id
+		               : ev->type == GT_REC_MEMCPY ? ev->u.memcpy.device_id
+		                                           : ev->u.memset.device_id);
+		if (s > 0 && corr) {
+			uint8_t *b = corr_byte(x->cnt, corr, 1);
+			if (!b)
+				return GT_ERR_NOMEM;
+			if ((*b & ~API_SEEN) < FLOW_CAP)
+				(*b)++;
+		}
+		break;
+	}
+	case GT_REC_API:
+		if (!x->host_pid)
+			x->host_pid = ev->u.api.process_id;
+		if (s > 0 && ev->u.api.correlation_id) {
+			uint8_t *b = corr_byte(x->cnt, ev->u.api.correlation_id, 1);
+			if (!b)
+				return GT_ERR_NOMEM;
+			*b |= API_SEEN;
+		}
+		break;
+	case GT_REC_NVTX:
+		if (ev->u.nvtx.kind == GT_NVTX_MARK && !track_of(x, TK_THREAD, 0, ev->u.nvtx.thread_id, 1))
+			return GT_ERR_NOMEM;
+		break;
+	case GT_REC_MEMORY: {
+		const struct gt_memory *m = &ev->u.memory;
+		note_device(x, m->device_id);
+		struct memrec *mr = gt_tl_vec_push(&x->mem);
+		if (!mr)
+			return GT_ERR_NOMEM;
+		*mr = (struct memrec){ m->timestamp, m->bytes, m->device_id, m->op, m->mem_kind, 0 };
+		break;
+	}
+	case GT_REC_CLOCK_SAMPLE: note_device(x, ev->u.clock_sample.device_id); break;
+	default: break;
+	}
+	return 0;
+}
+
+/* ---- placing slices on lanes ----------------------------------------------------------------- */
+
+struct lane {
+	uint64_t last_end;       /* device tracks: where the lane is free from */
+	struct gt_tl_span *stack;/* host tracks: the open slices, outermost first */
+	size_t n, cap;
+};
+
+/* Slices with equal starts: the longer first, so that an enclosing slice is placed before the
+ * slices it encloses (insertion sort: such runs are short). */
+static void order_ties(struct ex *x, struct slice *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && s[j].start == s[i].start)
+			j++;
+		for (size_t a = i + 1; a < j; a++) {
+			struct slice v = s[a];
+			uint64_t ve = slice_end(x, &v);
+			size_t b = a;
+			while (b > i && slice_end(x, &s[b - 1]) < ve) {
+				s[b] = s[b - 1];
+				b--;
+			}
+			s[b] = v;
+		}
+		i = j;
+	}
+}
+
+/* Sorts by start, stably. CUPTI's records are nearly in time order on a track (a range's record
+ * comes after the calls it encloses, buffers interleave a little), so an insertion sort that gives
+ * up after 16 moves per record on average does most tracks in one pass without the radix sort's
+ * scratch memory; what it leaves, the radix sort finishes (both are stable). */
+static int sort_slices(struct gt_tl_vec *v)
+{
+	struct slice *s = v->buf.p;
+	size_t n = v->n, budget = 16 * n + 1024, moves = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (s[i].start >= s[i - 1].start)
+			continue;
+		struct slice k = s[i];
+		size_t j = i;
+		while (j > 0 && s[j - 1].start > k.start) {
+			s[j] = s[j - 1];
+			j--;
+		}
+		s[j] = k;
+		moves += i - j;
+		if (moves > budget)
+			return gt_tl_vec_sort(v);
+	}
+	return 0;
+}
+
+/* The next slice in (start ascending, end descending) order over the track's sorted vectors. */
+static const struct slice *next_slice(const struct ex *x, struct track *t, size_t *pos, uint64_t *end)
+{
+	const struct slice *best = NULL;
+	uint64_t best_end = 0;
+	int bi = -1;
+	for (int i = 0; i < NSRC; i++) {
+		if (pos[i] >= t->sl[i].n)
+			continue;
+		const struct slice *c = gt_tl_vec_at(&t->sl[i], pos[i]);
+		uint64_t ce = slice_end(x, c);
+		if (!best || c->start < best->start || (c->start == best->start && ce > best_end)) {
+			best = c;
+			best_end = ce;
+			bi = i;
+		}
+	}
+	if (best) {
+		pos[bi]++;
+		*end = best_end;
+	}
+	return best;
+}
+
+static int place_track(struct ex *x, struct track *t)
+{
+	for (int i = 0; i < NSRC; i++) {
+		if (sort_slices(&t->sl[i]))
+			return GT_ERR_NOMEM;
+		order_ties(x, t->sl[i].buf.p, t->sl[i].n);
+	}
+	int nest = t->kind == TK_THREAD;
+	struct lane *lanes = NULL;
+	size_t nl = 0, capl = 0, pos[NSRC] = { 0 };
+	int rc = 0;
+	const struct slice *sl;
+	uint64_t en;
+	while (!rc && (sl = next_slice(x, t, pos, &en)) != NULL) {
+		uint64_t st = sl->start;
+		size_t l = 0;
+		for (; l < nl; l++) {
+			struct lane *L = &lanes[l];
+			if (!nest) {
+				if (L->last_end <= st)
+					break;
+				continue;
+			}
+			while (L->n && L->stack[L->n - 1].end <= st)
+				L->n--;
+			if (!L->n)
+				break;
+			const struct gt_tl_span *top = &L->stack[L->n - 1];
+			/* Enclosed, and not starting with its parent (viewers order equal starts by file
+			 * position, which would make the child look like the parent). */
+			if (top->end >= en && top->start < st)
+				break;
+		}
+		if (l == nl) {
+			if (nl == MAX_LANES) {
+				l = nl - 1; /* cannot happen in a real trace; the last lane takes the rest */
+			} else {
+				if (nl == capl) {
+					size_t cap = capl ? capl * 2 : 4;
+					struct lane *p = realloc(lanes, cap * sizeof *p);
+					if (!p) {
+						rc = GT_ERR_NOMEM;
+						break;
+					}
+					lanes = p;
+					capl = cap;
+				}
+				memset(&lanes[nl++], 0, sizeof *lanes);
+			}
+		}
+		struct lane *L = &lanes[l];
+		if (nest) {
+			if (L->n == L->cap) {
+				size_t cap = L->cap ? L->cap * 2 : 8;
+				struct gt_tl_span *p = realloc(L->stack, cap * sizeof *p);
+				if (!p) {
+					rc = GT_ERR_NOMEM;
+					break;
+				}
+				L->stack = p;
+				L->cap = cap;
+			}
+			L->stack[L->n++] = (struct gt_tl_span){ st, en };
+		}
+		if (en > L->last_end)
+			L->last_end = en;
+		if (l) {
+			struct moved *m = gt_tl_vec_push(&x->moved);
+			if (!m) {
+				rc = GT_ERR_NOMEM;
+				break;
+			}
+			m->seq = sl->seq;
+			m->lane = l;
+			x->res->overlapped++;
+		}
+	}
+	t->nlanes = nl ? (uint32_t)nl : 1;
+	for (size_t l = 0; l < nl; l++)
+		free(lanes[l].stack);
+	free(lanes);
+	/* The slices are not needed any more: the lanes say where each goes. */
+	for (int i = 0; i < NSRC; i++)
+		gt_tl_vec_release(&t->sl[i]);
+	return rc;
+}
+
+static int cmp_tracks(const void *pa, const void *pb)
+{
+	const struct track *a = *(struct track *const *)pa, *b = *(struct track *const *)pb;
+	int ha = a->kind != TK_STREAM, hb = b->kind != TK_STREAM;
+	if (ha != hb)
+		return hb - ha; /* host first */
+	if (!ha) {
+		if (a->device != b->device)
+			return a->device < b->device ? -1 : 1;
+		return a->key < b->key ? -1 : a->key > b->key;
+	}
+	if (a->kind != b->kind)
+		return a->kind - b->kind;
+	if (a->first != b->first)
+		return a->first < b->first ? -1 : 1;
+	return a->key < b->key ? -1 : a->key > b->key;
+}
+
+static int place(struct ex *x)
+{
+	for (size_t i = 0; i < x->nt; i++) {
+		int rc = place_track(x, &x->t[i]);
+		if (rc)
+			return rc;
+		x->res->subtracks += x->t[i].nlanes - 1;
+	}
+	x->res->tracks = x->nt;
+	if (gt_tl_vec_sort(&x->moved))
+		return GT_ERR_NOMEM;
+	/* tids: per process from 1, host threads by their first slice, then the other host tracks;
+	 * device streams by id. The order table does not move the tracks (the hash holds indices). */
+	struct track **ord = malloc((x->nt ? x->nt : 1) * sizeof *ord);
+	if (!ord)
+		return GT_ERR_NOMEM;
+	for (size_t i = 0; i < x->nt; i++)
+		ord[i] = &x->t[i];
+	qsort(ord, x->nt, sizeof *ord, cmp_tracks);
+	uint32_t tid = 1, pid = 0;
+	int have = 0;
+	for (size_t i = 0; i < x->nt; i++) {
+		struct track *t = ord[i];
+		uint32_t p = t->kind == TK_STREAM ? DEVICE_PID_BASE + t->device : x->host_pid;
+		if (!have || p != pid)
+			tid = 1;
+		have = 1;
+		pid = p;
+		t->pid = p;
+		t->tid0 = tid;
+		tid += t->nlanes;
+		t->nids = (size_t)snprintf(t->ids, sizeof t->ids, "\"pid\":%u,\"tid\":%u", t->pid, t->tid0);
+	}
+	free(ord);
+	return 0;
+}
+
+/* ---- pass 2: Chrome JSON -------------------------------------------------------------------- */
+
+static void ev_begin(struct ex *x)
+{
+	if (x->first_event)
+		PUTS(&x->o, "\n{");
+	else
+		PUTS(&x->o, ",\n{");
+	x->first_event = 0;
+	x->res->written++;
+}
+
+/* Pass 2: the lane of the next slice (slices come in seq order, and so does the moved list). */
+static uint32_t lane_of(struct ex *x)
+{
+	uint64_t seq = x->seq++;
+	if (x->moved_pos < x->moved.n) {
+		const struct moved *m = gt_tl_vec_at(&x->moved, x->moved_pos);
+		if (m->seq == seq) {
+			x->moved_pos++;
+			return (uint32_t)m->lane;
+		}
+	}
+	return 0;
+}
+
+static uint64_t rel(const struct ex *x, uint64_t ns) { return ns > x->origin ? ns - x->origin : 0; }
+
+static void track_label(const struct track *t, uint32_t lane, char *buf, size_t len)
+{
+	int k;
+	switch (t->kind) {
+	case TK_STREAM: k = snprintf(buf, len, "stream %llu", (unsigned long long)t->key); break;
+	case TK_THREAD: k = snprintf(buf, len, "thread %llu", (unsigned long long)t->key); break;
+	case TK_SYNC: k = snprintf(buf, len, "synchronisation waits"); break;
+	case TK_NVTX: k = snprintf(buf, len, "NVTX start/end ranges"); break;
+	default: k = snprintf(buf, len, "CUPTI overhead"); break;
+	}
+	if (lane && k > 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, " (overlap %u)", lane);
+}
+
+static void meta_event(struct ex *x, uint32_t pid, int thread, uint32_t tid, const char *what, const char *name,
+                       uint64_t sort)
+{
+	ev_begin(x);
+	PUTS(&x->o, "\"ph\":\"M\",\"pid\":");
+	put_u64(&x->o, pid);
+	if (thread) {
+		PUTS(&x->o, ",\"tid\":");
+		put_u64(&x->o, tid);
+	}
+	PUTS(&x->o, ",\"name\":\"");
+	put_str(&x->o, what);
+	if (name) {
+		PUTS(&x->o, "\",\"args\":{\"name\":");
+		put_escaped(x, name);
+	} else {
+		PUTS(&x->o, "\",\"args\":{\"sort_index\":");
+		put_u64(&x->o, sort);
+	}
+	PUTS(&x->o, "}}");
+	x->res->metadata++;
+}
+
+static void metadata(struct ex *x, const struct gt_reader *r)
+{
+	char buf[512];
+	const char *pname = gt_reader_meta(r, "process.name");
+	if (pname)
+		snprintf(buf, sizeof buf, "host: %s (pid %u)", pname, x->host_pid);
+	else
+		snprintf(buf, sizeof buf, "host (pid %u)", x->host_pid);
+	meta_event(x, x->host_pid, 0, 0, "process_name", buf, 0);
+	meta_event(x, x->host_pid, 0, 0, "process_sort_index", NULL, 0);
+	for (size_t i = 0; i < x->ndevs; i++) {
+		const char *dn = NULL;
+		uint32_t d = x->devs[i];
+		if (gt_reader_device(r, d, &dn) && dn && *dn)
+			snprintf(buf, sizeof buf, "GPU %u: %s", d, dn);
+		else
+			snprintf(buf, sizeof buf, "GPU %u", d);
+		meta_event(x, DEVICE_PID_BASE + d, 0, 0, "process_name", buf, 0);
+		meta_event(x, DEVICE_PID_BASE + d, 0, 0, "process_sort_index", NULL, 1 + (uint64_t)d);
+	}
+	for (size_t i = 0; i < x->nt; i++) {
+		const struct track *t = &x->t[i];
+		for (uint32_t l = 0; l < t->nlanes; l++) {
+			track_label(t, l, buf, sizeof buf);
+			meta_event(x, t->pid, 1, t->tid0 + l, "thread_name", buf, 0);
+			meta_event(x, t->pid, 1, t->tid0 + l, "thread_sort_index", NULL, t->tid0 + l);
+		}
+	}
+}
+
+/* "pid":P,"tid":T of a track's lane, at most 44 bytes: lane 0's is made once. */
+static inline char *w_ids(char *p, const struct track *t, uint32_t lane)
+{
+	if (!lane) {
+		memcpy(p, t->ids, t->nids);
+		return p + t->nids;
+	}
+	p = W_LIT(p, "\"pid\":");
+	p = w_u64(p, t->pid);
+	p = W_LIT(p, ",\"tid\":");
+	return w_u64(p, t->tid0 + lane);
+}
+
+static void slice_head(struct ex *x, const struct track *t, uint32_t lane, uint64_t start, uint64_t end,
+                       const char *name, size_t name_len, const char *cat)
+{
+	struct out *o = &x->o;
+	size_t catn = strlen(cat); /* ours, short */
+	int small = name_len < 4096;
+	char *p = reserve(o, 128 + catn + (small ? name_len : 0));
+	p = W_LIT(p, ",\n{\"ph\":\"X\",");
+	p = w_ids(p, t, lane);
+	p = W_LIT(p, ",\"ts\":");
+	p = w_us(p, rel(x, start));
+	p = W_LIT(p, ",\"dur\":");
+	p = w_us(p, end - start);
+	p = W_LIT(p, ",\"name\":");
+	if (small) {
+		memcpy(p, name, name_len);
+		p += name_len;
+	} else {
+		commit(o, p);
+		put(o, name, name_len);
+		p = reserve(o, 32 + catn);
+	}
+	p = W_LIT(p, ",\"cat\":\"");
+	memcpy(p, cat, catn);
+	p = W_LIT(p + catn, "\",\"args\":{");
+	commit(o, p);
+	x->res->written++;
+	x->res->slices++;
+}
+
+static void arg_u(struct ex *x, const char *key, uint64_t v, int first)
+{
+	size_t n = strlen(key); /* ours, short */
+	char *p = reserve(&x->o, n + 32);
+	if (!first)
+		*p++ = ',';
+	*p++ = '"';
+	memcpy(p, key, n);
+	p = W_LIT(p + n, "\":");
+	commit(&x->o, w_u64(p, v));
+}
+
+static void arg_s(struct ex *x, const char *key, const char *v, int first)
+{
+	if (!first)
+		PUTS(&x->o, ",");
+	PUTS(&x->o, "\"");
+	put_str(&x->o, key);
+	PUTS(&x->o, "\":\"");
+	put_str(&x->o, v); /* our own words: no character that needs escaping */
+	PUTS(&x->o, "\"");
+}
+
+static void flow(struct ex *x, char ph, uint64_t id, const struct track *t, uint32_t lane, uint64_t ts)
+{
+	struct out *o = &x->o;
+	char *p = reserve(o, 160);
+	p = ph == 'f' ? W_LIT(p, ",\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":") : W_LIT(p, ",\n{\"ph\":\"s\",\"id\":");
+	p = w_u64(p, id);
+	*p++ = ',';
+	p = w_ids(p, t, lane);
+	p = W_LIT(p, ",\"ts\":");
+	p = w_us(p, rel(x, ts));
+	p = W_LIT(p, ",\"name\":\"launch\",\"cat\":\"flow\"}");
+	commit(o, p);
+	x->res->written++;
+	if (ph == 'f')
+		x->res->flows++; /* an arrow is its two ends */
+}
+
+static void counter(struct ex *x, uint32_t pid, uint64_t ts, const char *name, const char *key, int64_t v)
+{
+	ev_begin(x);
+	PUTS(&x->o, "\"ph\":\"C\",\"pid\":");
+	put_u64(&x->o, pid);
+	PUTS(&x->o, ",\"ts\":");
+	put_us(&x->o, rel(x, ts));
+	PUTS(&x->o, ",\"name\":\"");
+	put_str(&x->o, name);
+	PUTS(&x->o, "\",\"args\":{\"");
+	put_str(&x->o, key);
+	PUTS(&x->o, "\":");
+	put_i64(&x->o, v);
+	PUTS(&x->o, "}}");
+	x->res->counters++;
+}
+
+static void instant(struct ex *x, uint32_t pid, uint32_t tid, char scope, uint64_t ts, const char *name_json,
+                    const char *cat)
+{
+	ev_begin(x);
+	PUTS(&x->o, "\"ph\":\"i\",\"s\":\"");
+	put(&x->o, &scope, 1);
+	PUTS(&x->o, "\",\"pid\":");
+	put_u64(&x->o, pid);
+	PUTS(&x->o, ",\"tid\":");
+	put_u64(&x->o, tid);
+	PUTS(&x->o, ",\"ts\":");
+	put_us(&x->o, rel(x, ts));
+	PUTS(&x->o, ",\"name\":");
+	put_str(&x->o, name_json);
+	PUTS(&x->o, ",\"cat\":\"");
+	put_str(&x->o, cat);
+	PUTS(&x->o, "\"}");
+	x->res->instants++;
+}
+
+static const char *mem_group(int kind)
+{
+	switch (kind) {
+	case GT_MEM_DEVICE:
+	case GT_MEM_DEVICE_STATIC:
+	case GT_MEM_ARRAY: return "device memory in use (bytes)";
+	case GT_MEM_PINNED: return "pinned host memory in use (bytes)";
+	case GT_MEM_MANAGED:
+	case GT_MEM_MANAGED_STATIC: return "managed memory in use (bytes)";
+	case GT_MEM_PAGEABLE: return "pageable host memory in use (bytes)";
+	default: return "other memory in use (bytes)";
+	}
+}
+
+/* Flow arrows of an API call (start) or of a GPU operation (finish), by correlation id. */
+static void flows_of_call(struct ex *x, uint32_t corr, const struct track *t, uint32_t lane, uint64_t mid)
+{
+	uint8_t *b = corr ? corr_byte(x->cnt, corr, 0) : NULL;
+	if (!b || !(*b & API_SEEN))
+		return;
+	unsigned n = *b & ~API_SEEN;
+	for (unsigned k = 0; k < n; k++)
+		flow(x, 's', (uint64_t)corr * 128 + k, t, lane, mid);
+}
+
+static int flow_of_op(struct ex *x, uint32_t corr, const struct track *t, uint32_t lane, uint64_t mid)
+{
+	uint8_t *b = corr ? corr_byte(x->cnt, corr, 0) : NULL;
+	if (!b || !(*b & API_SEEN))
+		return 0;
+	uint8_t *k = corr_byte(x->next, corr, 1);
+	if (!k)
+		return GT_ERR_NOMEM;
+	if (*k >= (*b & ~API_SEEN)) {
+		x->res->flows_capped++;
+		return 0;
+	}
+	flow(x, 'f', (uint64_t)corr * 128 + (*k)++, t, lane, mid);
+	return 0;
+}
+
+static int emit_chrome(struct ex *x, const struct gt_reader *r, const struct gt_event *ev)
+{
+	int kind;
+	uint32_t device;
+	uint64_t key, start, end;
+	int s = slice_of(ev, &kind, &device, &key, &start, &end);
+	const struct track *t = NULL;
+	uint32_t lane = 0;
+	if (s > 0) {
+		if (!(t = track_of(x, kind, device, key, 0)))
+			return GT_ERR_STATE;
+		lane = lane_of(x);
+	}
+	const char *nm;
+	size_t nlen = 0;
+	char buf[160];
+	uint64_t mid = start + (end - start) / 2;
+	switch (ev->type) {
+	case GT_REC_KERNEL: {
+		if (s <= 0)
+			return 0;
+		const struct gt_kernel *k = &ev->u.kernel;
+		if (!(nm = name_of(x, r, k->name_id, 1, &nlen)))
+			return GT_ERR_NOMEM;
+		slice_head(x, t, lane, start, end, nm, nlen, "kernel");
+		/* By hand: this is the line written millions of times (at most 10 numbers of 20 digits). */
+		struct out *o = &x->o;
+		char *p = reserve(o, 400);
+		p = W_LIT(p, "\"correlation\":");
+		p = w_u64(p, k->correlation_id);
+		p = W_LIT(p, ",\"grid\":\"");
+		p = w_dims(p, k->grid_x, k->grid_y, k->grid_z);
+		p = W_LIT(p, "\",\"block\":\"");
+		p = w_dims(p, k->block_x, k->block_y, k->block_z);
+		p = W_LIT(p, "\",\"registers\":");
+		p = w_u64(p, k->registers);
+		p = W_LIT(p, ",\"static_smem\":");
+		p = w_u64(p, k->static_smem);
+		p = W_LIT(p, ",\"dynamic_smem\":");
+		p = w_u64(p, k->dynamic_smem);
+		if (k->flags & GT_KERNEL_HAS_QUEUED && k->queued && k->queued <= start) {
+			p = W_LIT(p, ",\"queued_to_start_ns\":");
+			p = w_u64(p, start - k->queued);
+		}
+		if (k->graph_id) {
+			p = W_LIT(p, ",\"graph\":");
+			p = w_u64(p, k->graph_id);
+		}
+		p = W_LIT(p, "}}");
+		commit(o, p);
+		return flow_of_op(x, k->correlation_id, t, lane, mid);
+	}
+	case GT_REC_MEMCPY: {
+		if (s <= 0)
+			return 0;
+		const struct gt_memcpy *m = &ev->u.memcpy;
+		uint32_t mk = 1u << 24 | (uint32_t)m->copy_kind << 16 | (uint32_t)m->src_kind << 8 | m->dst_kind;
+		if (mk != x->op_key) {
+			snprintf(x->op_name, sizeof x->op_name, "\"memcpy %s %s->%s\"", gt_copy_kind_name(m->copy_kind),
+			         gt_mem_kind_name(m->src_kind), gt_mem_kind_name(m->dst_kind));
+			x->op_key = mk;
+		}
+		slice_head(x, t, lane, start, end, x->op_name, strlen(x->op_name), "memcpy");
+		arg_u(x, "correlation", m->correlation_id, 1);
+		arg_u(x, "bytes", m->bytes, 0);
+		arg_s(x, "async", m->flags & GT_COPY_ASYNC ? "yes" : "no", 0);
+		PUTS(&x->o, "}}");
+		return flow_of_op(x, m->correlation_id, t, lane, mid);
+	}
+	case GT_REC_MEMSET: {
+		if (s <= 0)
+			return 0;
+		const struct gt_memset *m = &ev->u.memset;
+		uint32_t mk = 2u << 24 | m->mem_kind;
+		if (mk != x->op_key) {
+			snprintf(x->op_name, sizeof x->op_name, "\"memset %s\"", gt_mem_kind_name(m->mem_kind));
+			x->op_key = mk;
+		}
+		slice_head(x, t, lane, start, end, x->op_name, strlen(x->op_name), "memset");
+		arg_u(x, "correlation", m->correlation_id, 1);
+		arg_u(x, "bytes", m->bytes, 0);
+		arg_u(x, "value", m->value, 0);
+		PUTS(&x->o, "}}");
+		return flow_of_op(x, m->correlation_id, t, lane, mid);
+	}
+	case GT_REC_API: {
+		if (s <= 0)
+			return 0;
+		const struct gt_api *a = &ev->u.api;
+		if (!(nm = name_of(x, r, a->name_id, 0, &nlen)))
+			return GT_ERR_NOMEM;
+		slice_head(x, t, lane, start, end, nm, nlen, a->domain == GT_API_DRIVER ? "cuda_driver" : "cuda_runtime");
+		arg_u(x, "correlation", a->correlation_id, 1);
+		if (a->return_value) {
+			PUTS(&x->o, ",\"return\":");
+			put_i64(&x->o, a->return_value);
+		}
+		PUTS(&x->o, "}}");
+		flows_of_call(x, a->correlation_id, t, lane, mid);
+		return 0;
+	}
+	case GT_REC_SYNC: {
+		if (s <= 0)
+			return 0;
+		const struct gt_sync *y = &ev->u.sync;
+		snprintf(buf, sizeof buf, "\"sync %s\"", gt_sync_kind_name(y->kind));
+		slice_head(x, t, lane, start, end, buf, strlen(buf), "sync");
+		arg_u(x, "correlation", y->correlation_id, 1);
+		if (y->stream_id != UINT32_MAX)
+			arg_u(x, "stream", y->stream_id, 0);
+		PUTS(&x->o, "}}");
+		return 0;
+	}
+	case GT_REC_NVTX: {
+		const struct gt_nvtx *n = &ev->u.nvtx;
+		if (!(nm = name_of(x, r, n->name_id, 0, &nlen)))
+			return GT_ERR_NOMEM;
+		if (n->kind == GT_NVTX_MARK) {
+			const struct track *th = track_of(x, TK_THREAD, 0, n->thread_id, 0);
+			if (th && n->start)
+				instant(x, th->pid, th->tid0, 't', n->start, nm, "nvtx");
+			return 0;
+		}
+		if (s <= 0)
+			return 0;
+		slice_head(x, t, lane, start, end, nm, nlen, "nvtx");
+		arg_u(x, "depth", n->depth, 1);
+		if (n->domain_id) {
+			const char *dom = name_of(x, r, n->domain_id, 0, NULL);
+			if (!dom)
+				return GT_ERR_NOMEM;
+			PUTS(&x->o, ",\"domain\":");
+			put_str(&x->o, dom);
+		}
+		if (n->kind == GT_NVTX_START_END)
+			arg_u(x, "thread", n->thread_id, 0);
+		PUTS(&x->o, "}}");
+		return 0;
+	}
+	case GT_REC_OVERHEAD: {
+		if (s <= 0)
+			return 0;
+		const struct gt_overhead *v = &ev->u.overhead;
+		snprintf(buf, sizeof buf, "\"overhead kind %u\"", v->kind);
+		if (v->kind == GT_OVERHEAD_CAPTURE)
+			snprintf(buf, sizeof buf, "\"shadow capture\"");
+		slice_head(x, t, lane, start, end, buf, strlen(buf), "overhead");
+		arg_u(x, "object", v->object_id, 1);
+		PUTS(&x->o, "}}");
+		return 0;
+	}
+	case GT_REC_CLOCK_SAMPLE: {
+		const struct gt_clock_sample *c = &ev->u.clock_sample;
+		if (!c->timestamp)
+			return 0;
+		uint32_t pid = DEVICE_PID_BASE + c->device_id;
+		counter(x, pid, c->timestamp, "SM clock (MHz)", "MHz", c->sm_clock_mhz);
+		counter(x, pid, c->timestamp, "memory clock (MHz)", "MHz", c->mem_clock_mhz);
+		counter(x, pid, c->timestamp, "temperature (C)", "C", c->temperature_c);
+		counter(x, pid, c->timestamp, "power (mW)", "mW", c->power_mw);
+		return 0;
+	}
+	case GT_REC_PROCESS: {
+		const struct gt_process *p = &ev->u.process;
+		if (!p->timestamp)
+			return 0;
+		switch (p->event) {
+		case GT_PROCESS_START: snprintf(buf, sizeof buf, "\"process start\""); break;
+		case GT_PROCESS_EXIT: snprintf(buf, sizeof buf, "\"process exit (status %d)\"", p->status); break;
+		case GT_PROCESS_SIGNAL: snprintf(buf, sizeof buf, "\"process killed by signal %d\"", p->status); break;
+		case GT_PROCESS_FORKED: snprintf(buf, sizeof buf, "\"forked from %d\"", p->status); break;
+		case GT_PROCESS_EXEC: snprintf(buf, sizeof buf, "\"exec: trace ends\""); break;
+		case GT_PROCESS_TRACING_OFF: snprintf(buf, sizeof buf, "\"tracing stopped\""); break;
+		default: snprintf(buf, sizeof buf, "\"process event %u\"", p->event); break;
+		}
+		instant(x, x->host_pid, 0, 'p', p->timestamp, buf, "process");
+		return 0;
+	}
+	case GT_REC_DROPPED: {
+		const struct gt_dropped *d = &ev->u.dropped;
+		snprintf(buf, sizeof buf, "\"%llu records dropped (%s)\"", (unsigned long long)d->count,
+		         gt_drop_reason_name((int)d->reason));
+		instant(x, x->host_pid, 0, 'g', d->timestamp ? d->timestamp : x->origin, buf, "dropped");
+		return 0;
+	}
+	default: return 0;
+	}
+}
+
+static int cmp_mem(const void *a, const void *b)
+{
+	const struct memrec *x = a, *y = b;
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+/* Memory in use per (device, kind group), in time order; a free never takes it below 0. */
+static int memory_counters(struct ex *x)
+{
+	if (gt_tl_vec_sort(&x->mem))
+		return GT_ERR_NOMEM;
+	/* Stable by time already; group by device too (a stable sort keeps time order within one). */
+	struct memrec *m = x->mem.buf.p;
+	size_t n = x->mem.n;
+	if (n > 1) {
+		/* Few devices: an insertion of each device's records in turn would do, but qsort on
+		 * (device, ts) keeps it simple; equal keys may reorder, which changes no sum. */
+		qsort(m, n, sizeof *m, cmp_mem);
+	}
+	const char *groups[5] = { "device memory in use (bytes)", "pinned host memory in use (bytes)",
+		                  "managed memory in use (bytes)", "pageable host memory in use (bytes)",
+		                  "other memory in use (bytes)" };
+	uint64_t sum[5] = { 0 };
+	uint32_t dev = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || m[i].device != dev) {
+			memset(sum, 0, sizeof sum);
+			dev = m[i].device;
+		}
+		const char *g = mem_group(m[i].kind);
+		size_t gi = 0;
+		while (gi < 4 && strcmp(groups[gi], g) != 0)
+			gi++;
+		if (m[i].op == GT_MEMORY_ALLOC)
+			sum[gi] += m[i].bytes;
+		else if (m[i].op == GT_MEMORY_FREE)
+			sum[gi] = sum[gi] > m[i].bytes ? sum[gi] - m[i].bytes : 0;
+		else
+			continue;
+		/* Host memory belongs on the host's process; device memory on its device. */
+		uint32_t pid = gi == 1 || gi == 3 ? x->host_pid : DEVICE_PID_BASE + m[i].device;
+		counter(x, pid, m[i].ts, g, "bytes", (int64_t)sum[gi]);
+	}
+	return 0;
+}
+
+static void other_data(struct ex *x, const struct gt_reader *r)
+{
+	struct out *o = &x->o;
+	struct gt_export_result *s = x->res;
+	PUTS(o, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"generator\":\"gpuanalyze export " GT_TOOL_VERSION "\"");
+	PUTS(o, ",\"trace\":");
+	put_escaped(x, x->path);
+	PUTS(o, ",\"origin_ns\":");
+	put_u64(o, x->origin);
+	PUTS(o, ",\"time\":\"ts and dur in microseconds (3 decimals: exact nanoseconds) since origin_ns on the "
+	        "CUPTI clock\"");
+	const char *syn = gt_load_synthetic(r);
+	PUTS(o, ",\"synthetic\":");
+	if (syn)
+		put_escaped(x, syn);
+	else
+		PUTS(o, "null");
+	struct gt_tail t;
+	gt_reader_tail(r, &t);
+	PUTS(o, ",\"complete\":");
+	if (t.complete)
+		PUTS(o, "true");
+	else
+		PUTS(o, "false");
+	PUTS(o, ",\"slices\":");
+	put_u64(o, s->slices);
+	PUTS(o, ",\"tracks\":");
+	put_u64(o, s->tracks);
+	PUTS(o, ",\"overlap_tracks\":");
+	put_u64(o, s->subtracks);
+	PUTS(o, ",\"slices_on_overlap_tracks\":");
+	put_u64(o, s->overlapped);
+	PUTS(o, ",\"flows\":");
+	put_u64(o, s->flows);
+	PUTS(o, ",\"flows_capped\":");
+	put_u64(o, s->flows_capped);
+	PUTS(o, ",\"bad_times_left_out\":");
+	put_u64(o, s->bad_times);
+	PUTS(o, ",\"nvtx_unclosed_left_out\":");
+	put_u64(o, s->unclosed);
+	PUTS(o, "}}\n");
+}
+
+/* ---- pass 2: CSV ------------------------------------------------------------------------------ */
+
+static void csv_track(struct ex *x, const struct track *t, uint32_t lane)
+{
+	char buf[160];
+	if (t->kind == TK_STREAM)
+		snprintf(buf, sizeof buf, "GPU %u,", t->device);
+	else
+		snprintf(buf, sizeof buf, "host,");
+	put_str(&x->o, buf);
+	track_label(t, 0, buf, sizeof buf);
+	put_str(&x->o, buf);
+	PUTS(&x->o, ",");
+	put_u64(&x->o, lane);
+}
+
+/* The raw interval of an event that has one (even when its times are bad): 1, else 0. */
+static int raw_times(const struct gt_event *ev, uint64_t *start, uint64_t *end)
+{
+	switch (ev->type) {
+	case GT_REC_KERNEL: *start = ev->u.kernel.start, *end = ev->u.kernel.end; return 1;
+	case GT_REC_MEMCPY: *start = ev->u.memcpy.start, *end = ev->u.memcpy.end; return 1;
+	case GT_REC_MEMSET: *start = ev->u.memset.start, *end = ev->u.memset.end; return 1;
+	case GT_REC_API: *start = ev->u.api.start, *end = ev->u.api.end; return 1;
+	case GT_REC_SYNC: *start = ev->u.sync.start, *end = ev->u.sync.end; return 1;
+	case GT_REC_NVTX:
+		*start = ev->u.nvtx.start, *end = ev->u.nvtx.end;
+		return ev->u.nvtx.kind != GT_NVTX_MARK;
+	case GT_REC_OVERHEAD: *start = ev->u.overhead.start, *end = ev->u.overhead.end; return 1;
+	case GT_REC_GRAPH_LAUNCH: *start = ev->u.graph_launch.start, *end = ev->u.graph_launch.end; return 1;
+	default: *start = *end = 0; return 0;
+	}
+}
+
+/* type,start_ns,end_ns,duration_ns,ts_us,process,track,lane,name,correlation_id,bytes,detail */
+static int emit_csv(struct ex *x, const struct gt_reader *r, const struct gt_event *ev)
+{
+	int kind;
+	uint32_t device;
+	uint64_t key, start, end;
+	int s = slice_of(ev, &kind, &device, &key, &start, &end);
+	const struct track *t = NULL;
+	uint32_t lane = 0;
+	if (s > 0) {
+		if (!(t = track_of(x, kind, device, key, 0)))
+			return GT_ERR_STATE;
+		lane = lane_of(x);
+	}
+	int interval = raw_times(ev, &start, &end);
+	uint64_t ts = interval ? start : gt_tl_event_time(ev);
+	struct out *o = &x->o;
+	const char *nm = "";
+	size_t nlen = 0;
+	char detail[200] = "", proc[40] = "host", nbuf[160];
+	uint64_t corr = 0, bytes = 0;
+	int has_corr = 0, has_bytes = 0;
+	switch (ev->type) {
+	case GT_REC_KERNEL: {
+		const struct gt_kernel *k = &ev->u.kernel;
+		if (!(nm = name_of(x, r, k->name_id, 1, &nlen)))
+			return GT_ERR_NOMEM;
+		corr = k->correlation_id, has_corr = 1;
+		snprintf(proc, sizeof proc, "GPU %u", k->device_id);
+		snprintf(detail, sizeof detail, "grid %ux%ux%u block %ux%ux%u registers %u smem %u+%u", k->grid_x,
+		         k->grid_y, k->grid_z, k->block_x, k->block_y, k->block_z, k->registers, k->static_smem,
+		         k->dynamic_smem);
+		break;
+	}
+	case GT_REC_MEMCPY: {
+		const struct gt_memcpy *m = &ev->u.memcpy;
+		snprintf(nbuf, sizeof nbuf, "memcpy %s %s->%s", gt_copy_kind_name(m->copy_kind),
+		         gt_mem_kind_name(m->src_kind), gt_mem_kind_name(m->dst_kind));
+		nm = nbuf;
+		corr = m->correlation_id, has_corr = 1, bytes = m->bytes, has_bytes = 1;
+		snprintf(proc, sizeof proc, "GPU %u", m->device_id);
+		snprintf(detail, sizeof detail, "%s", m->flags & GT_COPY_ASYNC ? "async" : "sync");
+		break;
+	}
+	case GT_REC_MEMSET: {
+		const struct gt_memset *m = &ev->u.memset;
+		snprintf(nbuf, sizeof nbuf, "memset %s", gt_mem_kind_name(m->mem_kind));
+		nm = nbuf;
+		corr = m->correlation_id, has_corr = 1, bytes = m->bytes, has_bytes = 1;
+		snprintf(proc, sizeof proc, "GPU %u", m->device_id);
+		snprintf(detail, sizeof detail, "value %u", m->value);
+		break;
+	}
+	case GT_REC_API: {
+		const struct gt_api *a = &ev->u.api;
+		if (!(nm = name_of(x, r, a->name_id, 0, &nlen)))
+			return GT_ERR_NOMEM;
+		corr = a->correlation_id, has_corr = 1;
+		snprintf(detail, sizeof detail, "%s return %d", a->domain == GT_API_DRIVER ? "driver" : "runtime",
+		         a->return_value);
+		break;
+	}
+	case GT_REC_SYNC: {
+		const struct gt_sync *y = &ev->u.sync;
+		snprintf(nbuf, sizeof nbuf, "sync %s", gt_sync_kind_name(y->kind));
+		nm = nbuf;
+		corr = y->correlation_id, has_corr = 1;
+		break;
+	}
+	case GT_REC_NVTX: {
+		const struct gt_nvtx *n = &ev->u.nvtx;
+		if (!(nm = name_of(x, r, n->name_id, 0, &nlen)))
+			return GT_ERR_NOMEM;
+		snprintf(detail, sizeof detail, "%s depth %u thread %u",
+		         n->kind == GT_NVTX_MARK ? "mark" : n->kind == GT_NVTX_PUSH_POP ? "push-pop" : "start-end", n->depth,
+		         n->thread_id);
+		if (n->kind == GT_NVTX_MARK)
+			t = track_of(x, TK_THREAD, 0, n->thread_id, 0);
+		else if (n->end == 0)
+			end = 0, interval = 0; /* never closed: no end to print */
+		break;
+	}
+	case GT_REC_MEMORY: {
+		const struct gt_memory *m = &ev->u.memory;
+		snprintf(nbuf, sizeof nbuf, "%s %s",
+		         m->op == GT_MEMORY_ALLOC ? "alloc" : m->op == GT_MEMORY_FREE ? "free" : "memory",
+		         gt_mem_kind_name(m->mem_kind));
+		nm = nbuf;
+		corr = m->correlation_id, has_corr = 1, bytes = m->bytes, has_bytes = 1;
+		snprintf(detail, sizeof detail, "address 0x%llx", (unsigned long long)m->address);
+		snprintf(proc, sizeof proc, "GPU %u", m->device_id);
+		break;
+	}
+	case GT_REC_OVERHEAD: {
+		const struct gt_overhead *v = &ev->u.overhead;
+		if (v->kind == GT_OVERHEAD_CAPTURE)
+			snprintf(nbuf, sizeof nbuf, "shadow capture");
+		else
+			snprintf(nbuf, sizeof nbuf, "overhead kind %u", v->kind);
+		nm = nbuf;
+		snprintf(detail, sizeof detail, "object %llu", (unsigned long long)v->object_id);
+		break;
+	}
+	case GT_REC_CLOCK_SAMPLE: {
+		const struct gt_clock_sample *c = &ev->u.clock_sample;
+		nm = "clock sample";
+		snprintf(detail, sizeof detail, "SM %u MHz memory %u MHz %u C %u mW utilization %u%% throttle 0x%llx",
+		         c->sm_clock_mhz, c->mem_clock_mhz, c->temperature_c, c->power_mw, c->utilization_gpu,
+		         (unsigned long long)c->throttle_reasons);
+		snprintf(proc, sizeof proc, "GPU %u", c->device_id);
+		break;
+	}
+	case GT_REC_PROCESS: {
+		const struct gt_process *p = &ev->u.process;
+		nm = "process";
+		snprintf(detail, sizeof detail, "pid %u event %u status %d", p->pid, p->event, p->status);
+		break;
+	}
+	case GT_REC_DROPPED: {
+		const struct gt_dropped *d = &ev->u.dropped;
+		snprintf(nbuf, sizeof nbuf, "dropped %s", gt_drop_reason_name((int)d->reason));
+		nm = nbuf;
+		snprintf(detail, sizeof detail, "%llu records", (unsigned long long)d->count);
+		break;
+	}
+	case GT_REC_CLOCK_SYNC: {
+		const struct gt_clock_sync *c = &ev->u.clock_sync;
+		nm = "clock sync";
+		snprintf(detail, sizeof detail, "realtime %llu monotonic %llu", (unsigned long long)c->realtime_ns,
+		         (unsigned long long)c->monotonic_ns);
+		break;
+	}
+	case GT_REC_GRAPH_LAUNCH: {
+		const struct gt_graph_launch *g = &ev->u.graph_launch;
+		nm = "graph launch";
+		corr = g->correlation_id, has_corr = 1;
+		snprintf(detail, sizeof detail, "graph %u stream %u", g->graph_id, g->stream_id);
+		break;
+	}
+	default: return 0;
+	}
+	if (s < 0) {
+		size_t k = strlen(detail);
+		snprintf(detail + k, sizeof detail - k, "%s%s", k ? "; " : "",
+		         ev->type == GT_REC_NVTX && ev->u.nvtx.end == 0 ? "never closed: not on the timeline"
+		                                                        : "bad timestamps: not on the timeline");
+	}
+	put_str(o, gt_rec_type_name(ev->type));
+	PUTS(o, ",");
+	if (ts)
+		put_u64(o, ts);
+	PUTS(o, ",");
+	if (interval)
+		put_u64(o, end);
+	PUTS(o, ",");
+	if (interval && end >= start)
+		put_u64(o, end - start);
+	PUTS(o, ",");
+	if (ts)
+		put_us(o, rel(x, ts));
+	PUTS(o, ",");
+	if (t) {
+		csv_track(x, t, lane);
+	} else {
+		put_str(o, proc);
+		PUTS(o, ",,");
+	}
+	PUTS(o, ",");
+	put_str(o, nm); /* names from the trace are cached escaped; the others are our words (no comma) */
+	PUTS(o, ",");
+	if (has_corr)
+		put_u64(o, corr);
+	PUTS(o, ",");
+	if (has_bytes)
+		put_u64(o, bytes);
+	PUTS(o, ",");
+	put_str(o, detail);
+	PUTS(o, "\n");
+	x->res->written++;
+	return 0;
+}
+
+/* ---- the run ------------------------------------------------------------------------------ */
+
+static void ex_release(struct ex *x)
+{
+	for (size_t i = 0; i < x->nt; i++)
+		for (int k = 0; k < NSRC; k++)
+			gt_tl_vec_release(&x->t[i].sl[k]);
+	free(x->t);
+	free(x->slots);
+	gt_tl_vec_release(&x->longs);
+	gt_tl_vec_release(&x->moved);
+	pages_free(x->cnt);
+	pages_free(x->next);
+	gt_tl_vec_release(&x->mem);
+	for (size_t i = 0; i < 2 * x->nnames; i++)
+		free(x->names[i].s);
+	free(x->names);
+	free(x->o.buf);
+}
+
+int gt_export_run(const char *path, FILE *out, const struct gt_export_options *o, struct gt_export_result *res)
+{
+	struct ex x;
+	memset(&x, 0, sizeof x);
+	memset(res, 0, sizeof *res);
+	x.opt = o;
+	x.res = res;
+	x.path = path;
+	x.origin = UINT64_MAX;
+	x.first_event = 1;
+	gt_tl_vec_init(&x.longs, sizeof(struct longend));
+	gt_tl_vec_init(&x.mem, sizeof(struct memrec));
+	gt_tl_vec_init(&x.moved, sizeof(struct moved));
+	x.cnt = calloc(1, sizeof *x.cnt);
+	x.next = calloc(1, sizeof *x.next);
+	x.o.buf = malloc(OUT_BUF);
+	x.o.f = out;
+	if (!x.cnt || !x.next || !x.o.buf) {
+		ex_release(&x);
+		return GT_ERR_NOMEM;
+	}
+	struct gt_reader *r;
+	int rc = gt_load_open(&r, path);
+	if (rc) {
+		ex_release(&x);
+		return rc;
+	}
+	/* Pass 1. A failure of our own (memory) comes back through the loader, which reports it. */
+	rc = gt_load_stream(r, collect, &x);
+	if (rc)
+		goto done;
+	if (x.origin == UINT64_MAX)
+		x.origin = 0;
+	res->origin = x.origin;
+	if (!x.host_pid) {
+		const char *p = gt_reader_meta(r, "process.pid");
+		x.host_pid = p ? (uint32_t)strtoul(p, NULL, 10) : 0;
+		if (!x.host_pid)
+			x.host_pid = 1;
+	}
+	if ((rc = place(&x)) != 0)
+		goto done;
+	if ((rc = gt_reader_rewind(r)) != 0)
+		goto done;
+	if (o->gzip && !(x.o.gz = gt_gzw_open(out))) {
+		rc = GT_ERR_NOMEM;
+		goto done;
+	}
+	if (o->format == GT_EXPORT_CHROME) {
+		PUTS(&x.o, "{\"traceEvents\":[");
+		metadata(&x, r);
+	} else {
+		PUTS(&x.o, "type,start_ns,end_ns,duration_ns,ts_us,process,track,lane,name,correlation_id,bytes,detail\n");
+	}
+	/* Pass 2: the loader already said what was wrong with the file (and warned about its end). */
+	struct gt_event ev;
+	int n;
+	while (!x.o.err && (n = gt_reader_next(r, &ev)) > 0) {
+		if (ev.type < GT_REC_FIRST_FIXED)
+			continue;
+		rc = o->format == GT_EXPORT_CHROME ? emit_chrome(&x, r, &ev) : emit_csv(&x, r, &ev);
+		if (rc)
+			goto done;
+	}
+	if (!x.o.err && n < 0) {
+		rc = gt_error("cannot read trace '%s': %s", path, gt_load_reason(gt_reader_error(r), path));
+		goto done;
+	}
+	if (o->format == GT_EXPORT_CHROME) {
+		if ((rc = memory_counters(&x)) != 0)
+			goto done;
+		other_data(&x, r);
+	}
+	out_flush(&x.o);
+	res->bytes = x.o.bytes;
+	rc = x.o.err;
+done:
+	if (x.o.gz) {
+		int grc = gt_gzw_close(x.o.gz);
+		if (!rc)
+			rc = grc;
+	}
+	gt_reader_close(r);
+	ex_release(&x);
+	return rc;
+}
