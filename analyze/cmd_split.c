@@ -153,7 +153,8 @@ static void preamble(struct printer *p)
 	line(p, "%s", COLUMNS);
 	if (s->launches_paired)
 		line(p, "launch latency: %llu of %llu kernels paired with their launch call, %llu of them "
-		        "with queued timestamps (call->queued and queued->start in json and csv)",
+		        "with queued timestamps (call->queued, queued->start: medians per unit of queued - "
+		        "call start and start - queued; per unit in json and csv)",
 		     (unsigned long long)s->launches_paired,
 		     (unsigned long long)(s->kernels - s->kernels_bad), (unsigned long long)s->launches_queued);
 	else
@@ -206,7 +207,10 @@ static int distribution(const struct printer *p)
 	gt_table_column(t, "min_ns", "min", 0);
 	gt_table_column(t, "max_ns", "max", 0);
 	for (int m = 0; m < GT_M_COUNT; m++) {
-		if (human(p) && !p->shown[m])
+		/* The latency's two parts have rows here when some launch has them, though the
+		 * per-unit table leaves them to json and csv. */
+		int part = m == GT_M_LAUNCH_QUEUE || m == GT_M_LAUNCH_START;
+		if (human(p) && !p->shown[m] && !(part && s->launches_queued))
 			continue;
 		const struct gt_stats *st = &s->st[m];
 		gt_table_str(t, human(p) ? gt_split_metric_title((enum gt_split_metric)m)
