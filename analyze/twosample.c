@@ -210,7 +210,9 @@ const char *gt_mwu_method_name(int method)
 static int mwu_exact_sf(size_t m, size_t n, double u, double *p)
 {
 	size_t top = m * n;
-	__int128 *c = calloc(top + 1, sizeof *c);
+	/* Multiplying by (1 - q^(n+i)) before dividing by (1 - q^i) reaches degree i n + i: m more
+	 * than the result's m n. */
+	__int128 *c = calloc(top + m + 1, sizeof *c);
 	if (!c)
 		return GT_ERR_NOMEM;
 	c[0] = 1;
