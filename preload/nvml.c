@@ -158,9 +158,10 @@ int nvml_nvlinks(void *dev, char *remote, size_t n, double *link_gbps)
 	*link_gbps = 0;
 	if (!nv.ok || !dev || !nv.link_state)
 		return 0;
-	/* Per-direction data rate of one link, by NVLink version (NVIDIA's published figures:
-	 * NVLink 2 and 3: 25 GB/s; 4 (Hopper): 25 GB/s; 5 (Blackwell): 50 GB/s). */
-	static const double rate[] = { 0, 20, 25, 25, 25, 50 };
+	/* Per-direction data rate of one link, indexed by NVML's nvmlNvlinkVersion_t (1: 1.0, 2: 2.0,
+	 * 3: 2.2, 4: 3.0, 5: 3.1, 6: 4.0 (Hopper: H200 reports 6), 7: 5.0), from NVIDIA's published
+	 * figures: NVLink 1: 20 GB/s; 2, 3 and 4: 25 GB/s; 5: 50 GB/s. */
+	static const double rate[] = { 0, 20, 25, 25, 25, 25, 25, 50 };
 	nvmlDevice_t d = dev;
 	size_t pos = 0;
 	int active = 0;

@@ -95,9 +95,9 @@ else
 	echo "  FAIL traces written: '$files' (want ddp-0.gtrace and ddp-1.gtrace)"
 	fail=1
 fi
-"$GA" ranks "$KEEP/ddp-0.gtrace" "$KEEP/ddp-1.gtrace" > "$KEEP/ddp-ranks.txt" 2>&1
+"$GA" ranks --range step "$KEEP/ddp-0.gtrace" "$KEEP/ddp-1.gtrace" > "$KEEP/ddp-ranks.txt" 2>&1
 cat "$KEEP/ddp-ranks.txt"
-"$GA" ranks --format json "$KEEP/ddp-1.gtrace" "$KEEP/ddp-0.gtrace" > ddp.json 2> ddp_ranks.err ||
+"$GA" ranks --range step --format json "$KEEP/ddp-1.gtrace" "$KEEP/ddp-0.gtrace" > ddp.json 2> ddp_ranks.err ||
 	{ echo "  FAIL gpuanalyze ranks: $(cat ddp_ranks.err)"; exit 1; }
 check "ddp: ranks, devices, alignment, collectives, straggler" python3 - ddp.json $((STEPS + WARM)) <<'EOF'
 import json, sys
