@@ -1,12 +1,13 @@
 /* bandwidth.c: copy bandwidth by device, copy kind, memory and size; peaks; flags (bandwidth.h).
  *
- * A copy costs a hash lookup of its group and an append of one double (its GB/s). Groups are few
- * (kinds x memories x six buckets), so the last group hit is tried first. Synchronous copies keep
- * their interval too, for the critical-path test, which needs every other GPU operation of the
- * trace: rather than keep all of them, the caller streams them past gt_bw_mark_busy (bandwidth's
- * own second pass, or findings' arrays), which looks each one up among the synchronous copies sorted
- * by start. The copies never overlap much (they are synchronous), so the look-up is a bisection and
- * a step or two.
+ * A copy costs a look-up of its group and an append of its GB/s and size (16 bytes). Groups are
+ * few (kinds x memories x six buckets), and the last group hit is tried first. Synchronous copies
+ * keep their interval too (32 bytes), for the critical-path test, which needs every other GPU
+ * operation of the trace: rather than keep all of them, the caller streams them past
+ * gt_bw_mark_busy (bandwidth's own second pass, or findings' arrays), which finds the synchronous
+ * copies that may overlap one among those sorted by start, galloping from where the last look-up
+ * ended: work arrives nearly in time order, so that is a step or two. Rates are sorted as the bit
+ * patterns of positive doubles, which order as the values do, by stats.h's radix sort.
  */
 #include "bandwidth.h"
 

@@ -36,9 +36,9 @@
  *                which the device did no other work (no kernel, memset or other copy of that device
  *                overlapped them): the host waited and the GPU had nothing else to do.
  *
- * Streaming: the pass keeps one GB/s value per copy and, for copies without the async flag, their
- * interval; when there are such copies, a second pass over the trace looks for GPU work that
- * overlaps them (gt_bw_mark_busy), so nothing is kept per kernel.
+ * Streaming: the pass keeps one GB/s value and size per copy (16 bytes) and, for copies without
+ * the async flag, their interval (32 bytes); when there are such copies, a second pass over the
+ * trace looks for GPU work that overlaps them (gt_bw_mark_busy), so nothing is kept per kernel.
  */
 #ifndef GT_BANDWIDTH_H
 #define GT_BANDWIDTH_H

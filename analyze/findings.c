@@ -145,7 +145,6 @@ struct dropacc {
 
 struct pass {
 	struct gt_findings *F;
-	const struct gt_reader *r;
 	struct devops *dev;
 	size_t ndev, capdev;
 	struct kacc *k;              /* by kernel name id */
@@ -160,7 +159,6 @@ struct pass {
 	uint64_t tracing_off_ts;
 	int tracing_off;
 	struct gt_bandwidth bw;
-	int bw_ready;
 };
 
 /* A string id the trace never defined (a damaged record) names nothing: it is taken as 0, so that

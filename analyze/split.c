@@ -112,7 +112,6 @@ struct pass {
 	uint64_t t0, t1;             /* first start and last end of API calls, GPU work and syncs */
 	int have_t;
 	uint64_t proc_start, proc_end;
-	int error;
 };
 
 static int grow_bytes(void **p, size_t *n, size_t need, size_t elem)
