@@ -1,6 +1,6 @@
 #!/bin/sh
 # Shadow replay of captures recorded on the H200 (traces/samples/h200-shadow-*.gtrace), with no GPU:
-# the correct histogram launches pass; every deliberately broken kernel fails, at the element where
+# the correct kernels (saxpy, reduce_sum, histogram, softmax_rows, the renderer's composite) pass; every deliberately broken kernel fails, at the element where
 # its defect shows (kernels/shadow_kernels.h): saxpy_nobounds first at y[n] (n = 100003, the
 # program's default), softmax_rows_badmask at out[1000] (row 1, column 0 with 1000 columns: the fully
 # masked row comes out NaN), reduce_sum_nosync (a real race) in its first, 98-block launch.
@@ -12,9 +12,12 @@ command -v python3 >/dev/null 2>&1 || { echo "skipped: no python3 to read the JS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$ga" shadow traces/samples/h200-shadow-histogram.gtrace --ref "$refs" > "$tmp/ok.txt"
-rc=$?
-[ $rc -eq 0 ] || { echo "FAIL: correct histogram captures: exit $rc"; cat "$tmp/ok.txt"; exit 1; }
+for t in histogram correct composite; do
+	"$ga" shadow "traces/samples/h200-shadow-$t.gtrace" --ref "$refs" > "$tmp/ok.txt"
+	rc=$?
+	[ $rc -eq 0 ] || { echo "FAIL: correct captures ($t): exit $rc"; cat "$tmp/ok.txt"; exit 1; }
+	grep -q ' fail ' "$tmp/ok.txt" && { echo "FAIL: a correct capture ($t) failed"; exit 1; }
+done
 
 "$ga" shadow traces/samples/h200-shadow-broken.gtrace --ref "$refs" --format json > "$tmp/broken.json"
 rc=$?
@@ -49,4 +52,4 @@ for b in bad:
     print("FAIL:", b)
 sys.exit(1 if bad else 0)
 PY
-echo "ok: H200 captures: correct histogram passes; saxpy_nobounds fails at y[100003], softmax_rows_badmask at out[1000] (NaN), reduce_sum_nosync in its 98-block launch"
+echo "ok: H200 captures: the correct kernels pass; saxpy_nobounds fails at y[100003], softmax_rows_badmask at out[1000] (NaN), reduce_sum_nosync in its 98-block launch"
