@@ -370,6 +370,37 @@ static void test_half_nanosecond_medians(void **state)
 	gt_split_release(&s);
 }
 
+/* Units that overlap (frames of two threads): each sees all of its own time, shared spans included.
+ *   thread 1: [1000,3000)   thread 2: [2000,4000)
+ *   kernel [2500,2600); HtoD copy [1500,3500); API call [2900,3100) */
+static void test_overlapping_units(void **state)
+{
+	(void)state;
+	const char *p = temp();
+	struct gt_writer *w;
+	assert_int_equal(synth_open(&w, p, 0), 0);
+	assert_int_equal(tl_nvtx(w, "frame", T + 1000, T + 3000, 0, 1), 0);
+	assert_int_equal(tl_nvtx(w, "frame", T + 2000, T + 4000, 0, 2), 0);
+	assert_int_equal(tl_kernel(w, "_Z1kv", T + 2500, T + 2600, 1, 1, 0), 0);
+	assert_int_equal(tl_copy(w, GT_COPY_HTOD, GT_MEM_PINNED, GT_MEM_DEVICE, 1 << 20, T + 1500, T + 3500, 2, 1), 0);
+	assert_int_equal(tl_api(w, "cudaMemcpyAsync", T + 2900, T + 3100, 1, 9), 0);
+	assert_int_equal(gt_writer_close(w), 0);
+	struct gt_split s;
+	run(&s, p, NULL, 0);
+	assert_int_equal(s.nunits, 2);
+	const struct gt_split_unit *a = &s.units[0], *b = &s.units[1];
+	assert_true(V(a, HTOD) == 1500 && V(b, HTOD) == 1500);
+	assert_true(V(a, KERNEL) == 100 && V(b, KERNEL) == 100);
+	assert_true(V(a, OVERLAP) == 100 && V(b, OVERLAP) == 100);
+	assert_true(V(a, API) == 100 && V(b, API) == 200);
+	assert_true(V(a, IDLE) == 500 && V(b, IDLE) == 500);
+	assert_int_equal(a->kernels, 1);
+	assert_int_equal(b->kernels, 1);
+	assert_int_equal(a->copies, 1);
+	assert_int_equal(b->copies, 1);
+	gt_split_release(&s);
+}
+
 /* ---- fallbacks ---------------------------------------------------------------------------------- */
 
 static void test_sync_intervals_without_nvtx(void **state)
@@ -688,6 +719,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_range_option_picks_nested_and_rejects_unknown, teardown),
 		cmocka_unit_test_teardown(test_most_frequent_ties_go_to_earliest, teardown),
 		cmocka_unit_test_teardown(test_half_nanosecond_medians, teardown),
+		cmocka_unit_test_teardown(test_overlapping_units, teardown),
 		cmocka_unit_test_teardown(test_sync_intervals_without_nvtx, teardown),
 		cmocka_unit_test_teardown(test_whole_process_without_syncs, teardown),
 		cmocka_unit_test_teardown(test_command_formats, teardown),
