@@ -570,6 +570,8 @@ int cmd_diff(int argc, char **argv)
 		  .help = "fewer durations than N on a side give UNCLEAR (default 10)" },
 		{ .kind = GT_OPT_FLAG, .long_name = "strict", .value = &strict,
 		  .help = "exit 1 on UNCLEAR too, not only on SLOWER" },
+		{ .kind = GT_OPT_FLAG, .long_name = "no-units", .value = &o.no_units,
+		  .help = "compare kernels only, not NVTX frames (saves a pass of split per trace)" },
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,
 	};

@@ -400,8 +400,14 @@ int gt_diff_run(struct gt_diff *d, const char *base, const char *new, const stru
 		else
 			rc = gt_diff_compute(d, &a, &b, o);
 	}
-	if (!rc)
+	/* Units need NVTX ranges on both sides; without them split would read both traces for nothing. */
+	if (!rc && o->no_units)
+		snprintf(d->units_note, sizeof d->units_note, "not compared (--no-units)");
+	else if (!rc && d->base.nvtx_ranges && d->new.nvtx_ranges)
 		rc = compare_units(d, base, new, o);
+	else if (!rc)
+		snprintf(d->units_note, sizeof d->units_note, "not compared: %s has no NVTX range to cut it into units",
+		         !d->base.nvtx_ranges ? (!d->new.nvtx_ranges ? "neither trace" : "BASE") : "NEW");
 	gt_samples_release(&a);
 	gt_samples_release(&b);
 	return rc;

@@ -1413,6 +1413,71 @@ static int raw_times(const struct gt_event *ev, uint64_t *start, uint64_t *end)
 	}
 }
 
+/* The rows written millions of times, kernels and API calls on the timeline, formatted by hand
+ * (the generic path below takes twice as long through snprintf). The same columns and words. */
+static int csv_fast(struct ex *x, const struct gt_reader *r, const struct gt_event *ev, const struct track *t,
+                    uint32_t lane, uint64_t start, uint64_t end)
+{
+	struct out *o = &x->o;
+	size_t nlen;
+	const char *nm;
+	int kernel = ev->type == GT_REC_KERNEL;
+	if (!(nm = name_of(x, r, kernel ? ev->u.kernel.name_id : ev->u.api.name_id, kernel, &nlen)))
+		return GT_ERR_NOMEM;
+	char *p = reserve(o, 256);
+	p = kernel ? W_LIT(p, "kernel,") : W_LIT(p, "api,");
+	p = w_u64(p, start);
+	*p++ = ',';
+	p = w_u64(p, end);
+	*p++ = ',';
+	p = w_u64(p, end - start);
+	*p++ = ',';
+	p = w_us(p, rel(x, start));
+	if (kernel) {
+		p = W_LIT(p, ",GPU ");
+		p = w_u64(p, t->device);
+		p = W_LIT(p, ",stream ");
+	} else {
+		p = W_LIT(p, ",host,thread ");
+	}
+	p = w_u64(p, t->key);
+	*p++ = ',';
+	p = w_u64(p, lane);
+	*p++ = ',';
+	commit(o, p);
+	put(o, nm, nlen);
+	p = reserve(o, 256);
+	*p++ = ',';
+	if (kernel) {
+		const struct gt_kernel *k = &ev->u.kernel;
+		p = w_u64(p, k->correlation_id);
+		p = W_LIT(p, ",,grid ");
+		p = w_dims(p, k->grid_x, k->grid_y, k->grid_z);
+		p = W_LIT(p, " block ");
+		p = w_dims(p, k->block_x, k->block_y, k->block_z);
+		p = W_LIT(p, " registers ");
+		p = w_u64(p, k->registers);
+		p = W_LIT(p, " smem ");
+		p = w_u64(p, k->static_smem);
+		*p++ = '+';
+		p = w_u64(p, k->dynamic_smem);
+	} else {
+		const struct gt_api *a = &ev->u.api;
+		p = w_u64(p, a->correlation_id);
+		p = a->domain == GT_API_DRIVER ? W_LIT(p, ",,driver return ") : W_LIT(p, ",,runtime return ");
+		if (a->return_value < 0) {
+			*p++ = '-';
+			p = w_u64(p, (uint64_t)0 - (uint64_t)(int64_t)a->return_value);
+		} else {
+			p = w_u64(p, (uint64_t)a->return_value);
+		}
+	}
+	*p++ = '\n';
+	commit(o, p);
+	x->res->written++;
+	return 0;
+}
+
 /* type,start_ns,end_ns,duration_ns,ts_us,process,track,lane,name,correlation_id,bytes,detail */
 static int emit_csv(struct ex *x, const struct gt_reader *r, const struct gt_event *ev)
 {
@@ -1427,6 +1492,8 @@ static int emit_csv(struct ex *x, const struct gt_reader *r, const struct gt_eve
 			return GT_ERR_STATE;
 		lane = lane_of(x);
 	}
+	if (s > 0 && (ev->type == GT_REC_KERNEL || ev->type == GT_REC_API))
+		return csv_fast(x, r, ev, t, lane, start, end);
 	int interval = raw_times(ev, &start, &end);
 	uint64_t ts = interval ? start : gt_tl_event_time(ev);
 	struct out *o = &x->o;

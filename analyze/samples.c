@@ -203,8 +203,11 @@ static void note_config(struct acc *a, const struct gt_kernel *k)
 int gt_samples_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
 {
 	struct gt_samples *s = ctx;
-	if (ev->type != GT_REC_KERNEL)
+	if (ev->type != GT_REC_KERNEL) {
+		if (ev->type == GT_REC_NVTX && ev->u.nvtx.kind != GT_NVTX_MARK)
+			s->nvtx_ranges++;
 		return 0;
+	}
 	const struct gt_kernel *k = &ev->u.kernel;
 	struct samples_state *st = s->state;
 	s->kernel_records++;

@@ -58,6 +58,7 @@ struct gt_samples {
 	/* after gt_samples_file_end */
 	char *path;
 	uint64_t kernel_records;  /* KERNEL records read */
+	uint64_t nvtx_ranges;     /* NVTX push/pop and start/end records (diff's split units need them) */
 	uint64_t bad;             /* excluded: bad timestamps */
 	uint64_t warmup_dropped;
 	int complete;             /* the trace has its END record */

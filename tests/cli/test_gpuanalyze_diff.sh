@@ -70,6 +70,9 @@ json "k['_Z9compositePK5SplatiP6float4ii']['verdict'] == 'SLOWER'"
 json "d['split_units']['compared'] and d['split_units']['range'] == 'render_frame'"
 json "{r['name']: r['verdict'] for r in d['units']}['render_frame: kernel'] == 'SLOWER'"
 json "{r['name']: r['verdict'] for r in d['units']}['render_frame: wall'] == 'SAME'"
+# --no-units: kernels only.
+run 1 --no-units --format json "$S/h200-splat_render.gtrace" "$D/splat_render-slow10.gtrace"
+json "not d['split_units']['compared'] and d['units'] == [] and 'no-units' in d['split_units']['note']"
 # With 3 warm-up frames dropped: 10 per side, still SLOWER.
 run 1 --warmup 3 --format json "$S/h200-splat_render.gtrace" "$D/splat_render-slow10.gtrace"
 json "k['_Z9compositePK5SplatiP6float4ii']['n_base'] == 10 and d['split_units']['units_base'] == 10"
