@@ -208,6 +208,13 @@ static void describe_pending_devices(void)
 		if (rc)
 			writer_failed(rc);
 	}
+	/* A first clock sample as soon as a device is known, so that even a short run says where the
+	 * clocks stood (the periodic samples may never come). */
+	if (n && !R.write_failed && R.cfg.sample_ms) {
+		int rc = devices_sample(R.w, cupti_now());
+		if (rc)
+			writer_failed(rc);
+	}
 }
 
 static void write_report_line(const char *status)
@@ -240,6 +247,11 @@ static void finish_trace(int how, int status)
 	session_flush(1);
 	drain_buffers();
 	describe_pending_devices();
+	if (!R.write_failed && R.cfg.sample_ms) {
+		int rc = devices_sample(R.w, cupti_now()); /* and a last one: where the clocks ended */
+		if (rc)
+			writer_failed(rc);
+	}
 	struct abuf_stats bs;
 	abuf_get_stats(&bs);
 	if (!R.write_failed) {
