@@ -815,7 +815,8 @@ static int cmp_peer(const void *pa, const void *pb)
 
 static void finish_peers(struct gt_ranks *g)
 {
-	qsort(g->peers, g->npeers, sizeof *g->peers, cmp_peer);
+	if (g->npeers) /* qsort with a null array is undefined even for 0 elements */
+		qsort(g->peers, g->npeers, sizeof *g->peers, cmp_peer);
 	for (size_t i = 0; i < g->npeers; i++) {
 		struct gt_rank_peer *p = &g->peers[i];
 		p->median = p->p10 = p->p90 = p->min = p->max = NAN;
