@@ -109,7 +109,24 @@ seeds_of() {
 	dirs=""
 	[ -d "tests/fuzz/corpus/$t" ] && dirs="tests/fuzz/corpus/$t"
 	case $t in
-	analyze_diff*)
+	analyze_bandwidth*)
+		# A trace, then a peaks file (gputrace peak's lines) for the device the H200 samples name.
+		s=$FB/seeds/$t
+		if [ ! -d "$s" ]; then
+			mkdir -p "$s"
+			for a in tests/fuzz/corpus/reader/h200-*.gtrace tests/fuzz/corpus/reader/renderer_small.gtrace; do
+				{
+					cat "$a"
+					printf GTSECOND
+					for k in htod_pinned:55.41 dtoh_pinned:54.9 htod_pageable:7.02 dtoh_pageable:6.5 dtod:2040.5; do
+						printf 'name="NVIDIA H200" uuid=GPU-3cb58ead-f3b7-3bf0-a500-90c7814a66ff cc=9.0 kind=%s gbps=%s bytes=268435456 reps=7\n' \
+							"${k%%:*}" "${k#*:}"
+					done
+				} >"$s/$(basename "$a" .gtrace).peaks"
+			done
+		fi
+		dirs="$dirs $s tests/fuzz/corpus/reader tests/fuzz/corpus/chunks" ;;
+	analyze_diff*|analyze_ranks*|analyze_report*)
 		s=$FB/seeds/$t
 		if [ ! -d "$s" ]; then
 			mkdir -p "$s"

@@ -1,0 +1,53 @@
+/* fuzz_analyze_report.c: `gpuanalyze report` on hostile traces: the engine (report.h) writing the
+ * Markdown report to /dev/null, alone or against a baseline (the input split at "GTSECOND": the
+ * trace, then the baseline), without a shadow library (no code is loaded), with figures into a
+ * scratch folder; then the subcommand (fa_pick chooses per input).
+ *
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ */
+#include "fuzz_analyze.h"
+
+#include "analyze/report.h"
+
+#include <stdlib.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *null;
+	static char figs[64];
+	fa_quiet();
+	if (!null) {
+		if (!(null = fopen("/dev/null", "w")))
+			fa_die("/dev/null");
+		snprintf(figs, sizeof figs, "/tmp/gt_fuzz_report_XXXXXX");
+		if (!mkdtemp(figs))
+			fa_die("mkdtemp");
+		strcat(figs, "/R");
+	}
+	const uint8_t *second = memmem(data, size, FA_SECOND_MARKER, FA_MARKER_LEN);
+	const char *path, *base = NULL;
+	if (second) {
+		path = fa_trace(0, data, (size_t)(second - data));
+		second += FA_MARKER_LEN;
+		base = fa_trace(1, second, (size_t)(data + size - second));
+	} else {
+		path = fa_trace(0, data, size);
+	}
+	unsigned v = fa_pick(data, size, 3);
+	struct gt_report_options o;
+	gt_report_options_default(&o);
+	o.baseline = base;
+	o.diff.resamples = 20;
+	o.warmup = v;
+	o.figures = v == 2 ? figs : NULL;
+	o.link_prefix = v == 2 ? "R" : NULL;
+	struct gt_report_result res;
+	memset(&res, 0, sizeof res);
+	gt_report_write(null, path, &o, &res);
+	fflush(null);
+	if (base)
+		fa_cmd(cmd_report, (const char *const[]){ "report", "--baseline", base, "--seed", "3", path, NULL });
+	else
+		fa_cmd(cmd_report, (const char *const[]){ "report", "--top", "3", path, NULL });
+	return 0;
+}
