@@ -1,9 +1,9 @@
 #!/bin/sh
 # Every gpuanalyze subcommand on hostile input: the known-bad traces of tests/data/bad/ (each a
-# valid trace with one thing wrong, and the fuzzers' findings, committed as found), the saved
-# fuzzer findings of tests/data/fuzz/ (inputs that once crashed an analyzer engine), cuts of a
-# real H200 trace at awkward offsets, random bytes, and diff over pairs of real and synthetic
-# traces. Each run must end cleanly (timeout 30 s):
+# valid trace with one thing wrong, and the fuzzers' findings, crash-*, committed as found), cuts
+# of a real H200 trace at awkward offsets, random bytes; diff over pairs of real and synthetic traces
+# (crash-diff-mwu-*: the pair on which diff once wrote past a table), ranks over each input beside
+# a valid trace. Each run must end cleanly (timeout 30 s):
 # - status 0, 1 or 2, never a signal, a hang or a sanitizer report (the sanitizer pass runs this
 #   with its sanitized gpuanalyze: GT_BUILD=build/san);
 # - status 2: nothing but "gpuanalyze: " lines on stderr, exactly one of them not a warning; where
@@ -22,7 +22,7 @@ export GPUTRACE_PEAKS="$T/no-peaks" HOME="$T"
 
 # The inputs.
 mkdir -p "$T/in"
-for f in "$ROOT"/tests/data/bad/* "$ROOT"/tests/data/fuzz/*; do
+for f in "$ROOT"/tests/data/bad/*; do
 	[ -f "$f" ] || continue
 	case $f in *.err|*.py|*.md) continue ;; esac
 	cp "$f" "$T/in/"
@@ -78,7 +78,6 @@ for cmd in $cmds; do
 	for f in "$T"/in/*; do
 		name=$(basename "$f")
 		e=$ROOT/tests/data/bad/$name.err
-		[ -f "$e" ] || e=$ROOT/tests/data/fuzz/$name.err
 		case $cmd in
 		shadow) check "$cmd $name" "$e" "$GA" shadow --ref "$REFS" "$f" ;;
 		calibrate) check "$cmd $name" "$e" "$GA" calibrate --ref "$REFS" --kernel saxpy "$f" ;;
@@ -88,7 +87,18 @@ for cmd in $cmds; do
 		*) check "$cmd $name" "$e" "$GA" "$cmd" "$f" ;;
 		esac
 	done
+	if [ "$cmd" = ranks ]; then
+		# Two traces, one per rank: each hostile input beside a valid one.
+		for f in "$T"/in/*; do
+			check "ranks VALID $(basename "$f")" "" "$GA" ranks "$VALID" "$f"
+		done
+	fi
 	if [ "$cmd" = diff ]; then
+		# The pair the fuzzer found (fuzz_analyze_diff: a kernel with at most 8 launches on one side
+		# took the exact Mann-Whitney path, which wrote past its table), both ways round.
+		crash=$ROOT/tests/data/bad/crash-diff-mwu
+		check "diff crash-diff-mwu base new" "" "$GA" diff "$crash-base.gtrace" "$crash-new.gtrace"
+		check "diff crash-diff-mwu new base" "" "$GA" diff "$crash-new.gtrace" "$crash-base.gtrace"
 		# Pairs of readable traces, real and synthetic, small and large samples: diff's statistics on
 		# few samples, one-sided kernels, no kernels at all.
 		for a in "$ROOT"/traces/samples/h200-graph_launch.gtrace "$ROOT"/traces/samples/h200-transfers.gtrace \

@@ -13,9 +13,9 @@
 # FB/crashes/NAME/. The table says, per target, the executions, the rate, the coverage and the crash
 # files; the last line the total. Exit 1 when any target found anything, 2 when one cannot be built.
 #
-# --regress runs every target once over its seeds, the known-bad traces of tests/data/bad/ and the
-# saved findings in tests/data/fuzz/ (each a former crash, kept as a regression input), without
-# fuzzing: a few seconds, for a check after an analyzer change.
+# --regress runs every target once over its seeds and the known-bad traces of tests/data/bad/
+# (the fuzzers' findings among them, crash-*), without fuzzing: a few seconds, for a check after an
+# analyzer change.
 #
 # Build: the libraries are compiled here with clang, -fsanitize=fuzzer-no-link,address,undefined,
 # file by file into FB/obj (FB: $FUZZ_BUILD, default build/fuzz-analyze, apart from run.sh's
@@ -173,7 +173,7 @@ if [ $mode = regress ]; then
 	printf '%-26s %8s  %s\n' target inputs result
 	for t in $built; do
 		# shellcheck disable=SC2046
-		files=$(find $(seeds_of "$t") tests/data/bad tests/data/fuzz -type f ! -name '*.err' \
+		files=$(find $(seeds_of "$t") tests/data/bad -type f ! -name '*.err' \
 			! -name '*.py' ! -name '*.md' 2>/dev/null)
 		n=$(echo "$files" | grep -c .)
 		# shellcheck disable=SC2086

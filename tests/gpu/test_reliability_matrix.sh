@@ -285,7 +285,8 @@ fi
 for flush in 1000 100; do
 	d=$WORK/sigkill-$flush
 	mkdir -p "$d"
-	(cd "$d" && exec timeout "$TMO" env LD_PRELOAD="$LIB" GPUTRACE_FLUSH_MS=$flush "$RC" progress --seconds 30) \
+	# No timeout(1) here: $! must be the program itself (it ends by itself after 30 s anyway).
+	(cd "$d" && exec env LD_PRELOAD="$LIB" GPUTRACE_FLUSH_MS=$flush "$RC" progress --seconds 30) \
 		>"$d/out" 2>"$d/err" &
 	pid=$!
 	for _ in $(seq 1 300); do
@@ -293,9 +294,7 @@ for flush in 1000 100; do
 		[ -n "$last" ] && [ "$last" -ge 3000 ] && break
 		sleep 0.05
 	done
-	# The launcher is timeout(1); its child is the program.
-	prog=$(pgrep -P "$pid" | head -n 1)
-	kill -KILL "${prog:-$pid}" 2>/dev/null
+	kill -KILL "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	f=$(ls "$d"/*.gtrace 2>/dev/null | head -n 1)
 	lastn=$(sed -n 's/^progress ms=[0-9]* done=\([0-9]*\)/\1/p' "$d/out" | tail -n 1)
