@@ -88,9 +88,12 @@ static void units_sentence(const struct gt_split *s, char *buf, size_t len)
 		         s->range, (unsigned long long)s->units_total);
 	else if (s->mode == GT_SPLIT_NVTX)
 		snprintf(buf, len,
-		         "units: each instance of the NVTX range '%s', the most frequent top-level range "
+		         "units: each instance of the NVTX range '%s', the most frequent top-level range %s "
 		         "(%llu instances; --range NAME picks another)",
-		         s->range, (unsigned long long)s->units_total);
+		         s->range,
+		         s->range_domain_default ? "of the program's own (default NVTX domain)"
+		                                 : "of any NVTX domain (none is in the default domain)",
+		         (unsigned long long)s->units_total);
 	else if (s->mode == GT_SPLIT_SYNC)
 		snprintf(buf, len,
 		         "units: the intervals between host synchronisations (no NVTX ranges): %llu stream, "
@@ -355,6 +358,8 @@ static void json_head(const struct printer *p, uint64_t warmup)
 	gt_json_str(j, s->mode == GT_SPLIT_NVTX ? s->range : NULL);
 	gt_json_key(j, "range_given");
 	gt_json_bool(j, s->range_given);
+	gt_json_key(j, "top_level_pool");
+	gt_json_str(j, s->mode != GT_SPLIT_NVTX ? NULL : s->range_domain_default ? "default domain" : "all domains");
 	gt_json_key(j, "top_level_ranges");
 	gt_json_array_begin(j);
 	for (size_t i = 0; i < s->nnames; i++) {

@@ -89,6 +89,8 @@ struct call {                    /* a launch API call, sorted by correlation id 
 struct range {
 	uint64_t start, end;
 	uint32_t name_id, thread;
+	uint32_t domain_id;          /* 0: the default NVTX domain, the program's own */
+	uint32_t top;                /* set by choose(): not inside another range of its pool */
 };
 
 struct span2 {
@@ -107,7 +109,7 @@ struct pass {
 	size_t napi_launch;
 	uint8_t *range_match;        /* per NVTX name id with options.range: 0 unknown, 1 yes, 2 no */
 	size_t nrange_match;
-	struct name_count *counts;   /* per NVTX name id, depth 0 */
+	struct name_count *counts;   /* per NVTX name id: top-level instances of the pool (choose) */
 	size_t ncounts;
 	uint64_t t0, t1;             /* first start and last end of API calls, GPU work and syncs */
 	int have_t;
@@ -173,42 +175,23 @@ static uint32_t known_id(const struct gt_reader *r, uint32_t id)
 	return id <= gt_reader_string_count(r) ? id : 0;
 }
 
+/* Every closed range is kept (marks and ranges never closed are not units): which ones are top-level,
+ * and so which name is the default, can only be told once all are read. */
 static int on_nvtx(struct pass *p, const struct gt_reader *r, const struct gt_nvtx *n)
 {
 	struct gt_split *s = p->s;
 	s->nvtx_read++;
 	if (n->kind == GT_NVTX_MARK || n->end == 0 || n->end < n->start)
 		return 0;
-	int keep = 0;
-	uint32_t name = known_id(r, n->name_id);
-	if (n->depth == 0) {
-		if (name >= p->ncounts &&
-		    grow_bytes((void **)&p->counts, &p->ncounts, (size_t)name + 1, sizeof *p->counts))
-			return GT_ERR_NOMEM;
-		struct name_count *c = &p->counts[name];
-		if (!c->count || n->start < c->first)
-			c->first = n->start;
-		c->count++;
-		keep = 1;
-	}
-	if (p->o->range) {
-		uint32_t id = name;
-		if (id >= p->nrange_match &&
-		    grow_bytes((void **)&p->range_match, &p->nrange_match, (size_t)id + 1, 1))
-			return GT_ERR_NOMEM;
-		if (!p->range_match[id])
-			p->range_match[id] = strcmp(gt_reader_string(r, id), p->o->range) == 0 ? 1 : 2;
-		keep = p->range_match[id] == 1;
-	}
-	if (!keep)
-		return 0;
 	struct range *x = gt_tl_vec_push(&p->ranges);
 	if (!x)
 		return GT_ERR_NOMEM;
 	x->start = n->start;
 	x->end = n->end;
-	x->name_id = name;
+	x->name_id = known_id(r, n->name_id);
 	x->thread = n->thread_id;
+	x->domain_id = n->domain_id;
+	x->top = 0;
 	return 0;
 }
 
@@ -680,9 +663,97 @@ static int cmp_names(const void *a, const void *b)
 }
 
 /* Which mode, and in NVTX mode which name (filtering p->ranges down to it). */
+/* Marks the top-level ranges of the pool (pool_default: the default domain's only): those not
+ * inside an earlier range of the pool on the same thread. The ranges are sorted by start; among
+ * ranges that start together the longest comes first, so that a parent is seen before the child
+ * that begins with it. Returns how many there are. */
+struct thread_end {
+	uint32_t thread;
+	uint64_t end;
+};
+
+static void order_equal_starts(struct gt_tl_vec *v)
+{
+	struct range *x = v->buf.p;
+	for (size_t i = 1; i < v->n; i++) {
+		if (x[i].start != x[i - 1].start)
+			continue;
+		struct range t = x[i];
+		size_t j = i;
+		while (j > 0 && x[j - 1].start == t.start && x[j - 1].end < t.end) {
+			x[j] = x[j - 1];
+			j--;
+		}
+		x[j] = t;
+	}
+}
+
+static int mark_top(struct gt_tl_vec *v, int pool_default, size_t *ntop)
+{
+	struct thread_end *te = NULL;
+	size_t nte = 0, cap = 0, last = 0;
+	*ntop = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		struct range *x = gt_tl_vec_at(v, i);
+		x->top = 0;
+		if (pool_default && x->domain_id != 0)
+			continue;
+		/* the thread's furthest end so far (threads are few: the last one found is tried first) */
+		size_t k = last;
+		if (k >= nte || te[k].thread != x->thread)
+			for (k = 0; k < nte && te[k].thread != x->thread; k++)
+				;
+		if (k == nte) {
+			if (nte == cap) {
+				cap = cap ? cap * 2 : 8;
+				struct thread_end *q = realloc(te, cap * sizeof *q);
+				if (!q) {
+					free(te);
+					return GT_ERR_NOMEM;
+				}
+				te = q;
+			}
+			te[nte].thread = x->thread;
+			te[nte++].end = 0;
+		}
+		last = k;
+		if (x->start >= te[k].end || te[k].end == 0) {
+			x->top = 1;
+			(*ntop)++;
+		}
+		if (x->end > te[k].end)
+			te[k].end = x->end;
+	}
+	free(te);
+	return 0;
+}
+
+/* Which mode; in NVTX mode which name, with p->ranges filtered down to the units. */
 static int choose(struct pass *p, const struct gt_reader *r)
 {
 	struct gt_split *s = p->s;
+	order_equal_starts(&p->ranges);
+	/* The pool the default comes from: the program's own ranges (the default domain) when it marked
+	 * any; libraries mark theirs in named domains (NCCL does), and an unclosed one of those would
+	 * otherwise make every range of the program look nested. */
+	int pool_default = 0;
+	for (size_t i = 0; i < p->ranges.n && !pool_default; i++)
+		pool_default = ((const struct range *)gt_tl_vec_at(&p->ranges, i))->domain_id == 0;
+	size_t ntop;
+	if (mark_top(&p->ranges, pool_default, &ntop))
+		return GT_ERR_NOMEM;
+	for (size_t i = 0; i < p->ranges.n; i++) {
+		const struct range *x = gt_tl_vec_at(&p->ranges, i);
+		if (!x->top)
+			continue;
+		if (x->name_id >= p->ncounts &&
+		    grow_bytes((void **)&p->counts, &p->ncounts, (size_t)x->name_id + 1, sizeof *p->counts))
+			return GT_ERR_NOMEM;
+		struct name_count *c = &p->counts[x->name_id];
+		if (!c->count)
+			c->first = x->start; /* sorted by start: the first seen is the earliest */
+		c->count++;
+	}
 	size_t nn = 0;
 	for (size_t i = 0; i < p->ncounts; i++)
 		nn += p->counts[i].count > 0;
@@ -702,12 +773,15 @@ static int choose(struct pass *p, const struct gt_reader *r)
 	uint32_t want = 0;
 	int have = 0;
 	if (p->o->range) {
+		/* Every closed range of that name, in any domain and at any depth. */
 		for (size_t i = 0; i < p->ranges.n; i++) {
 			const struct range *x = gt_tl_vec_at(&p->ranges, i);
-			if (x->name_id < p->nrange_match && p->range_match[x->name_id] == 1) {
-				have = 1;
-				break;
-			}
+			uint32_t id = x->name_id;
+			if (id >= p->nrange_match && grow_bytes((void **)&p->range_match, &p->nrange_match, (size_t)id + 1, 1))
+				return GT_ERR_NOMEM;
+			if (!p->range_match[id])
+				p->range_match[id] = strcmp(gt_reader_string(r, id), p->o->range) == 0 ? 1 : 2;
+			have |= p->range_match[id] == 1;
 		}
 		if (!have) {
 			char list[512] = "";
@@ -723,7 +797,7 @@ static int choose(struct pass *p, const struct gt_reader *r)
 		if (!(s->range = strdup(p->o->range)))
 			return GT_ERR_NOMEM;
 	} else if (nn) {
-		/* The most frequent depth-0 name; ties to the one whose first instance starts first. */
+		/* The most frequent top-level name; ties to the one whose first instance starts first. */
 		uint64_t best = 0, first = 0;
 		for (size_t i = 0; i < p->ncounts; i++) {
 			const struct name_count *c = &p->counts[i];
@@ -741,11 +815,11 @@ static int choose(struct pass *p, const struct gt_reader *r)
 	}
 	if (have) {
 		s->mode = GT_SPLIT_NVTX;
+		s->range_domain_default = pool_default;
 		size_t k = 0;
 		for (size_t i = 0; i < p->ranges.n; i++) {
 			const struct range *x = gt_tl_vec_at(&p->ranges, i);
-			int ok = p->o->range ? x->name_id < p->nrange_match && p->range_match[x->name_id] == 1
-			                     : x->name_id == want;
+			int ok = p->o->range ? p->range_match[x->name_id] == 1 : x->top && x->name_id == want;
 			if (ok)
 				*(struct range *)gt_tl_vec_at(&p->ranges, k++) = *x;
 		}

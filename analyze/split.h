@@ -3,9 +3,14 @@
  * The engine behind `gpuanalyze split`, the seeds' "kernel 4.1 ms, end-to-end 11.8 ms" for every
  * frame (or step, or iteration) of a program. A unit of work is, in this order of preference:
  *
- *   1. each instance of an NVTX range: the one named by options.range, else the most frequent
- *      top-level (depth 0) range name (ties: the name whose first instance starts first). Push/pop
- *      and start/end ranges count; marks and ranges never closed (end 0) do not;
+ *   1. each instance of an NVTX range: every range named options.range (any domain, any depth),
+ *      else every top-level instance of the most frequent top-level range name (ties: the name
+ *      whose first instance starts first). Top-level: not inside another closed range of the same
+ *      pool on the same thread; the pool is the default NVTX domain (the program's own ranges)
+ *      when the trace has any there, else every domain. (Not the recorded depth: a library's
+ *      range in its own domain, such as one NCCL never closes, deepens every range after it on
+ *      its thread.) Push/pop and start/end ranges count; marks and ranges never closed (end 0)
+ *      do not;
  *   2. else each interval between host synchronisations: the ends of SYNC records of kind stream,
  *      context or event (the host waited; a stream-wait-event is a GPU-side wait and is not one)
  *      cut the timeline from the first API call or GPU operation to the last end; an interval with
@@ -97,7 +102,8 @@ struct gt_split {
 	int mode;                /* enum gt_split_mode */
 	char *range;             /* NVTX mode: the range name used */
 	int range_given;         /* it came from options.range */
-	struct gt_split_name *names; /* depth-0 range names, most frequent first */
+	int range_domain_default;/* the top-level pool was the default domain (else every domain) */
+	struct gt_split_name *names; /* top-level range names of the pool, most frequent first */
 	size_t nnames;
 	uint64_t unclosed;       /* instances of the chosen range never closed (left out) */
 	uint64_t empty_dropped;  /* sync mode: intervals without GPU work, left out */

@@ -146,6 +146,23 @@ static TL_UNUSED int tl_nvtx(struct gt_writer *w, const char *name, uint64_t sta
 	return gt_writer_add(w, GT_REC_NVTX, &n);
 }
 
+/* A range in a named domain (a library's: "NCCL"); end 0 leaves it unclosed, as a range whose pop
+ * never came is recorded. */
+static TL_UNUSED int tl_nvtx_domain(struct gt_writer *w, const char *domain, const char *name, uint64_t start,
+                                    uint64_t end, uint32_t depth, uint32_t thread)
+{
+	struct gt_nvtx n;
+	memset(&n, 0, sizeof n);
+	n.start = start;
+	n.end = end;
+	if (!(n.name_id = gt_writer_intern(w, name)) || !(n.domain_id = gt_writer_intern(w, domain)))
+		return GT_ERR_NOMEM;
+	n.thread_id = thread;
+	n.depth = depth;
+	n.kind = GT_NVTX_PUSH_POP;
+	return gt_writer_add(w, GT_REC_NVTX, &n);
+}
+
 static TL_UNUSED int tl_process(struct gt_writer *w, int event, uint64_t ts)
 {
 	struct gt_process p;
