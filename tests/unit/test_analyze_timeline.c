@@ -27,7 +27,17 @@ static uint64_t rnd(void)
 }
 
 /* Records of `words` uint64_t: key, then the original position (to check stability), then filler. */
+static void check_sort_keys(size_t n, size_t words, uint64_t base, uint64_t spread, int near);
+
 static void check_sort(size_t n, size_t words, uint64_t base, uint64_t spread)
+{
+	check_sort_keys(n, words, base, spread, 0);
+}
+
+/* near: keys that increase with the index but for a local jitter (records of one kind in file
+ * order, NVTX parents after their children): the insertion path; else random (the radix path,
+ * after the insertion sort gives up part way). */
+static void check_sort_keys(size_t n, size_t words, uint64_t base, uint64_t spread, int near)
 {
 	size_t size = words * 8;
 	uint64_t *a = malloc(n * size), *ref = malloc(n * size);
@@ -35,7 +45,7 @@ static void check_sort(size_t n, size_t words, uint64_t base, uint64_t spread)
 	assert_non_null(ref);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t *r = a + i * words;
-		r[0] = base + (spread ? rnd() % spread : 0);
+		r[0] = near ? base + i * 10 + rnd() % 35 : base + (spread ? rnd() % spread : 0);
 		r[1] = i;
 		for (size_t w = 2; w < words; w++)
 			r[w] = r[0] ^ (w * 0x9e3779b97f4a7c15ull);
@@ -71,6 +81,8 @@ static void test_sort_matches_stable_reference(void **state)
 	check_sort(1, 2, 5, 0);
 	check_sort(0, 2, 5, 0);
 	check_sort(100, 3, 77, 0); /* all keys equal: stays in file order */
+	for (size_t words = 2; words <= 5; words++)
+		check_sort_keys(5000, words, 1795964338794810408ull, 0, 1);
 }
 
 static void test_sort_leaves_sorted_input_alone(void **state)
