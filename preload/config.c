@@ -112,13 +112,16 @@ static void get_str(struct msgbuf *m, const char *var, const char *def, char *ds
 	snprintf(dst, n, "%s", s);
 }
 
-/* "default", "all", "kernel,memcpy", "+driver,-runtime". */
+/* "default", "all", "kernel,memcpy", "+driver,-runtime". Unknown names are reported in one line
+ * together, and a value that names nothing known falls back to the default in that same line. */
 static unsigned parse_kinds(struct msgbuf *m, const char *s)
 {
 	if (!s || !*s)
 		return SK_DEFAULT;
 	unsigned kinds = 0;
 	int relative = 0;
+	char unknown[256] = "";
+	size_t un = 0;
 	const char *p = s;
 	while (*p) {
 		const char *e = strchr(p, ',');
@@ -141,8 +144,12 @@ static unsigned parse_kinds(struct msgbuf *m, const char *s)
 			for (size_t i = 0; i < NKIND; i++)
 				if (strlen(kind_names[i].name) == len && strncmp(kind_names[i].name, p, len) == 0)
 					bit = kind_names[i].bit;
-		if (!bit && len)
-			note(m, "GPUTRACE_ACTIVITIES: unknown kind '%.*s' ignored", (int)len, p);
+		if (!bit && len) {
+			int k = snprintf(unknown + un, sizeof unknown - un, "%s'%.*s'", un ? ", " : "",
+			                 (int)len, p);
+			if (k > 0 && (size_t)k < sizeof unknown - un)
+				un += (size_t)k;
+		}
 		if (sign < 0)
 			kinds &= ~bit;
 		else
@@ -152,9 +159,15 @@ static unsigned parse_kinds(struct msgbuf *m, const char *s)
 		p = e + 1;
 	}
 	if (!kinds) {
-		note(m, "GPUTRACE_ACTIVITIES='%s' leaves nothing to record; using the default", s);
-		kinds = SK_DEFAULT;
+		if (un)
+			note(m, "GPUTRACE_ACTIVITIES='%s': unknown kind %s, nothing left to record; using the "
+			     "default", s, unknown);
+		else
+			note(m, "GPUTRACE_ACTIVITIES='%s' leaves nothing to record; using the default", s);
+		return SK_DEFAULT;
 	}
+	if (un)
+		note(m, "GPUTRACE_ACTIVITIES: unknown kind %s ignored", unknown);
 	return kinds;
 }
 
