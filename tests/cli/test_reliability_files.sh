@@ -207,13 +207,12 @@ GPUTRACE_OUTPUT|$long|longer than 1023 bytes; using '%n-%p.gtrace'|
 EOF
 
 # A list of nothing but an unknown kind: the unknown kind and the empty list are each said, in two
-# lines. Known (reported): the issue asks for one line per invalid value.
+# lines. The issue asks for one line per invalid value.
 fresh
 traced "GPUTRACE_ACTIVITIES=kernal" "GPUTRACE_ACTIVITIES=kernal"
 n=$(grep -c '^gputrace: .*GPUTRACE_ACTIVITIES' "$T/with.err")
 case $n in
 1) note "GPUTRACE_ACTIVITIES='kernal': one line" ;;
-2) echo "XFAIL (known, reported): GPUTRACE_ACTIVITIES='kernal' gives two lines: $(grep '^gputrace: .*GPUTRACE_ACTIVITIES' "$T/with.err" | tr '\n' '|')" ;;
 *) fail "GPUTRACE_ACTIVITIES='kernal': $n lines: $(cat "$T/with.err")" ;;
 esac
 exit 0
