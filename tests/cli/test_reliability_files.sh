@@ -206,8 +206,8 @@ GPUTRACE_ACTIVITIES|-kernel,-memcpy,-memset,-runtime,-sync,-nvtx,-memory,-overhe
 GPUTRACE_OUTPUT|$long|longer than 1023 bytes; using '%n-%p.gtrace'|
 EOF
 
-# A list of nothing but an unknown kind: the unknown kind and the empty list are each said, in two
-# lines. The issue asks for one line per invalid value.
+# A list of nothing but an unknown kind: the unknown kind and the fallback are said in one line,
+# as the issue asks: one line per invalid value.
 fresh
 traced "GPUTRACE_ACTIVITIES=kernal" "GPUTRACE_ACTIVITIES=kernal"
 n=$(grep -c '^gputrace: .*GPUTRACE_ACTIVITIES' "$T/with.err")
