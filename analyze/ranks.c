@@ -119,9 +119,12 @@ static int on_kernel(struct pass *p, const struct gt_reader *rd, const struct gt
 {
 	if ((k->flags & GT_KERNEL_BAD_TIMES) || k->end <= k->start)
 		return 0;
-	if (k->name_id >= p->ncoll) {
+	/* An id the trace never defined (a corrupt record) names no kernel: it must not make the
+	 * table as large as the id (up to 4 GiB for one hostile record). */
+	uint32_t id = k->name_id > gt_reader_string_count(rd) ? 0 : k->name_id;
+	if (id >= p->ncoll) {
 		size_t n = p->ncoll ? p->ncoll : 64;
-		while (n <= k->name_id)
+		while (n <= id)
 			n *= 2;
 		uint8_t *c = realloc(p->coll, n);
 		if (!c)
@@ -130,9 +133,9 @@ static int on_kernel(struct pass *p, const struct gt_reader *rd, const struct gt
 		p->coll = c;
 		p->ncoll = n;
 	}
-	if (!p->coll[k->name_id])
-		p->coll[k->name_id] = gt_ranks_is_collective(gt_reader_string(rd, k->name_id)) ? 1 : 2;
-	if (p->coll[k->name_id] != 1)
+	if (!p->coll[id])
+		p->coll[id] = gt_ranks_is_collective(gt_reader_string(rd, id)) ? 1 : 2;
+	if (p->coll[id] != 1)
 		return 0;
 	struct span *s = gt_tl_vec_push(&p->comm);
 	if (!s)
