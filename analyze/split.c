@@ -86,12 +86,15 @@ struct call {                    /* a launch API call, sorted by correlation id 
 	uint64_t corr, start;
 };
 
-struct range {
+struct range {                   /* 24 bytes: a trace may mark millions */
 	uint64_t start, end;
-	uint32_t name_id, thread;
-	uint32_t domain_id;          /* 0: the default NVTX domain, the program's own */
-	uint32_t top;                /* set by choose(): not inside another range of its pool */
+	uint32_t name_id;            /* the name's string id, below RANGE_FLAGS, and these bits: */
+	uint32_t thread;
 };
+#define RANGE_NAMED 0x80000000u      /* in a named NVTX domain (a library's), not the default one */
+#define RANGE_TOP 0x40000000u        /* set by choose(): not inside another range of its pool */
+#define RANGE_FLAGS (RANGE_NAMED | RANGE_TOP)
+#define RANGE_NAME(x) ((x)->name_id & ~RANGE_FLAGS)
 
 struct span2 {
 	uint64_t start, end;
@@ -188,10 +191,9 @@ static int on_nvtx(struct pass *p, const struct gt_reader *r, const struct gt_nv
 		return GT_ERR_NOMEM;
 	x->start = n->start;
 	x->end = n->end;
-	x->name_id = known_id(r, n->name_id);
+	uint32_t id = known_id(r, n->name_id);
+	x->name_id = (id & RANGE_FLAGS ? 0 : id) | (n->domain_id ? RANGE_NAMED : 0);
 	x->thread = n->thread_id;
-	x->domain_id = n->domain_id;
-	x->top = 0;
 	return 0;
 }
 
@@ -695,8 +697,8 @@ static int mark_top(struct gt_tl_vec *v, int pool_default, size_t *ntop)
 	*ntop = 0;
 	for (size_t i = 0; i < v->n; i++) {
 		struct range *x = gt_tl_vec_at(v, i);
-		x->top = 0;
-		if (pool_default && x->domain_id != 0)
+		x->name_id &= ~RANGE_TOP;
+		if (pool_default && (x->name_id & RANGE_NAMED))
 			continue;
 		/* the thread's furthest end so far (threads are few: the last one found is tried first) */
 		size_t k = last;
@@ -718,7 +720,7 @@ static int mark_top(struct gt_tl_vec *v, int pool_default, size_t *ntop)
 		}
 		last = k;
 		if (x->start >= te[k].end || te[k].end == 0) {
-			x->top = 1;
+			x->name_id |= RANGE_TOP;
 			(*ntop)++;
 		}
 		if (x->end > te[k].end)
@@ -738,18 +740,18 @@ static int choose(struct pass *p, const struct gt_reader *r)
 	 * otherwise make every range of the program look nested. */
 	int pool_default = 0;
 	for (size_t i = 0; i < p->ranges.n && !pool_default; i++)
-		pool_default = ((const struct range *)gt_tl_vec_at(&p->ranges, i))->domain_id == 0;
+		pool_default = !(((const struct range *)gt_tl_vec_at(&p->ranges, i))->name_id & RANGE_NAMED);
 	size_t ntop;
 	if (mark_top(&p->ranges, pool_default, &ntop))
 		return GT_ERR_NOMEM;
 	for (size_t i = 0; i < p->ranges.n; i++) {
 		const struct range *x = gt_tl_vec_at(&p->ranges, i);
-		if (!x->top)
+		if (!(x->name_id & RANGE_TOP))
 			continue;
-		if (x->name_id >= p->ncounts &&
-		    grow_bytes((void **)&p->counts, &p->ncounts, (size_t)x->name_id + 1, sizeof *p->counts))
+		uint32_t id = RANGE_NAME(x);
+		if (id >= p->ncounts && grow_bytes((void **)&p->counts, &p->ncounts, (size_t)id + 1, sizeof *p->counts))
 			return GT_ERR_NOMEM;
-		struct name_count *c = &p->counts[x->name_id];
+		struct name_count *c = &p->counts[id];
 		if (!c->count)
 			c->first = x->start; /* sorted by start: the first seen is the earliest */
 		c->count++;
@@ -776,7 +778,7 @@ static int choose(struct pass *p, const struct gt_reader *r)
 		/* Every closed range of that name, in any domain and at any depth. */
 		for (size_t i = 0; i < p->ranges.n; i++) {
 			const struct range *x = gt_tl_vec_at(&p->ranges, i);
-			uint32_t id = x->name_id;
+			uint32_t id = RANGE_NAME(x);
 			if (id >= p->nrange_match && grow_bytes((void **)&p->range_match, &p->nrange_match, (size_t)id + 1, 1))
 				return GT_ERR_NOMEM;
 			if (!p->range_match[id])
@@ -819,7 +821,8 @@ static int choose(struct pass *p, const struct gt_reader *r)
 		size_t k = 0;
 		for (size_t i = 0; i < p->ranges.n; i++) {
 			const struct range *x = gt_tl_vec_at(&p->ranges, i);
-			int ok = p->o->range ? p->range_match[x->name_id] == 1 : x->top && x->name_id == want;
+			int ok = p->o->range ? p->range_match[RANGE_NAME(x)] == 1
+			                     : (x->name_id & RANGE_TOP) && RANGE_NAME(x) == want;
 			if (ok)
 				*(struct range *)gt_tl_vec_at(&p->ranges, k++) = *x;
 		}
