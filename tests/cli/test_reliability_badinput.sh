@@ -8,7 +8,8 @@
 #   with its sanitized gpuanalyze: GT_BUILD=build/san);
 # - status 2: nothing but "gpuanalyze: " lines on stderr, exactly one of them not a warning; where
 #   the reader refuses the file (its .err names a GT_ERR_*), that line holds the reader's reason;
-# - status 0 or 1: stderr holds only "gpuanalyze: " lines (warnings, such as a trace that ends early).
+# - status 0 or 1: something on stdout, and nothing on stderr but "gpuanalyze: warning: " lines
+#   (such as a trace that ends early).
 # Commands the analyzer does not list in --help are not run; shadow and calibrate get the
 # references of kernels/refs (refs.so of the same build).
 . tests/cli/progs/common.sh
@@ -38,6 +39,13 @@ ninputs=$(ls "$T/in" | wc -l)
 cmds=$("$GA" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
 [ -n "$cmds" ] || fail "gpuanalyze --help lists no commands"
 
+# Known bugs, reported, not yet fixed: a timeline sum past 2^63 ns on hostile timestamps comes back
+# from the split engine as a garbage error code, and split, report and ranks (which use it) then
+# print nothing and exit 0. Each entry is a check label; once fixed, the XFAIL line stops appearing.
+XFAIL="split crash-split-huge-times.gtrace|report crash-split-huge-times.gtrace|ranks crash-split-huge-times.gtrace|ranks VALID crash-split-huge-times.gtrace"
+XFAIL=$(echo "$XFAIL" | tr ' |' '_ ')
+xfails=0
+
 # check LABEL EXPECT-FILE CMD...: runs CMD and checks the promises above.
 runs=0
 check() {
@@ -55,6 +63,16 @@ check() {
 		fail "$label: sanitizer report: $(grep -m3 'ERROR\|runtime error' "$T/err")"
 	fi
 	grep -v '^gpuanalyze: ' "$T/err" | grep -q . && fail "$label: stderr not in the analyzer's voice: $(head -c 400 "$T/err")"
+	if [ $rc != 2 ]; then
+		# Success prints what it found; a message that is not a warning means it did not succeed.
+		if [ ! -s "$T/out" ] || grep -v '^gpuanalyze: warning: ' "$T/err" | grep -q .; then
+			case " $XFAIL " in
+			*" $(echo "$label" | tr ' ' '_') "*) echo "XFAIL (known bug, reported): $label: status $rc, $(wc -c <"$T/out") bytes out, $(grep -v warning "$T/err" | head -n 1)"
+			              xfails=$((xfails + 1)) ;;
+			*) fail "$label: status $rc but $(wc -c <"$T/out") bytes on stdout, stderr: $(head -c 300 "$T/err")" ;;
+			esac
+		fi
+	fi
 	if [ $rc = 2 ]; then
 		n=$(grep -vc '^gpuanalyze: warning: ' "$T/err")
 		[ "$n" = 1 ] || fail "$label: status 2 with $n error lines: $(cat "$T/err")"
@@ -112,5 +130,5 @@ for cmd in $cmds; do
 	fi
 	printf '%-10s %7d %7d %7d %7d\n' "$cmd" $((runs - before)) "$st_0" "$st_1" "$st_2"
 done
-note "$runs runs over $ninputs hostile inputs: every status 0, 1 or 2, errors in one line, no crash, hang or sanitizer report"
+note "$runs runs over $ninputs hostile inputs: every status 0, 1 or 2, errors in one line, no crash, hang or sanitizer report ($xfails known failures, reported)"
 exit 0
