@@ -834,22 +834,26 @@ static int choose(struct pass *p, const struct gt_reader *r)
 	return 0;
 }
 
-/* The statistics of one column. Most columns are whole nanoseconds, and a unit's latency median
- * is a whole or a half: twice the values are integers, which take stats.h's integer path (a radix
- * sort keeps a million units fast) before the results are halved again. Halving is exact in
- * binary floating point, so the statistics are those of the values themselves. Negative values
- * (a launch call timestamped after its kernel's start) take the double path. */
-static void column_stats(struct gt_stats *st, const double *v, size_t n, double *dscratch, uint64_t *iscratch)
+/* The statistics of one column (metric m of every unit). Most columns are whole nanoseconds, and a
+ * unit's latency median is a whole or a half: twice the values are integers, which take stats.h's
+ * integer path (a radix sort keeps a million units fast) before the results are halved again.
+ * Halving is exact in binary floating point, so the statistics are those of the values themselves.
+ * Negative values (a launch call timestamped after its kernel's start) take the double path. The
+ * column is gathered from the units into the scratch arrays directly: a transposed copy of every
+ * column would be 112 bytes more per unit, and first touches of memory are what cost most here. */
+static void column_stats(struct gt_stats *st, const struct gt_split_unit *units, size_t n, int m, double *dscratch,
+                         uint64_t *iscratch)
 {
 	size_t k = 0;
 	int ok = 1, half = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (isnan(v[i]))
+		double v = units[i].v[m];
+		if (isnan(v))
 			continue;
-		double t = 2 * v[i];
-		ok &= v[i] >= 0 && t < 0x1p63 && t == (double)(uint64_t)t;
-		half |= v[i] != (double)(uint64_t)v[i];
-		dscratch[k++] = v[i];
+		double t = 2 * v;
+		ok &= v >= 0 && t < 0x1p63 && t == (double)(uint64_t)t;
+		half |= v != (double)(uint64_t)v;
+		dscratch[k++] = v;
 	}
 	if (!ok) {
 		gt_stats_compute_double(st, dscratch, k);
@@ -866,26 +870,18 @@ static void column_stats(struct gt_stats *st, const double *v, size_t n, double 
 	}
 }
 
-/* Every column's statistics: the units are read once, into one column at a time in turn. */
+/* Every column's statistics, one column at a time. */
 static int unit_stats(struct gt_split *s)
 {
 	size_t n = s->nunits ? s->nunits : 1;
-	struct gt_growbuf cb = { 0 }, db = { 0 }, ub = { 0 };
-	if (gt_growbuf_reserve(&cb, n * GT_M_COUNT * sizeof(double)) || gt_growbuf_reserve(&db, n * sizeof(double)) ||
-	    gt_growbuf_reserve(&ub, n * sizeof(uint64_t))) {
-		gt_growbuf_release(&cb);
+	struct gt_growbuf db = { 0 }, ub = { 0 };
+	if (gt_growbuf_reserve(&db, n * sizeof(double)) || gt_growbuf_reserve(&ub, n * sizeof(uint64_t))) {
 		gt_growbuf_release(&db);
 		gt_growbuf_release(&ub);
 		return GT_ERR_NOMEM;
 	}
-	double *cols = cb.p, *d = db.p;
-	uint64_t *u = ub.p;
-	for (size_t i = 0; i < s->nunits; i++)
-		for (int m = 0; m < GT_M_COUNT; m++)
-			cols[(size_t)m * n + i] = s->units[i].v[m];
 	for (int m = 0; m < GT_M_COUNT; m++)
-		column_stats(&s->st[m], cols + (size_t)m * n, s->nunits, d, u);
-	gt_growbuf_release(&cb);
+		column_stats(&s->st[m], s->units, s->nunits, m, db.p, ub.p);
 	gt_growbuf_release(&db);
 	gt_growbuf_release(&ub);
 	return 0;
@@ -1006,33 +1002,73 @@ static int finish(struct pass *p, const struct gt_reader *r)
 	return rc;
 }
 
-int gt_split_run(struct gt_split *s, const char *path, const struct gt_split_options *o)
+/* The pass and the options it was begun with, between gt_split_begin and gt_split_finish. */
+struct split_state {
+	struct pass p;
+	struct gt_split_options o;
+};
+
+int gt_split_begin(struct gt_split *s, const char *path, const struct gt_split_options *o)
 {
 	memset(s, 0, sizeof *s);
-	if (!(s->path = strdup(path)))
+	struct split_state *st = calloc(1, sizeof *st);
+	if (!st || !(s->path = strdup(path))) {
+		free(st);
 		return GT_ERR_NOMEM;
-	struct pass p;
-	memset(&p, 0, sizeof p);
-	p.s = s;
-	p.o = o;
-	gt_tl_vec_init(&p.kerns, sizeof(struct kern));
-	gt_tl_vec_init(&p.copies, sizeof(struct copy));
-	gt_tl_vec_init(&p.memsets, sizeof(struct span2));
-	gt_tl_vec_init(&p.apis, sizeof(struct span2));
-	gt_tl_vec_init(&p.calls, sizeof(struct call));
-	gt_tl_vec_init(&p.ranges, sizeof(struct range));
-	gt_tl_vec_init(&p.syncs, sizeof(struct span2));
+	}
+	s->state = st;
+	st->o = *o;
+	struct pass *p = &st->p;
+	p->s = s;
+	p->o = &st->o;
+	gt_tl_vec_init(&p->kerns, sizeof(struct kern));
+	gt_tl_vec_init(&p->copies, sizeof(struct copy));
+	gt_tl_vec_init(&p->memsets, sizeof(struct span2));
+	gt_tl_vec_init(&p->apis, sizeof(struct span2));
+	gt_tl_vec_init(&p->calls, sizeof(struct call));
+	gt_tl_vec_init(&p->ranges, sizeof(struct range));
+	gt_tl_vec_init(&p->syncs, sizeof(struct span2));
+	return 0;
+}
+
+int gt_split_record(void *s, const struct gt_reader *r, const struct gt_event *ev)
+{
+	return on_record(&((struct gt_split *)s)->state->p, r, ev);
+}
+
+static void state_free(struct gt_split *s)
+{
+	if (!s->state)
+		return;
+	pass_release(&s->state->p);
+	free(s->state);
+	s->state = NULL;
+}
+
+int gt_split_finish(struct gt_split *s, const struct gt_reader *r)
+{
+	if (!s->state)
+		return GT_ERR_STATE;
+	int rc = finish(&s->state->p, r);
+	state_free(s);
+	return rc;
+}
+
+int gt_split_run(struct gt_split *s, const char *path, const struct gt_split_options *o)
+{
+	int rc = gt_split_begin(s, path, o);
+	if (rc)
+		return rc;
 	struct gt_reader *r;
-	int rc = gt_load_open(&r, path);
-	if (rc) {
-		pass_release(&p);
+	if ((rc = gt_load_open(&r, path)) != 0) {
+		state_free(s);
 		return rc;
 	}
-	rc = gt_load_stream(r, on_record, &p);
+	rc = gt_load_stream(r, gt_split_record, s);
 	if (!rc)
-		rc = finish(&p, r);
+		rc = gt_split_finish(s, r);
 	gt_reader_close(r);
-	pass_release(&p);
+	state_free(s);
 	return rc;
 }
 
@@ -1040,6 +1076,7 @@ void gt_split_release(struct gt_split *s)
 {
 	if (!s)
 		return;
+	state_free(s);
 	free(s->range);
 	for (size_t i = 0; i < s->nnames; i++)
 		free(s->names[i].name);

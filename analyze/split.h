@@ -46,6 +46,7 @@
 #define GT_SPLIT_H
 
 #include "growbuf.h"
+#include "gputrace.h"
 #include "stats.h"
 
 #include <stddef.h>
@@ -98,6 +99,8 @@ struct gt_split_name {
 	uint64_t count;
 };
 
+struct split_state;
+
 struct gt_split {
 	int mode;                /* enum gt_split_mode */
 	char *range;             /* NVTX mode: the range name used */
@@ -128,11 +131,22 @@ struct gt_split {
 	int complete;
 	uint64_t lost_bytes;
 	char *synthetic;
+	struct split_state *state; /* private: the pass between gt_split_begin and gt_split_finish */
 };
 
 /* Reads path and computes the units. 0; GT_EXIT_USAGE after reporting (unreadable trace, or
  * options.range names no NVTX range of the trace); GT_ERR_NOMEM (not reported). */
 int gt_split_run(struct gt_split *s, const char *path, const struct gt_split_options *o);
 void gt_split_release(struct gt_split *s);
+
+/* The same in steps, for a caller that streams the trace itself and feeds several engines from its
+ * one pass (report, diff): gt_split_begin (o is copied; o->range must outlive the pass); then
+ * gt_split_record for every record of the trace, in file order (a gt_record_fn with s as its
+ * context; s must not move meanwhile); then gt_split_finish with the same reader, which returns
+ * what gt_split_run does. gt_split_release after any of them frees what there is, a pass left
+ * unfinished included. */
+int gt_split_begin(struct gt_split *s, const char *path, const struct gt_split_options *o);
+int gt_split_record(void *s, const struct gt_reader *r, const struct gt_event *ev);
+int gt_split_finish(struct gt_split *s, const struct gt_reader *r);
 
 #endif
