@@ -143,7 +143,7 @@ struct dropacc {
 	uint64_t first;
 };
 
-struct pass {
+struct findings_pass {
 	struct gt_findings *F;
 	struct devops *dev;
 	size_t ndev, capdev;
@@ -158,7 +158,8 @@ struct pass {
 	struct dropacc drop[8];      /* by reason (0: unknown reasons) */
 	uint64_t tracing_off_ts;
 	int tracing_off;
-	struct gt_bandwidth bw;
+	struct gt_bandwidth own_bw;  /* the copy flags, unless the caller lends one (gt_findings_begin) */
+	struct gt_bandwidth *bw;
 };
 
 /* A string id the trace never defined (a damaged record) names nothing: it is taken as 0, so that
@@ -184,7 +185,7 @@ static int grow(void **p, size_t *n, size_t need, size_t elem)
 	return 0;
 }
 
-static struct devops *devops_for(struct pass *p, uint32_t device)
+static struct devops *devops_for(struct findings_pass *p, uint32_t device)
 {
 	for (size_t i = 0; i < p->ndev; i++)
 		if (p->dev[i].device == device)
@@ -199,7 +200,7 @@ static struct devops *devops_for(struct pass *p, uint32_t device)
 	return d;
 }
 
-static int add_op(struct pass *p, uint32_t device, int kind, uint64_t start, uint64_t end, uint32_t label,
+static int add_op(struct findings_pass *p, uint32_t device, int kind, uint64_t start, uint64_t end, uint32_t label,
                   uint32_t stream)
 {
 	/* Most traces have one device: the first entry is nearly always the one. */
@@ -229,7 +230,7 @@ static void flag_add(struct flagacc *f, uint64_t start, uint64_t end, uint64_t b
 	}
 }
 
-static int on_kernel(struct pass *p, const struct gt_reader *r, const struct gt_kernel *k)
+static int on_kernel(struct findings_pass *p, const struct gt_reader *r, const struct gt_kernel *k)
 {
 	p->F->kernels++;
 	if ((k->flags & GT_KERNEL_BAD_TIMES) || k->end < k->start)
@@ -254,7 +255,7 @@ static int on_kernel(struct pass *p, const struct gt_reader *r, const struct gt_
 	return add_op(p, k->device_id, OP_KERNEL, k->start, k->end, id, k->stream_id);
 }
 
-static int on_memcpy(struct pass *p, const struct gt_memcpy *m)
+static int on_memcpy(struct findings_pass *p, const struct gt_memcpy *m)
 {
 	p->F->copies++;
 	if (m->end < m->start)
@@ -267,7 +268,7 @@ static int on_memcpy(struct pass *p, const struct gt_memcpy *m)
 	return add_op(p, m->device_id, OP_COPY, m->start, m->end, LBL_COPY | m->copy_kind, m->stream_id);
 }
 
-static int on_memset(struct pass *p, const struct gt_memset *m)
+static int on_memset(struct findings_pass *p, const struct gt_memset *m)
 {
 	p->F->memsets++;
 	if (m->end < m->start)
@@ -277,7 +278,7 @@ static int on_memset(struct pass *p, const struct gt_memset *m)
 	return add_op(p, m->device_id, OP_MEMSET, m->start, m->end, LBL_MEMSET | m->mem_kind, m->stream_id);
 }
 
-static int push_block(struct pass *p, uint64_t start, uint64_t end, uint32_t corr, int from_api)
+static int push_block(struct findings_pass *p, uint64_t start, uint64_t end, uint32_t corr, int from_api)
 {
 	struct block *b = gt_tl_vec_push(&p->blocks);
 	if (!b)
@@ -289,7 +290,7 @@ static int push_block(struct pass *p, uint64_t start, uint64_t end, uint32_t cor
 	return 0;
 }
 
-static int on_api(struct pass *p, const struct gt_reader *r, const struct gt_api *a)
+static int on_api(struct findings_pass *p, const struct gt_reader *r, const struct gt_api *a)
 {
 	p->F->apis++;
 	uint32_t id = known_id(r, a->name_id);
@@ -307,7 +308,7 @@ static int on_api(struct pass *p, const struct gt_reader *r, const struct gt_api
 	return 0;
 }
 
-static int on_clock(struct pass *p, const struct gt_clock_sample *c)
+static int on_clock(struct findings_pass *p, const struct gt_clock_sample *c)
 {
 	p->F->clock_samples++;
 	struct clk *k = NULL;
@@ -350,12 +351,12 @@ static int on_clock(struct pass *p, const struct gt_clock_sample *c)
 
 static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
 {
-	struct pass *p = ctx;
+	struct findings_pass *p = ctx;
 	struct gt_findings *F = p->F;
 	uint64_t t = gt_tl_event_time(ev);
 	if (t && (!F->origin || t < F->origin))
 		F->origin = t;
-	int rc = gt_bw_record(&p->bw, r, ev);
+	int rc = gt_bw_record(p->bw, r, ev);
 	if (rc)
 		return rc;
 	switch (ev->type) {
@@ -477,7 +478,7 @@ static const char *pct_of_span(const struct gt_findings *F, double cost, char *b
 	return buf;
 }
 
-static int rule_losses(struct pass *p, const struct gt_reader *r)
+static int rule_losses(struct findings_pass *p, const struct gt_reader *r)
 {
 	struct gt_findings *F = p->F;
 	char t[64];
@@ -590,7 +591,7 @@ static int rule_losses(struct pass *p, const struct gt_reader *r)
 	return 0;
 }
 
-static int rule_copies(struct pass *p)
+static int rule_copies(struct findings_pass *p)
 {
 	struct gt_findings *F = p->F;
 	char t[64], pc[64];
@@ -613,7 +614,7 @@ static int rule_copies(struct pass *p)
 		set_where(last(F), a->first, F->origin, a->first_stream);
 		last(F)->count = a->count;
 	}
-	const struct gt_bw_flag *s = &p->bw.sync, *c = &p->bw.sync_critical;
+	const struct gt_bw_flag *s = &p->bw->sync, *c = &p->bw->sync_critical;
 	if (s->count) {
 		if (add(F, "sync-copies", sev_by_cost(F, s->time_ns),
 		        fmt("%llu %s without the async flag (cudaMemcpy and the like; %.3f MB, %.3f ms); %llu "
@@ -647,12 +648,12 @@ static int rule_copies(struct pass *p)
 		set_where(last(F), a->first, F->origin, a->first_stream);
 		last(F)->count = a->count;
 	}
-	const struct gt_bw_flag *sm = &p->bw.small;
+	const struct gt_bw_flag *sm = &p->bw->small;
 	if (sm->count) {
 		char thr[256] = "";
 		size_t n = 0;
-		for (size_t i = 0; i < p->bw.ndevices; i++) {
-			const struct gt_bw_device *d = &p->bw.devices[i];
+		for (size_t i = 0; i < p->bw->ndevices; i++) {
+			const struct gt_bw_device *d = &p->bw->devices[i];
 			n += (size_t)snprintf(thr + n, sizeof thr - n, "%sdevice %u: %.0f bytes for host copies, %.0f for DtoD",
 			                      n ? "; " : "", d->device_id, d->small_host, d->small_dtod);
 			if (n >= sizeof thr)
@@ -680,7 +681,7 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int rule_blocking(struct pass *p)
+static int rule_blocking(struct findings_pass *p)
 {
 	struct gt_findings *F = p->F;
 	struct gt_tl_vec *v = &p->blocks;
@@ -799,7 +800,7 @@ static char *short_name(const char *mangled)
 }
 
 /* What a label names, for "where". */
-static const char *label_text(const struct pass *p, const struct gt_reader *r, uint32_t label, char *buf,
+static const char *label_text(const struct findings_pass *p, const struct gt_reader *r, uint32_t label, char *buf,
                               size_t len)
 {
 	(void)p;
@@ -848,7 +849,7 @@ struct gap {
 	uint32_t before, after, before_stream, after_stream;
 };
 
-static int rule_gpu_time(struct pass *p, const struct gt_reader *r)
+static int rule_gpu_time(struct findings_pass *p, const struct gt_reader *r)
 {
 	struct gt_findings *F = p->F;
 	const struct gt_findings_options *o = &F->opt;
@@ -1003,7 +1004,7 @@ static int cmp_kfind(const void *a, const void *b)
 	return (x->excess < y->excess) - (x->excess > y->excess);
 }
 
-static int rule_kernels(struct pass *p, const struct gt_reader *r)
+static int rule_kernels(struct findings_pass *p, const struct gt_reader *r)
 {
 	struct gt_findings *F = p->F;
 	const struct gt_findings_options *o = &F->opt;
@@ -1147,7 +1148,7 @@ static int rule_kernels(struct pass *p, const struct gt_reader *r)
 	return rc;
 }
 
-static int rule_clocks(struct pass *p)
+static int rule_clocks(struct findings_pass *p)
 {
 	struct gt_findings *F = p->F;
 	if (!p->nclk) {
@@ -1230,7 +1231,7 @@ static int cmp_findings(const void *pa, const void *pb)
 	return strcmp(a->id, b->id);
 }
 
-static void pass_release(struct pass *p)
+static void pass_release(struct findings_pass *p)
 {
 	for (size_t i = 0; i < p->ndev; i++)
 		for (int k = 0; k < OP_KINDS; k++)
@@ -1242,10 +1243,10 @@ static void pass_release(struct pass *p)
 	gt_tl_vec_release(&p->blocks);
 	free(p->api_kind);
 	free(p->clk);
-	gt_bandwidth_release(&p->bw);
+	gt_bandwidth_release(&p->own_bw);
 }
 
-static int finish(struct pass *p, const struct gt_reader *r)
+static int finish(struct findings_pass *p, const struct gt_reader *r)
 {
 	struct gt_findings *F = p->F;
 	struct gt_tail t;
@@ -1269,7 +1270,7 @@ static int finish(struct pass *p, const struct gt_reader *r)
 			}
 		}
 	}
-	int rc = gt_bw_end_pass(&p->bw, r);
+	int rc = gt_bw_end_pass(p->bw, r);
 	if (rc < 0)
 		return rc;
 	if (rc == 1) {
@@ -1278,12 +1279,12 @@ static int finish(struct pass *p, const struct gt_reader *r)
 			for (int k = 0; k < OP_KINDS; k++) {
 				for (size_t j = 0; j < d->ops[k].n; j++) {
 					const struct op *o = gt_tl_vec_at(&d->ops[k], j);
-					gt_bw_mark_busy(&p->bw, d->device, o->stream, o->start, o->end, k == OP_COPY);
+					gt_bw_mark_busy(p->bw, d->device, o->stream, o->start, o->end, k == OP_COPY);
 				}
 			}
 		}
 	}
-	if ((rc = gt_bw_finish(&p->bw, r)) != 0)
+	if ((rc = gt_bw_finish(p->bw, r)) != 0)
 		return rc;
 	if ((rc = rule_losses(p, r)) || (rc = rule_copies(p)) || (rc = rule_blocking(p)) ||
 	    (rc = rule_gpu_time(p, r)) || (rc = rule_kernels(p, r)) || (rc = rule_clocks(p)))
@@ -1295,34 +1296,66 @@ static int finish(struct pass *p, const struct gt_reader *r)
 	return 0;
 }
 
-int gt_findings_run(struct gt_findings *F, const char *path, const struct gt_findings_options *opt)
+int gt_findings_begin(struct gt_findings *F, const char *path, const struct gt_findings_options *opt,
+                      struct gt_bandwidth *bw)
 {
 	memset(F, 0, sizeof *F);
 	if (opt)
 		F->opt = *opt;
 	else
 		gt_findings_defaults(&F->opt);
-	if (!(F->path = strdup(path)))
+	struct findings_pass *p = calloc(1, sizeof *p);
+	if (!p || !(F->path = strdup(path))) {
+		free(p);
 		return GT_ERR_NOMEM;
-	struct pass p;
-	memset(&p, 0, sizeof p);
-	p.F = F;
-	gt_tl_vec_init(&p.blocks, sizeof(struct block));
-	int rc = gt_bw_init(&p.bw, path, NULL);
+	}
+	F->state = p;
+	p->F = F;
+	gt_tl_vec_init(&p->blocks, sizeof(struct block));
+	p->bw = bw ? bw : &p->own_bw;
+	return bw ? 0 : gt_bw_init(&p->own_bw, path, NULL);
+}
+
+int gt_findings_record(void *F, const struct gt_reader *r, const struct gt_event *ev)
+{
+	return on_record(((struct gt_findings *)F)->state, r, ev);
+}
+
+static void state_free(struct gt_findings *F)
+{
+	if (!F->state)
+		return;
+	pass_release(F->state);
+	free(F->state);
+	F->state = NULL;
+}
+
+int gt_findings_finish(struct gt_findings *F, const struct gt_reader *r)
+{
+	if (!F->state)
+		return GT_ERR_STATE;
+	int rc = finish(F->state, r);
+	state_free(F);
+	return rc;
+}
+
+int gt_findings_run(struct gt_findings *F, const char *path, const struct gt_findings_options *opt)
+{
+	int rc = gt_findings_begin(F, path, opt, NULL);
 	if (rc) {
-		pass_release(&p);
+		state_free(F);
 		return rc;
 	}
 	struct gt_reader *r;
 	if ((rc = gt_load_open(&r, path)) != 0) {
-		pass_release(&p);
+		state_free(F);
 		return rc;
 	}
-	rc = gt_load_stream(r, on_record, &p);
+	rc = gt_load_stream(r, gt_findings_record, F);
 	if (!rc)
-		rc = finish(&p, r);
+		rc = gt_findings_finish(F, r);
 	gt_reader_close(r);
-	pass_release(&p);
+	state_free(F);
 	return rc;
 }
 
@@ -1339,6 +1372,7 @@ void gt_findings_release(struct gt_findings *F)
 {
 	if (!F)
 		return;
+	state_free(F);
 	for (size_t i = 0; i < F->n; i++) {
 		struct gt_finding *f = &F->f[i];
 		free(f->what);

@@ -42,6 +42,9 @@
 #ifndef GT_FINDINGS_H
 #define GT_FINDINGS_H
 
+#include "bandwidth.h"
+#include "gputrace.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -95,6 +98,8 @@ struct gt_finding {
 	uint64_t count;          /* occurrences (copies, gaps, kernels, records, ...) */
 };
 
+struct findings_pass;
+
 struct gt_findings {
 	struct gt_finding *f;    /* by severity (highest first), then cost (largest first) */
 	size_t n;
@@ -108,11 +113,25 @@ struct gt_findings {
 	uint64_t gpu_first, gpu_last; /* the GPU span (all devices); 0 when no GPU work */
 	uint64_t kernels, copies, memsets, apis, syncs, clock_samples;
 	struct gt_findings_options opt;
+	struct findings_pass *state; /* private: the pass between gt_findings_begin and gt_findings_finish */
 };
 
 /* Reads path and fills F. 0; GT_EXIT_USAGE after reporting; GT_ERR_NOMEM. opt NULL: defaults. */
 int gt_findings_run(struct gt_findings *F, const char *path, const struct gt_findings_options *opt);
 void gt_findings_release(struct gt_findings *F);
+/* The same in steps, for a caller that streams the trace itself and feeds several engines from its
+ * one pass (report): gt_findings_begin; gt_findings_record for every record, in file order (a
+ * gt_record_fn with F as its context; F must not move meanwhile); gt_findings_finish with the same
+ * reader, which returns what gt_findings_run does. bw: NULL, or a bandwidth engine the caller has
+ * begun with gt_bw_init and lends, which findings then feeds, ends and finishes itself (the caller
+ * does none of that, reads its results after gt_findings_finish, and releases it); the copy
+ * flags need it anyway, so a caller that also reports bandwidth gets it for nothing.
+ * gt_findings_release frees what there is, a pass left unfinished included. */
+int gt_findings_begin(struct gt_findings *F, const char *path, const struct gt_findings_options *opt,
+                      struct gt_bandwidth *bw);
+int gt_findings_record(void *F, const struct gt_reader *r, const struct gt_event *ev);
+int gt_findings_finish(struct gt_findings *F, const struct gt_reader *r);
+
 /* The highest severity among the findings, -1 when there are none. */
 int gt_findings_max_severity(const struct gt_findings *F);
 
