@@ -1,9 +1,10 @@
 /* report.c: the Markdown benchmark report and its figures (report.h).
  *
- * One pass of its own collects what no other engine keeps (every kernel's durations with their
- * launch configurations, the clock samples' ranges, copy sizes, capture and drop counts); the other
- * parts come from split.c, bandwidth.c, findings.c, shadow.c and diff.c through their headers, each
- * reading the trace itself. Everything from the trace that goes into the Markdown (names, metadata)
+ * One pass collects what no other engine keeps (every kernel's durations with their launch
+ * configurations, the clock samples' ranges, copy sizes, capture and drop counts) and feeds every
+ * record to split.c and findings.c (which feeds bandwidth.c and hands its results over) through
+ * their per-record interfaces, so the trace is read once; shadow.c and diff.c, when asked for,
+ * read their own inputs. Everything from the trace that goes into the Markdown (names, metadata)
  * is escaped by output.h's rules; our own words are written as they are.
  */
 #include "report.h"
@@ -45,7 +46,8 @@ struct copy_group {
 
 struct pass {
 	struct gt_samples ks;
-	struct gt_bandwidth *bw; /* fed the same records: bandwidth needs no pass of its own */
+	struct gt_split *split;  /* fed the same records: no engine reads the trace again */
+	struct gt_findings *fd;  /* (and through it the bandwidth engine, which it feeds) */
 	uint64_t nclock, clock_first, clock_last, throttled, busy;
 	uint32_t sm_min, sm_max, mem_min, mem_max, t_min, t_max, p_min, p_max;
 	uint64_t reasons;        /* union of the throttle reason bits seen */
@@ -58,8 +60,8 @@ struct pass {
 static int pass_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
 {
 	struct pass *p = ctx;
-	int rc = gt_bw_record(p->bw, r, ev);
-	if (rc)
+	int rc = gt_split_record(p->split, r, ev);
+	if (rc || (rc = gt_findings_record(p->fd, r, ev)) != 0)
 		return rc;
 	switch (ev->type) {
 	case GT_REC_KERNEL: return gt_samples_record(&p->ks, r, ev);
@@ -1007,54 +1009,10 @@ static int figures(struct rep *x)
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
-/* Bandwidth was fed the report's pass; where there were synchronous copies it needs to know which
- * GPU work overlapped them: one more pass over the kernels, copies and memsets (as bandwidth.c's
- * own run does). */
-static int bandwidth_end(struct rep *x)
-{
-	int rc = gt_bw_end_pass(&x->bw, x->r);
-	if (rc == 1) {
-		if ((rc = gt_reader_rewind(x->r)) != 0)
-			return gt_error("cannot read trace '%s': %s", x->path, gt_strerror(rc));
-		struct gt_event ev;
-		while ((rc = gt_reader_next(x->r, &ev)) > 0) {
-			switch (ev.type) {
-			case GT_REC_KERNEL:
-				if (!(ev.u.kernel.flags & GT_KERNEL_BAD_TIMES))
-					gt_bw_mark_busy(&x->bw, ev.u.kernel.device_id, ev.u.kernel.stream_id, ev.u.kernel.start,
-					                ev.u.kernel.end, 0);
-				break;
-			case GT_REC_MEMCPY:
-				gt_bw_mark_busy(&x->bw, ev.u.memcpy.device_id, ev.u.memcpy.stream_id, ev.u.memcpy.start,
-				                ev.u.memcpy.end, 1);
-				break;
-			case GT_REC_MEMSET:
-				gt_bw_mark_busy(&x->bw, ev.u.memset.device_id, ev.u.memset.stream_id, ev.u.memset.start,
-				                ev.u.memset.end, 0);
-				break;
-			}
-		}
-		if (rc < 0)
-			return gt_error("cannot read trace '%s': %s", x->path,
-			                gt_load_reason(gt_reader_error(x->r), x->path));
-	}
-	if (rc < 0)
-		return rc;
-	return gt_bw_finish(&x->bw, x->r);
-}
-
 static int engines(struct rep *x)
 {
 	const struct gt_report_options *o = x->o;
-	struct gt_split_options so = { .range = NULL, .warmup = o->warmup };
-	/* Each engine's result is released whether or not its run finished. */
-	x->have_split = 1;
-	int rc = gt_split_run(&x->split, x->path, &so);
-	if (rc)
-		return rc;
-	x->have_fd = 1;
-	if ((rc = gt_findings_run(&x->fd, x->path, NULL)) != 0)
-		return rc;
+	int rc;
 	/* Correctness: only from captures and a reference library; never assumed. */
 	x->shadow_state = -1;
 	if (!x->p.captures && !o->refs)
@@ -1104,13 +1062,19 @@ int gt_report_write(FILE *out, const char *path, const struct gt_report_options 
 	int rc = gt_samples_init(&x.p.ks, o->warmup, GT_SAMPLES_WANT_CONFIGS);
 	if (rc)
 		return rc;
-	x.have_bw = 1;
-	x.p.bw = &x.bw;
-	if ((rc = gt_bw_init(&x.bw, path, NULL)) != 0)
+	/* Split, findings and bandwidth are fed the report's own pass: the trace is read once. Each
+	 * engine's result is released whether or not its pass finished. */
+	struct gt_split_options so = { .range = NULL, .warmup = o->warmup };
+	x.have_split = x.have_bw = x.have_fd = 1;
+	x.p.split = &x.split;
+	x.p.fd = &x.fd;
+	if ((rc = gt_bw_init(&x.bw, path, NULL)) != 0 || (rc = gt_split_begin(&x.split, path, &so)) != 0 ||
+	    (rc = gt_findings_begin(&x.fd, path, NULL, &x.bw)) != 0)
 		goto done;
 	if ((rc = gt_load_open(&x.r, path)) != 0)
 		goto done;
-	if ((rc = gt_load_stream(x.r, pass_record, &x.p)) != 0 || (rc = bandwidth_end(&x)) != 0)
+	if ((rc = gt_load_stream(x.r, pass_record, &x.p)) != 0 || (rc = gt_split_finish(&x.split, x.r)) != 0 ||
+	    (rc = gt_findings_finish(&x.fd, x.r)) != 0)
 		goto done;
 	if ((rc = gt_samples_file_end(&x.p.ks, x.r)) != 0 || (rc = gt_samples_finish(&x.p.ks, NULL)) != 0)
 		goto done;

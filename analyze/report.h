@@ -25,8 +25,9 @@
  *   Limitations   what the reader must keep in mind, from what the trace lacks or shows.
  *
  * Each part comes from the engine that computes it; a part whose engine has nothing to say (no
- * copies, no clock samples) says so in a line. The trace is read by each engine in turn (one pass
- * for the kernels, clocks and sizes, then split, bandwidth, findings, shadow, diff).
+ * copies, no clock samples) says so in a line. The trace is read once: that pass collects the
+ * kernels, clocks and sizes and feeds every record to split, findings and bandwidth; shadow (when
+ * a reference library is given) and diff (when a baseline is) read their own inputs.
  */
 #ifndef GT_REPORT_H
 #define GT_REPORT_H
