@@ -4,10 +4,13 @@
  * are read off, the rank test is one merge, and the bootstrap draws order statistics, so a kernel
  * costs O(n) for the test and O(B) for the interval however many launches it has. Kernels are
  * matched by the name the trace holds (mangled), which is what identifies a kernel across builds.
+ * Each trace is read once: the same pass feeds split.c, from the trace's first NVTX range on, for
+ * the unit rows.
  */
 #include "diff.h"
 
 #include "diag.h"
+#include "load.h"
 #include "split.h"
 
 #include <math.h>
@@ -297,19 +300,12 @@ static int unit_sample(struct gt_kernel_sample *k, const struct gt_split *s, enu
 	return 0;
 }
 
-/* Split both traces; when both are cut by the same NVTX range, add a row per quantity. 0, or
- * GT_EXIT_USAGE / GT_ERR_NOMEM. */
-static int compare_units(struct gt_diff *d, const char *base, const char *new, const struct gt_diff_options *o)
+/* When both traces are cut by the same NVTX range, a row per quantity. 0, or GT_ERR_NOMEM. */
+static int compare_units(struct gt_diff *d, const struct gt_split *pa, const struct gt_split *pb,
+                         const struct gt_diff_options *o)
 {
-	struct gt_split sa, sb;
-	memset(&sa, 0, sizeof sa);
-	memset(&sb, 0, sizeof sb);
-	struct gt_split_options so = { .range = NULL, .warmup = o->warmup };
-	int rc = gt_split_run(&sa, base, &so);
-	if (!rc)
-		rc = gt_split_run(&sb, new, &so);
-	if (rc)
-		goto out;
+	const struct gt_split sa = *pa, sb = *pb;
+	int rc = 0;
 	if (sa.mode != GT_SPLIT_NVTX || sb.mode != GT_SPLIT_NVTX) {
 		snprintf(d->units_note, sizeof d->units_note, "not compared: %s has no NVTX range to cut it into units",
 		         sa.mode != GT_SPLIT_NVTX ? (sb.mode != GT_SPLIT_NVTX ? "neither trace" : "BASE") : "NEW");
@@ -378,9 +374,70 @@ static int compare_units(struct gt_diff *d, const char *base, const char *new, c
 		         sa.nunits, sb.nunits);
 	d->units_done = !rc;
 out:
-	gt_split_release(&sa);
-	gt_split_release(&sb);
 	return rc;
+}
+
+/* ---- reading the two traces ------------------------------------------------------------------ */
+
+/* One trace's side: its kernels (samples.c) and, from the same pass, its split units. Units are
+ * compared only when both traces hold NVTX ranges, so split is fed only from a trace's first NVTX
+ * range on, after catching up with the records before it through a second reader: a trace
+ * without ranges costs split nothing (its memory would be the largest part of the run), and one
+ * with ranges is read again only up to its first. */
+struct side {
+	const char *path;
+	struct gt_samples *s;
+	struct gt_split split;
+	struct gt_split_options so;
+	int split_allowed;       /* units may still be compared */
+	int split_on;            /* split is being fed (the trace holds NVTX ranges) */
+	uint64_t seen;           /* records handed over so far */
+	struct gt_reader *r;     /* kept open after the pass: split finishes with its strings */
+};
+
+static int catch_up(struct side *x)
+{
+	struct gt_reader *r;
+	char err[256];
+	if (gt_reader_open(&r, x->path, err, sizeof err) != 0)
+		return GT_ERR_IO;
+	struct gt_event ev;
+	int rc = 0;
+	for (uint64_t i = 0; i < x->seen && !rc; i++) {
+		int n = gt_reader_next(r, &ev);
+		rc = n < 0 ? n : n == 0 ? GT_ERR_STATE : gt_split_record(&x->split, r, &ev);
+	}
+	gt_reader_close(r);
+	return rc;
+}
+
+static int side_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
+{
+	struct side *x = ctx;
+	int rc = gt_samples_record(x->s, r, ev);
+	if (rc)
+		return rc;
+	if (!x->split_on && x->split_allowed && ev->type == GT_REC_NVTX && ev->u.nvtx.kind != GT_NVTX_MARK) {
+		if ((rc = gt_split_begin(&x->split, x->path, &x->so)) != 0 || (rc = catch_up(x)) != 0)
+			return rc;
+		x->split_on = 1;
+	}
+	x->seen++;
+	return x->split_on ? gt_split_record(&x->split, r, ev) : 0;
+}
+
+/* Reads one trace into its samples (and split, see above), the reader left open. 0 or
+ * GT_EXIT_USAGE after reporting. */
+static int side_load(struct side *x)
+{
+	int rc = gt_load_open(&x->r, x->path);
+	if (rc)
+		return rc;
+	if ((rc = gt_load_stream(x->r, side_record, x)) != 0)
+		return rc;
+	if ((rc = gt_samples_file_end(x->s, x->r)) != 0)
+		return gt_error("cannot read trace '%s': %s", x->path, gt_strerror(rc));
+	return 0;
 }
 
 int gt_diff_run(struct gt_diff *d, const char *base, const char *new, const struct gt_diff_options *o)
@@ -394,20 +451,32 @@ int gt_diff_run(struct gt_diff *d, const char *base, const char *new, const stru
 		gt_samples_release(&b);
 		return GT_ERR_NOMEM;
 	}
-	if (!(rc = gt_samples_load(&a, base)) && !(rc = gt_samples_load(&b, new))) {
+	struct side sa = { .path = base, .s = &a, .so = { .range = NULL, .warmup = o->warmup } };
+	struct side sb = { .path = new, .s = &b, .so = sa.so };
+	sa.split_allowed = !o->no_units;
+	if (!(rc = side_load(&sa))) {
+		sb.split_allowed = sa.split_on; /* units need ranges on both sides */
+		rc = side_load(&sb);
+	}
+	if (!rc) {
 		if (gt_samples_finish(&a, o->filter) || gt_samples_finish(&b, o->filter))
 			rc = GT_ERR_NOMEM;
 		else
 			rc = gt_diff_compute(d, &a, &b, o);
 	}
-	/* Units need NVTX ranges on both sides; without them split would read both traces for nothing. */
-	if (!rc && o->no_units)
+	if (!rc && o->no_units) {
 		snprintf(d->units_note, sizeof d->units_note, "not compared (--no-units)");
-	else if (!rc && d->base.nvtx_ranges && d->new.nvtx_ranges)
-		rc = compare_units(d, base, new, o);
-	else if (!rc)
+	} else if (!rc && d->base.nvtx_ranges && d->new.nvtx_ranges) {
+		if (!(rc = gt_split_finish(&sa.split, sa.r)) && !(rc = gt_split_finish(&sb.split, sb.r)))
+			rc = compare_units(d, &sa.split, &sb.split, o);
+	} else if (!rc) {
 		snprintf(d->units_note, sizeof d->units_note, "not compared: %s has no NVTX range to cut it into units",
 		         !d->base.nvtx_ranges ? (!d->new.nvtx_ranges ? "neither trace" : "BASE") : "NEW");
+	}
+	gt_split_release(&sa.split);
+	gt_split_release(&sb.split);
+	gt_reader_close(sa.r);
+	gt_reader_close(sb.r);
 	gt_samples_release(&a);
 	gt_samples_release(&b);
 	return rc;

@@ -57,7 +57,7 @@ struct gt_diff_options {
 	size_t min_samples;      /* per side, for any verdict but UNCLEAR */
 	double alpha;            /* the rank test's level */
 	const struct gt_name_filter *filter; /* NULL: every kernel */
-	int no_units;            /* 1: leave split units out (they cost a pass of split per trace) */
+	int no_units;            /* 1: leave split units out (they cost split's memory and work per trace) */
 };
 /* Threshold 5%, warm-up 0, seed 1, B = 2000, at least 10 samples, alpha 0.05, no filter. */
 void gt_diff_options_default(struct gt_diff_options *o);
