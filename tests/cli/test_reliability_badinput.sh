@@ -39,53 +39,74 @@ ninputs=$(ls "$T/in" | wc -l)
 cmds=$("$GA" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
 [ -n "$cmds" ] || fail "gpuanalyze --help lists no commands"
 
-# Known bugs, reported, not yet fixed: a timeline sum past 2^63 ns on hostile timestamps comes back
-# from the split engine as a garbage error code, and split, report and ranks (which use it) then
-# print nothing and exit 0. Each entry is a check label; once fixed, the XFAIL line stops appearing.
-XFAIL="split crash-split-huge-times.gtrace|report crash-split-huge-times.gtrace|ranks crash-split-huge-times.gtrace|ranks VALID crash-split-huge-times.gtrace"
-XFAIL=$(echo "$XFAIL" | tr ' |' '_ ')
+# Known bugs, reported, not yet fixed: inputs on which some subcommand still fails one of the
+# promises above. A failure on a run naming one of them is printed as XFAIL (and counted) instead of
+# failing the test; once the analyzer is fixed the XFAIL lines stop appearing and the name can go.
+#   crash-split-huge-times, crash-timeline-overflow, crash-report-garbage: sums of intervals past
+#   2^63 ns on hostile timestamps (analyze/timeline.c's cursors, signed) come back from the split
+#   engine as a garbage status: split, and report, ranks and diff through it, print nothing and
+#   exit 0 or with a stray status (125), or trip UBSan (signed overflow).
+#   crash-export-corr-pages (2.7 KB, 131072 records with correlation ids spread over 32 bits):
+#   export allocates a 64 KiB page per distinct high half of an id, 6 GB and 73 s: not run at all
+#   (SKIP_RUN, "COMMAND FILE" pairs) until fixed, so that this test cannot exhaust a CI machine.
+KNOWN="crash-split-huge-times.gtrace crash-timeline-overflow.gtrace crash-report-garbage.gtrace"
+SKIP_RUN="export_crash-export-corr-pages.gtrace"
 xfails=0
+
+# bad LABEL WHY: a broken promise: fails the test, or an XFAIL line when LABEL names a known input.
+# Returns 1 so that check stops at the first one.
+bad() {
+	for k in $KNOWN; do
+		case " $1 " in
+		*" $k "*) echo "XFAIL (known bug, reported): $1: $2" | cut -c1-300; xfails=$((xfails + 1)); return 1 ;;
+		esac
+	done
+	fail "$1: $2"
+}
 
 # check LABEL EXPECT-FILE CMD...: runs CMD and checks the promises above.
 runs=0
 check() {
 	label=$1 errfile=$2
 	shift 2
+	case " $SKIP_RUN " in
+	*" $(echo "$label" | tr ' ' '_') "*)
+		echo "XFAIL (known bug, reported; not run): $label"
+		xfails=$((xfails + 1))
+		return 0 ;;
+	esac
 	timeout 30 "$@" >"$T/out" 2>"$T/err" </dev/null
 	rc=$?
 	runs=$((runs + 1))
 	case $rc in
-	0|1|2) ;;
-	124) fail "$label: hangs (30 s)" ;;
-	*) fail "$label: status $rc: $(head -c 600 "$T/err")" ;;
+	0|1|2) eval "st_$rc=\$((st_$rc + 1))" ;;
+	124) bad "$label" "hangs (30 s)" || return 0 ;;
+	*) bad "$label" "status $rc: $(head -c 600 "$T/err")" || return 0 ;;
 	esac
 	if grep -q 'Sanitizer\|runtime error:\|LeakSanitizer' "$T/err"; then
-		fail "$label: sanitizer report: $(grep -m3 'ERROR\|runtime error' "$T/err")"
+		bad "$label" "sanitizer report: $(grep -m3 'ERROR\|runtime error' "$T/err")" || return 0
 	fi
-	grep -v '^gpuanalyze: ' "$T/err" | grep -q . && fail "$label: stderr not in the analyzer's voice: $(head -c 400 "$T/err")"
+	if grep -v '^gpuanalyze: ' "$T/err" | grep -q .; then
+		bad "$label" "stderr not in the analyzer's voice: $(head -c 400 "$T/err")" || return 0
+	fi
 	if [ $rc != 2 ]; then
 		# Success prints what it found; a message that is not a warning means it did not succeed.
 		if [ ! -s "$T/out" ] || grep -v '^gpuanalyze: warning: ' "$T/err" | grep -q .; then
-			case " $XFAIL " in
-			*" $(echo "$label" | tr ' ' '_') "*) echo "XFAIL (known bug, reported): $label: status $rc, $(wc -c <"$T/out") bytes out, $(grep -v warning "$T/err" | head -n 1)"
-			              xfails=$((xfails + 1)) ;;
-			*) fail "$label: status $rc but $(wc -c <"$T/out") bytes on stdout, stderr: $(head -c 300 "$T/err")" ;;
-			esac
+			bad "$label" "status $rc but $(wc -c <"$T/out") bytes on stdout, stderr: $(grep -v warning "$T/err" | head -c 300)" ||
+				return 0
+		fi
+		return 0
+	fi
+	n=$(grep -vc '^gpuanalyze: warning: ' "$T/err")
+	[ "$n" = 1 ] || { bad "$label" "status 2 with $n error lines: $(cat "$T/err")" || return 0; }
+	if [ -n "$errfile" ] && [ -f "$errfile" ]; then
+		set -- $(cat "$errfile")
+		if [ "$1" != GT_OK ]; then
+			shift 2
+			grep -v '^gpuanalyze: warning: ' "$T/err" | grep -qF "$*" ||
+				bad "$label" "the error line does not give the reader's reason '$*': $(cat "$T/err")" || return 0
 		fi
 	fi
-	if [ $rc = 2 ]; then
-		n=$(grep -vc '^gpuanalyze: warning: ' "$T/err")
-		[ "$n" = 1 ] || fail "$label: status 2 with $n error lines: $(cat "$T/err")"
-		if [ -n "$errfile" ] && [ -f "$errfile" ]; then
-			set -- $(cat "$errfile")
-			if [ "$1" != GT_OK ]; then
-				shift 2
-				grep -v '^gpuanalyze: warning: ' "$T/err" | grep -qF "$*" ||
-					fail "$label: the error line does not give the reader's reason '$*': $(cat "$T/err")"
-			fi
-		fi
-	fi
-	eval "st_$rc=\$((st_$rc + 1))"
 }
 
 printf '%-10s %7s %7s %7s %7s\n' command runs 'exit 0' 'exit 1' 'exit 2'
@@ -101,10 +122,21 @@ for cmd in $cmds; do
 		calibrate) check "$cmd $name" "$e" "$GA" calibrate --ref "$REFS" --kernel saxpy "$f" ;;
 		diff)
 			check "diff $name VALID" "$e" "$GA" diff --bootstrap 200 "$f" "$VALID"
-			check "diff VALID $name" "$e" "$GA" diff --bootstrap 200 "$VALID" "$f" ;;
+			check "diff VALID $name" "$e" "$GA" diff --bootstrap 200 "$VALID" "$f"
+			check "diff $name $name" "$e" "$GA" diff --bootstrap 200 "$f" "$f" ;;
+		report)
+			check "report $name" "$e" "$GA" report "$f"
+			check "report --baseline $name VALID" "$e" "$GA" report --baseline "$f" "$VALID" ;;
 		*) check "$cmd $name" "$e" "$GA" "$cmd" "$f" ;;
 		esac
 	done
+	if [ "$cmd" = report ]; then
+		# The pair the fuzzer found (fuzz_analyze_report): an unreadable baseline beside a trace
+		# whose timestamps overflow the timeline's sums.
+		g=$ROOT/tests/data/bad/crash-report-garbage
+		check "report --baseline crash-report-garbage-base.gtrace crash-report-garbage.gtrace" "" \
+			"$GA" report --baseline "$g-base.gtrace" "$g.gtrace"
+	fi
 	if [ "$cmd" = ranks ]; then
 		# Two traces, one per rank: each hostile input beside a valid one.
 		for f in "$T"/in/*; do
