@@ -39,37 +39,6 @@ struct printer {
 	const struct gt_bandwidth *b;
 };
 
-static void line(const struct printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void line(const struct printer *p, const char *fmt, ...)
-{
-	if (p->fmt != GT_FMT_TEXT && p->fmt != GT_FMT_MD)
-		return;
-	char buf[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (p->fmt == GT_FMT_MD) {
-		const char *s = buf;
-		while (*s == ' ')
-			s++;
-		fputs("- ", p->out);
-		gt_out_md_cell(p->out, s, 0);
-		fputc('\n', p->out);
-	} else {
-		fprintf(p->out, "%s\n", buf);
-	}
-}
-
-static void heading(const struct printer *p, const char *title)
-{
-	if (p->fmt == GT_FMT_MD)
-		fprintf(p->out, "\n## %s\n\n", title);
-	else if (p->fmt == GT_FMT_TEXT)
-		fprintf(p->out, "\n%s\n", title);
-}
-
 /* "504.0 kB" style, decimal. */
 static const char *bytes_text(double v, char *buf, size_t len)
 {
@@ -127,25 +96,25 @@ static void preamble(const struct printer *p)
 	const struct gt_bandwidth *b = p->b;
 	if (p->fmt == GT_FMT_MD)
 		fputs("# gpuanalyze bandwidth\n\n", p->out);
-	line(p, "trace: %s (%llu memcpy records)", b->path, (unsigned long long)b->copies);
+	gt_out_note(p->out, p->fmt, "trace: %s (%llu memcpy records)", b->path, (unsigned long long)b->copies);
 	if (b->synthetic)
-		line(p, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
+		gt_out_note(p->out, p->fmt, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
 		        "recorded on a GPU",
 		     b->path, b->synthetic);
 	if (!b->complete)
-		line(p, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
+		gt_out_note(p->out, p->fmt, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
 		        "missing",
 		     b->path, (unsigned long long)b->lost_bytes);
 	if (b->copies_bad || b->copies_no_rate)
-		line(p, "excluded: %llu %s with end < start, %llu of zero duration or zero bytes (no rate)",
+		gt_out_note(p->out, p->fmt, "excluded: %llu %s with end < start, %llu of zero duration or zero bytes (no rate)",
 		     (unsigned long long)b->copies_bad, pl(b->copies_bad, "copy", "copies"),
 		     (unsigned long long)b->copies_no_rate);
-	line(p, "measured: %s", MEASURED);
-	line(p, "%s", GROUPS);
+	gt_out_note(p->out, p->fmt, "measured: %s", MEASURED);
+	gt_out_note(p->out, p->fmt, "%s", GROUPS);
 	for (size_t i = 0; i < b->ndevices; i++) {
 		const struct gt_bw_device *d = &b->devices[i];
 		if (!d->known) {
-			line(p, "device %u: no DEVICE record in the trace: no theoretical peak", d->device_id);
+			gt_out_note(p->out, p->fmt, "device %u: no DEVICE record in the trace: no theoretical peak", d->device_id);
 		} else {
 			char pcie[64], mem[64];
 			if (d->peak_pcie > 0)
@@ -156,14 +125,14 @@ static void preamble(const struct printer *p)
 				snprintf(mem, sizeof mem, "%.1f GB/s", d->peak_mem);
 			else
 				snprintf(mem, sizeof mem, "unknown");
-			line(p, "device %u: %s (%s): theoretical peaks: PCIe %s, memory %s", d->device_id, d->name,
+			gt_out_note(p->out, p->fmt, "device %u: %s (%s): theoretical peaks: PCIe %s, memory %s", d->device_id, d->name,
 			     d->uuid[0] ? d->uuid : "UUID unknown", pcie, mem);
 		}
 		char buf[2048];
 		measured_text(b, d, buf, sizeof buf);
-		line(p, "  %s", buf);
+		gt_out_note(p->out, p->fmt, "  %s", buf);
 	}
-	line(p, "%s", PERCENT);
+	gt_out_note(p->out, p->fmt, "%s", PERCENT);
 }
 
 static int groups_table(const struct printer *p)
@@ -239,38 +208,38 @@ static void flags_text(const struct printer *p)
 	char mb[32], thr[512];
 	const struct gt_bw_flag *f = &b->pageable;
 	if (f->count)
-		line(p, "pageable: %llu %s (%s, %.3f ms) with a pageable host end: the driver stages them "
+		gt_out_note(p->out, p->fmt, "pageable: %llu %s (%s, %.3f ms) with a pageable host end: the driver stages them "
 		        "through a pinned buffer, so they do not overlap other work and stay below the pinned "
 		        "rate. Allocate the host buffers that are copied with cudaMallocHost, or pin them with "
 		        "cudaHostRegister.",
 		     (unsigned long long)f->count, pl(f->count, "copy", "copies"), bytes_text((double)f->bytes, mb, sizeof mb),
 		     f->time_ns / 1e6);
 	else
-		line(p, "pageable: none");
+		gt_out_note(p->out, p->fmt, "pageable: none");
 	thresholds_text(b, thr, sizeof thr);
 	f = &b->small;
 	if (f->count)
-		line(p, "small: %llu %s (%s, %.3f ms) under the size at which a copy can reach 80%% "
+		gt_out_note(p->out, p->fmt, "small: %llu %s (%s, %.3f ms) under the size at which a copy can reach 80%% "
 		        "of its ceiling (%s): a copy takes about t0 + bytes / peak with a fixed cost t0 of "
 		        "about %.0f us, so reaching 80%% needs bytes >= 4 x t0 x peak. Batch small copies into "
 		        "larger ones, or keep the data on the device.",
 		     (unsigned long long)f->count, pl(f->count, "copy", "copies"), bytes_text((double)f->bytes, mb, sizeof mb),
 		     f->time_ns / 1e6, thr, GT_BW_FIXED_COST_NS / 1e3);
 	else
-		line(p, "small: none (threshold: %s)", thr);
+		gt_out_note(p->out, p->fmt, "small: none (threshold: %s)", thr);
 	f = &b->sync_critical;
 	if (f->count)
-		line(p, "synchronous on the critical path: %llu of %llu %s without the async flag (%s, "
+		gt_out_note(p->out, p->fmt, "synchronous on the critical path: %llu of %llu %s without the async flag (%s, "
 		        "%.3f ms) ran while the device did nothing else: the host waited, and so did the GPU. "
 		        "Use cudaMemcpyAsync from pinned memory on a stream, and give the GPU work to overlap.",
 		     (unsigned long long)f->count, (unsigned long long)b->sync.count, pl(b->sync.count, "copy", "copies"),
 		     bytes_text((double)f->bytes, mb, sizeof mb), f->time_ns / 1e6);
 	else if (b->sync.count)
-		line(p, "synchronous on the critical path: none (%llu %s without the async flag, each "
+		gt_out_note(p->out, p->fmt, "synchronous on the critical path: none (%llu %s without the async flag, each "
 		        "overlapped by other GPU work)",
 		     (unsigned long long)b->sync.count, pl(b->sync.count, "copy", "copies"));
 	else
-		line(p, "synchronous on the critical path: none (no copies without the async flag)");
+		gt_out_note(p->out, p->fmt, "synchronous on the critical path: none (no copies without the async flag)");
 }
 
 static void json_flag(struct gt_json *j, const char *key, const struct gt_bw_flag *f, uint64_t origin)
@@ -427,12 +396,12 @@ int cmd_bandwidth(int argc, char **argv)
 		trc = groups_table(&p);
 	} else {
 		preamble(&p);
-		heading(&p, "copies");
+		gt_out_heading(p.out, p.fmt, 2, "copies");
 		if (b.ngroups)
 			trc = groups_table(&p);
 		else
-			line(&p, "no copies with a rate");
-		heading(&p, "flags");
+			gt_out_note(p.out, p.fmt, "no copies with a rate");
+		gt_out_heading(p.out, p.fmt, 2, "flags");
 		flags_text(&p);
 	}
 	if (trc)

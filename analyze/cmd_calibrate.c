@@ -43,24 +43,6 @@ struct ctx {
 	int md;
 };
 
-static void line(const struct ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void line(const struct ctx *x, const char *fmt, ...)
-{
-	char buf[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (x->md) {
-		fputs("- ", x->out);
-		gt_out_md_cell(x->out, buf, 0);
-		fputc('\n', x->out);
-	} else {
-		fprintf(x->out, "%s\n", buf);
-	}
-}
-
 static const char *rule_label(const struct gt_calib_output *o, int rule, char *buf, size_t len)
 {
 	char tb[96];
@@ -90,21 +72,21 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 	else
 		fprintf(x->out, "\noutput %s (parameter %u, %s)\n", name, o->param, gt_elem_type_name(o->decl->type));
 	if (o->ndist)
-		line(x, "spread of the correct results against the reference, in ULPs: worst %.0f, p99 %.1f, "
+		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "spread of the correct results against the reference, in ULPs: worst %.0f, p99 %.1f, "
 		     "median %.1f (%zu element distances from %zu results; p99 and median by NumPy's "
 		     "'linear' rule)", o->st.max, o->st.p99, o->st.median, o->ndist, o->nsources);
 	else
-		line(x, "spread of the correct results against the reference: nothing to measure (no "
+		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "spread of the correct results against the reference: nothing to measure (no "
 		     "computed element with a finite distance in %zu results)", o->nsources);
 	if (o->nonfinite)
-		line(x, "%" PRIu64 " elements of the correct results are NaN or an unmatched infinity: they "
+		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "%" PRIu64 " elements of the correct results are NaN or an unmatched infinity: they "
 		     "have no ULP distance, are left out of the spread and rejected by every rule; a correct "
 		     "result should have none", o->nonfinite);
 	if (o->has_bound)
-		line(x, "proposed bound: %" PRIu64 " ULP = worst observed %.0f x margin %g, rounded up",
+		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "proposed bound: %" PRIu64 " ULP = worst observed %.0f x margin %g, rounded up",
 		     o->bound, o->st.max, opt->margin);
 	else
-		line(x, "proposed bound: none (no finite distance to measure)");
+		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "proposed bound: none (no finite distance to measure)");
 	fputc('\n', x->out);
 	struct gt_table *t = gt_table_new(tf, x->out, NULL);
 	if (!t)
@@ -131,7 +113,7 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 	gt_table_free(t);
 
 	fputc('\n', x->out);
-	line(x, "planted: %zu wrong elements: %g of the %" PRIu64 " finite non-zero elements of the correct "
+	gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "planted: %zu wrong elements: %g of the %" PRIu64 " finite non-zero elements of the correct "
 	     "results, chosen by selection sampling, each multiplied by (1 + s e) with s a random sign "
 	     "and e log-uniform in [%g, %g], seed %" PRIu64 "; %" PRIu64 " more rounded back to the "
 	     "correct value and were left out", o->nplanted, opt->plant_fraction, o->eligible,
@@ -184,7 +166,7 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 		rc = trc;
 	if (o->decl->reason && *o->decl->reason) {
 		fputc('\n', x->out);
-		line(x, "the declared tolerance's reason: %s", o->decl->reason);
+		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "the declared tolerance's reason: %s", o->decl->reason);
 	}
 	return rc;
 }
@@ -200,23 +182,23 @@ static int print_text(const struct ctx *x)
 	} else {
 		fprintf(x->out, "calibration of %s\n", rep->demangled);
 	}
-	line(x, "trace: %s%s%s%s", x->trace, rep->info.synthetic ? " (synthetic: " : "",
+	gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "trace: %s%s%s%s", x->trace, rep->info.synthetic ? " (synthetic: " : "",
 	     rep->info.synthetic ? rep->info.synthetic : "", rep->info.synthetic ? "; not recorded on a GPU)" : "");
 	if (rep->info.recorded_on)
-		line(x, "recorded on: %s", rep->info.recorded_on);
-	line(x, "reference: %s in %s; computes: %s", ref->kernel, x->refs->path ? x->refs->path : "(in-process)",
+		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "recorded on: %s", rep->info.recorded_on);
+	gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "reference: %s in %s; computes: %s", ref->kernel, x->refs->path ? x->refs->path : "(in-process)",
 	     ref->description ? ref->description : "(no description)");
-	line(x, "correct results: the GPU's outputs of %" PRIu64 " captured launch%s (assumed correct: check "
+	gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "correct results: the GPU's outputs of %" PRIu64 " captured launch%s (assumed correct: check "
 	     "them with 'gpuanalyze shadow' first) and, for each launch, %u alternative evaluation "
 	     "order%s of the reference", rep->launches, rep->launches == 1 ? "" : "es", ref->norders,
 	     ref->norders == 1 ? "" : "s");
 	for (unsigned k = 0; k < ref->norders; k++)
-		line(x, "  order %u: %s", k, ref->order_names[k]);
+		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "  order %u: %s", k, ref->order_names[k]);
 	if (rep->skipped)
-		line(x, "skipped: %" PRIu64 " selected captures could not be replayed (%s)", rep->skipped,
+		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "skipped: %" PRIu64 " selected captures could not be replayed (%s)", rep->skipped,
 		     rep->skipped_why);
 	else if (rep->skipped_why[0])
-		line(x, "note: %s", rep->skipped_why);
+		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "note: %s", rep->skipped_why);
 	int rc = 0;
 	for (unsigned k = 0; k < rep->noutputs && !rc; k++)
 		rc = print_output(x, &rep->outputs[k]);

@@ -34,34 +34,8 @@ struct printer {
 	int strict;
 };
 
-static void line(const struct printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* A note: plain in text, a list item in Markdown. */
-static void line(const struct printer *p, const char *fmt, ...)
-{
-	if (p->fmt != F_TEXT && p->fmt != F_MD)
-		return;
-	char buf[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (p->fmt == F_MD) {
-		fputs("- ", p->out);
-		gt_out_md_cell(p->out, buf, 0);
-		fputc('\n', p->out);
-	} else {
-		fprintf(p->out, "%s\n", buf);
-	}
-}
-
-static void heading(const struct printer *p, const char *title)
-{
-	if (p->fmt == F_MD)
-		fprintf(p->out, "\n### %s\n\n", title);
-	else if (p->fmt == F_TEXT)
-		fprintf(p->out, "\n%s\n", title);
-}
+/* The output.h format of the human ones (notes and headings), GT_FMT_JSON for the rest. */
+static enum gt_format human(int fmt) { return fmt == F_MD ? GT_FMT_MD : fmt == F_TEXT ? GT_FMT_TEXT : GT_FMT_JSON; }
 
 /* "1.2e-07", "0.031", "< 1e-300" (a p-value that underflows is not 0). */
 static const char *pvalue(double p, char *buf, size_t len)
@@ -197,18 +171,18 @@ static int both_table(const struct printer *p, int unit)
 
 static void file_notes(const struct printer *p, const char *role, const struct gt_samples *s)
 {
-	line(p, "%s: %s (%llu kernel records, %zu %s)", role, s->path, (unsigned long long)s->kernel_records,
+	gt_out_note(p->out, human(p->fmt), "%s: %s (%llu kernel records, %zu %s)", role, s->path, (unsigned long long)s->kernel_records,
 	     s->nkernels + s->hidden, kernels(s->nkernels + s->hidden));
 	if (s->synthetic)
-		line(p, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
+		gt_out_note(p->out, human(p->fmt), "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
 		        "recorded on a GPU",
 		     s->path, s->synthetic);
 	if (!s->complete)
-		line(p, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
+		gt_out_note(p->out, human(p->fmt), "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
 		        "missing",
 		     s->path, (unsigned long long)s->lost_bytes);
 	if (s->bad)
-		line(p, "excluded from %s: %llu kernel launches with bad timestamps", role,
+		gt_out_note(p->out, human(p->fmt), "excluded from %s: %llu kernel launches with bad timestamps", role,
 		     (unsigned long long)s->bad);
 }
 
@@ -216,22 +190,22 @@ static void rules(const struct printer *p)
 {
 	const struct gt_diff_options *o = &p->d->opt;
 	double L = 1 + o->threshold;
-	line(p, "speedup = median BASE / median NEW (> 1: NEW is faster); 'change' writes it out, both "
+	gt_out_note(p->out, human(p->fmt), "speedup = median BASE / median NEW (> 1: NEW is faster); 'change' writes it out, both "
 	        "medians are beside it");
-	line(p, "old/new 95%% CI: bootstrap percentile interval of the speedup, B = %zu resamples of each "
+	gt_out_note(p->out, human(p->fmt), "old/new 95%% CI: bootstrap percentile interval of the speedup, B = %zu resamples of each "
 	        "trace, seed %llu (the same seed gives the same intervals)",
 	     o->resamples, (unsigned long long)o->seed);
-	line(p, "p (MWU): two-sided Mann-Whitney U test (as scipy.stats.mannwhitneyu: exact without ties "
+	gt_out_note(p->out, human(p->fmt), "p (MWU): two-sided Mann-Whitney U test (as scipy.stats.mannwhitneyu: exact without ties "
 	        "when a side has <= 8 samples, else normal approximation with tie and continuity "
 	        "corrections)");
-	line(p, "verdict at threshold %g%%: SLOWER when the whole CI of new/old is above %.4g and p < %g; "
+	gt_out_note(p->out, human(p->fmt), "verdict at threshold %g%%: SLOWER when the whole CI of new/old is above %.4g and p < %g; "
 	        "FASTER when the whole CI of old/new is above %.4g and p < %g; SAME when the CI lies "
 	        "within [%.4f, %.4g]; UNCLEAR otherwise, or with fewer than %zu samples on a side",
 	     o->threshold * 100, L, o->alpha, L, o->alpha, 1 / L, L, o->min_samples);
-	line(p, "geometric mean: over the kernels with at least %zu samples on both sides; its CI from "
+	gt_out_note(p->out, human(p->fmt), "geometric mean: over the kernels with at least %zu samples on both sides; its CI from "
 	        "the same bootstrap replicates; verdict by the same rule without the rank test",
 	     o->min_samples);
-	line(p, "exit status: 1 when any kernel or split-unit quantity is SLOWER%s, else 0 (2: usage or "
+	gt_out_note(p->out, human(p->fmt), "exit status: 1 when any kernel or split-unit quantity is SLOWER%s, else 0 (2: usage or "
 	        "input error)",
 	     p->strict ? " or UNCLEAR (--strict)" : "");
 }
@@ -269,35 +243,35 @@ static int print_human(const struct printer *p)
 	}
 	file_notes(p, "BASE", &d->base);
 	file_notes(p, "NEW", &d->new);
-	line(p, "measured: %s", MEASURED);
+	gt_out_note(p->out, human(p->fmt), "measured: %s", MEASURED);
 	if (o->warmup)
-		line(p, "warm-up: first %llu launches of each kernel dropped in each trace (%llu in BASE, %llu "
+		gt_out_note(p->out, human(p->fmt), "warm-up: first %llu launches of each kernel dropped in each trace (%llu in BASE, %llu "
 		        "in NEW)",
 		     (unsigned long long)o->warmup, (unsigned long long)d->base.warmup_dropped,
 		     (unsigned long long)d->new.warmup_dropped);
 	else
-		line(p, "warm-up: none dropped (--warmup 0)");
+		gt_out_note(p->out, human(p->fmt), "warm-up: none dropped (--warmup 0)");
 	if (o->filter && o->filter->active)
-		line(p, "kernels: only those matching --kernel '%s' (%zu in BASE and %zu in NEW left out)",
+		gt_out_note(p->out, human(p->fmt), "kernels: only those matching --kernel '%s' (%zu in BASE and %zu in NEW left out)",
 		     o->filter->pattern, d->base.hidden, d->new.hidden);
 	summary_line(p, buf, sizeof buf);
-	line(p, "%s", buf);
+	gt_out_note(p->out, human(p->fmt), "%s", buf);
 	if (d->geo_k)
-		line(p, "geometric mean over %zu %s: %s (speedup %.4f, old/new 95%% CI %s): %s", d->geo_k,
+		gt_out_note(p->out, human(p->fmt), "geometric mean over %zu %s: %s (speedup %.4f, old/new 95%% CI %s): %s", d->geo_k,
 		     kernels(d->geo_k), gt_diff_change(d->geo_speedup, buf, sizeof buf), d->geo_speedup,
 		     interval(d->geo_lo, d->geo_hi, ci, sizeof ci), gt_verdict_name(d->geo_verdict));
 	else
-		line(p, "geometric mean: n/a (%s)", d->geo_why);
+		gt_out_note(p->out, human(p->fmt), "geometric mean: n/a (%s)", d->geo_why);
 
 	int rc = 0;
-	heading(p, "kernels on both sides (worst verdict first)");
+	gt_out_heading(p->out, human(p->fmt), 3, "kernels on both sides (worst verdict first)");
 	if (d->nboth)
 		rc = both_table(p, 0);
 	else
-		line(p, "none");
+		gt_out_note(p->out, human(p->fmt), "none");
 	if (!rc) {
-		heading(p, "split units");
-		line(p, "%s", d->units_note);
+		gt_out_heading(p->out, human(p->fmt), 3, "split units");
+		gt_out_note(p->out, human(p->fmt), "%s", d->units_note);
 		if (d->units_done && d->nunit_rows) {
 			if (p->fmt == F_MD)
 				fputc('\n', p->out); /* a table right after a list item would join the item */
@@ -311,18 +285,18 @@ static int print_human(const struct printer *p)
 		if (r->side != GT_DIFF_BOTH || (r->verdict != GT_VERDICT_SLOWER && r->verdict != GT_VERDICT_UNCLEAR))
 			continue;
 		if (!any++)
-			heading(p, "why");
-		line(p, "%s %s: %s", gt_verdict_name(r->verdict), r->display, r->why);
+			gt_out_heading(p->out, human(p->fmt), 3, "why");
+		gt_out_note(p->out, human(p->fmt), "%s %s: %s", gt_verdict_name(r->verdict), r->display, r->why);
 	}
 	if (!rc && d->nbase_only) {
-		heading(p, "only in BASE (no verdict)");
+		gt_out_heading(p->out, human(p->fmt), 3, "only in BASE (no verdict)");
 		rc = one_sided_table(p, GT_DIFF_BASE_ONLY);
 	}
 	if (!rc && d->nnew_only) {
-		heading(p, "only in NEW (no verdict)");
+		gt_out_heading(p->out, human(p->fmt), 3, "only in NEW (no verdict)");
 		rc = one_sided_table(p, GT_DIFF_NEW_ONLY);
 	}
-	heading(p, "how to read this");
+	gt_out_heading(p->out, human(p->fmt), 3, "how to read this");
 	rules(p);
 	return rc;
 }

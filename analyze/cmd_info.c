@@ -96,6 +96,21 @@ static void print_text(FILE *out, const struct gt_reader *r, const struct gt_inf
 			        (unsigned long long)in->dropped_other);
 		fputc('\n', out);
 	}
+	if (in->uncounted_total) {
+		/* Said apart from the counts, on its own line, so that "0 dropped" is never the last word
+		 * on a trace that lost records. */
+		fprintf(out, "  LOST:     records lost in %llu place(s), how many unknown:",
+		        (unsigned long long)in->uncounted_total);
+		const char *sep = " ";
+		for (int i = 0; i < GT_INFO_REASONS; i++) {
+			if (!in->uncounted[i])
+				continue;
+			fprintf(out, "%s%s", sep, i ? gt_drop_reason_name(i) : "reason 0");
+			sep = ", ";
+		}
+		fprintf(out, "%s\n", in->uncounted[GT_DROP_BUFFER_LOST] && gt_reader_meta(r, "tracing.buffers_refused")
+		                         ? " (CUPTI's buffer requests refused: see tracing.buffers_refused)" : "");
+	}
 	if (in->last_ns >= in->first_ns && in->first_ns != UINT64_MAX)
 		fprintf(out, "  gpu span: %.6f s from the first GPU operation's start to the last's end\n",
 		        (double)(in->last_ns - in->first_ns) / 1e9);
@@ -184,6 +199,8 @@ static void print_json(struct gt_json *j, const struct gt_reader *r, const struc
 	}
 	gt_json_key(j, "other");
 	gt_json_u64(j, other);
+	gt_json_key(j, "uncounted_losses"); /* DROPPED records of count 0: records lost, how many unknown */
+	gt_json_u64(j, in->uncounted_total);
 	gt_json_object_end(j);
 	gt_json_key(j, "gpu_first_ns");
 	if (in->first_ns != UINT64_MAX)

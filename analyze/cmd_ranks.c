@@ -69,33 +69,18 @@ static void line(struct printer *p, const char *fmt, ...) __attribute__((format(
 
 static void line(struct printer *p, const char *fmt, ...)
 {
-	if (!human(p))
-		return;
-	char buf[4096];
+	if (p->fmt == GT_FMT_MD)
+		p->listed = 1;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	gt_out_vnote(p->out, p->fmt, fmt, ap);
 	va_end(ap);
-	if (p->fmt == GT_FMT_MD) {
-		const char *b = buf;
-		while (*b == ' ')
-			b++;
-		p->listed = 1;
-		fputs("- ", p->out);
-		gt_out_md_cell(p->out, b, 0);
-		fputc('\n', p->out);
-	} else {
-		fprintf(p->out, "%s\n", buf);
-	}
 }
 
 static void heading(struct printer *p, const char *title)
 {
 	p->listed = 0;
-	if (p->fmt == GT_FMT_MD)
-		fprintf(p->out, "\n## %s\n\n", title);
-	else if (p->fmt == GT_FMT_TEXT)
-		fprintf(p->out, "\n%s\n", title);
+	gt_out_heading(p->out, p->fmt, 2, title);
 }
 
 static int sheet_begin(struct sheet *sh, struct printer *p, const char *name)

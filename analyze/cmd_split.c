@@ -42,37 +42,6 @@ struct printer {
 	int shown[GT_M_COUNT];   /* text/md: metric columns shown */
 };
 
-static void line(const struct printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void line(const struct printer *p, const char *fmt, ...)
-{
-	if (p->fmt != GT_FMT_TEXT && p->fmt != GT_FMT_MD)
-		return;
-	char buf[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (p->fmt == GT_FMT_MD) {
-		const char *b = buf;
-		while (*b == ' ')
-			b++;
-		fputs("- ", p->out);
-		gt_out_md_cell(p->out, b, 0);
-		fputc('\n', p->out);
-	} else {
-		fprintf(p->out, "%s\n", buf);
-	}
-}
-
-static void heading(const struct printer *p, const char *title)
-{
-	if (p->fmt == GT_FMT_MD)
-		fprintf(p->out, "\n## %s\n\n", title);
-	else if (p->fmt == GT_FMT_TEXT)
-		fprintf(p->out, "\n%s\n", title);
-}
-
 static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
 
 static const char *mode_name(int mode)
@@ -113,26 +82,26 @@ static void preamble(struct printer *p)
 	const struct gt_split *s = p->s;
 	if (p->fmt == GT_FMT_MD)
 		fputs("# gpuanalyze split\n\n", p->out);
-	line(p, "trace: %s (%llu kernel, %llu memcpy, %llu memset, %llu API, %llu sync, %llu NVTX records)",
+	gt_out_note(p->out, p->fmt, "trace: %s (%llu kernel, %llu memcpy, %llu memset, %llu API, %llu sync, %llu NVTX records)",
 	     s->path, (unsigned long long)s->kernels, (unsigned long long)s->copies,
 	     (unsigned long long)s->memsets, (unsigned long long)s->apis,
 	     (unsigned long long)s->syncs_read, (unsigned long long)s->nvtx_read);
 	if (s->synthetic)
-		line(p, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
+		gt_out_note(p->out, p->fmt, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
 		        "recorded on a GPU",
 		     s->path, s->synthetic);
 	if (!s->complete)
-		line(p, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
+		gt_out_note(p->out, p->fmt, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
 		        "missing",
 		     s->path, (unsigned long long)s->lost_bytes);
 	if (s->kernels_bad || s->copies_bad || s->memsets_bad)
-		line(p, "excluded: %llu kernels, %llu copies and %llu memsets with bad timestamps "
+		gt_out_note(p->out, p->fmt, "excluded: %llu kernels, %llu copies and %llu memsets with bad timestamps "
 		        "(GT_KERNEL_BAD_TIMES or end < start)",
 		     (unsigned long long)s->kernels_bad, (unsigned long long)s->copies_bad,
 		     (unsigned long long)s->memsets_bad);
 	char buf[1024];
 	units_sentence(s, buf, sizeof buf);
-	line(p, "%s", buf);
+	gt_out_note(p->out, p->fmt, "%s", buf);
 	if (s->mode == GT_SPLIT_NVTX && s->nnames > (s->range_given ? 0u : 1u)) {
 		char list[1024] = "";
 		size_t len = 0;
@@ -144,26 +113,26 @@ static void preamble(struct printer *p)
 			                        s->names[i].name, (unsigned long long)s->names[i].count);
 		}
 		if (shown)
-			line(p, "  %s top-level ranges: %s", s->range_given ? "the trace's" : "other", list);
+			gt_out_note(p->out, p->fmt, "  %s top-level ranges: %s", s->range_given ? "the trace's" : "other", list);
 	}
 	if (s->warmup_dropped)
-		line(p, "warm-up: the first %llu %s by start time dropped (--warmup %llu); %zu %s measured",
+		gt_out_note(p->out, p->fmt, "warm-up: the first %llu %s by start time dropped (--warmup %llu); %zu %s measured",
 		     (unsigned long long)s->warmup_dropped, pl(s->warmup_dropped, "unit", "units"),
 		     (unsigned long long)s->warmup_dropped, s->nunits, pl(s->nunits, "unit", "units"));
 	else
-		line(p, "warm-up: none dropped (--warmup 0); %zu %s measured", s->nunits, pl(s->nunits, "unit", "units"));
-	line(p, "%s", ATTRIBUTION);
-	line(p, "%s", COLUMNS);
+		gt_out_note(p->out, p->fmt, "warm-up: none dropped (--warmup 0); %zu %s measured", s->nunits, pl(s->nunits, "unit", "units"));
+	gt_out_note(p->out, p->fmt, "%s", ATTRIBUTION);
+	gt_out_note(p->out, p->fmt, "%s", COLUMNS);
 	if (s->launches_paired)
-		line(p, "launch latency: %llu of %llu kernels paired with their launch call, %llu of them "
+		gt_out_note(p->out, p->fmt, "launch latency: %llu of %llu kernels paired with their launch call, %llu of them "
 		        "with queued timestamps (call->queued, queued->start: medians per unit of queued - "
 		        "call start and start - queued; per unit in json and csv)",
 		     (unsigned long long)s->launches_paired,
 		     (unsigned long long)(s->kernels - s->kernels_bad), (unsigned long long)s->launches_queued);
 	else
-		line(p, "launch latency: unavailable: no kernel could be paired with a launch API call "
+		gt_out_note(p->out, p->fmt, "launch latency: unavailable: no kernel could be paired with a launch API call "
 		        "(API records missing, or no kernels)");
-	line(p, "%s", STATISTICS);
+	gt_out_note(p->out, p->fmt, "%s", STATISTICS);
 }
 
 /* The one-line answer to "kernel 4.1 ms, end to end 11.8 ms". */
@@ -182,7 +151,7 @@ static void headline(const struct printer *p)
 		len += (size_t)snprintf(copies + len, sizeof copies - len, ", %s %.3f ms",
 		                        gt_split_dir_name((enum gt_split_dir)d), st[GT_M_HTOD + d].median / 1e6);
 	}
-	line(p, "medians across units: end to end %.3f ms, kernel %.3f ms (%.1f%% of end to end)%s, API "
+	gt_out_note(p->out, p->fmt, "medians across units: end to end %.3f ms, kernel %.3f ms (%.1f%% of end to end)%s, API "
 	        "%.3f ms, GPU idle %.3f ms",
 	     wall / 1e6, k / 1e6, wall > 0 ? 100 * k / wall : NAN, copies, st[GT_M_API].median / 1e6,
 	     st[GT_M_IDLE].median / 1e6);
@@ -479,7 +448,7 @@ int cmd_split(int argc, char **argv)
 		preamble(&p);
 		char title[256];
 		snprintf(title, sizeof title, "distribution across %zu %s (us)", s.nunits, pl(s.nunits, "unit", "units"));
-		heading(&p, title);
+		gt_out_heading(p.out, p.fmt, 2, title);
 		trc = distribution(&p);
 		if (!trc) {
 			fputc('\n', out); /* Markdown: a list item right after a table needs the blank line */
@@ -487,11 +456,11 @@ int cmd_split(int argc, char **argv)
 			size_t shown = limit && limit < s.nunits ? (size_t)limit : s.nunits;
 			snprintf(title, sizeof title, "units (us; start in ms from the trace's start): %zu of %zu shown%s",
 			         shown, s.nunits, shown < s.nunits ? " (--units 0 shows all)" : "");
-			heading(&p, title);
+			gt_out_heading(p.out, p.fmt, 2, title);
 			if (s.nunits)
 				trc = units_table(&p, (size_t)limit);
 			else
-				line(&p, "no units to show");
+				gt_out_note(p.out, p.fmt, "no units to show");
 		}
 	}
 	if (trc)

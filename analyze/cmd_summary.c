@@ -34,39 +34,6 @@ struct printer {
 	struct gt_table *csv;    /* csv: the one table every row goes to */
 };
 
-/* A line of the preamble: plain in text, a list item in Markdown (JSON and CSV carry the same facts
- * as fields). */
-static void line(const struct printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void line(const struct printer *p, const char *fmt, ...)
-{
-	if (p->fmt != GT_FMT_TEXT && p->fmt != GT_FMT_MD)
-		return;
-	char buf[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (p->fmt == GT_FMT_MD) {
-		const char *b = buf;
-		while (*b == ' ')
-			b++; /* text indents sub-items; a Markdown list item starts at its text */
-		fputs("- ", p->out);
-		gt_out_md_cell(p->out, b, 0);
-		fputc('\n', p->out);
-	} else {
-		fprintf(p->out, "%s\n", buf);
-	}
-}
-
-static void heading(const struct printer *p, const char *title)
-{
-	if (p->fmt == GT_FMT_MD)
-		fprintf(p->out, "\n## %s\n\n", title);
-	else if (p->fmt == GT_FMT_TEXT)
-		fprintf(p->out, "\n%s\n", title);
-}
-
 /* The columns of every table; kind decides the name column's title and the extra machine fields. */
 static void columns(const struct printer *p, struct gt_table *t, int kind)
 {
@@ -190,15 +157,15 @@ static void preamble(const struct printer *p, const struct gt_summary *s, uint64
 		fputs("# gpuanalyze summary\n\n", p->out);
 	if (s->nfiles == 1) {
 		const struct gt_summary_file *f = &s->files[0];
-		line(p, "trace: %s (%llu kernel, %llu memcpy, %llu memset records)", f->path,
+		gt_out_note(p->out, p->fmt, "trace: %s (%llu kernel, %llu memcpy, %llu memset records)", f->path,
 		     (unsigned long long)f->kernels, (unsigned long long)f->memcpys,
 		     (unsigned long long)f->memsets);
 	} else {
-		line(p, "traces: %zu files, kernels merged by name; the files column says which hold each",
+		gt_out_note(p->out, p->fmt, "traces: %zu files, kernels merged by name; the files column says which hold each",
 		     s->nfiles);
 		for (size_t i = 0; i < s->nfiles; i++) {
 			const struct gt_summary_file *f = &s->files[i];
-			line(p, "  [%zu] %s (%llu kernel, %llu memcpy, %llu memset records)", i + 1, f->path,
+			gt_out_note(p->out, p->fmt, "  [%zu] %s (%llu kernel, %llu memcpy, %llu memset records)", i + 1, f->path,
 			     (unsigned long long)f->kernels, (unsigned long long)f->memcpys,
 			     (unsigned long long)f->memsets);
 		}
@@ -206,38 +173,38 @@ static void preamble(const struct printer *p, const struct gt_summary *s, uint64
 	for (size_t i = 0; i < s->nfiles; i++) {
 		const struct gt_summary_file *f = &s->files[i];
 		if (f->synthetic)
-			line(p, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, "
+			gt_out_note(p->out, p->fmt, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, "
 			        "not recorded on a GPU",
 			     f->path, f->synthetic);
 		if (!f->complete)
-			line(p, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records "
+			gt_out_note(p->out, p->fmt, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records "
 			        "are missing",
 			     f->path, (unsigned long long)f->lost_bytes);
 	}
-	line(p, "%s", MEASURED);
+	gt_out_note(p->out, p->fmt, "%s", MEASURED);
 	if (warmup == 1)
-		line(p, "warm-up: first launch of each kernel%s dropped (%llu in all); copies and memsets "
+		gt_out_note(p->out, p->fmt, "warm-up: first launch of each kernel%s dropped (%llu in all); copies and memsets "
 		        "all counted",
 		     s->nfiles > 1 ? " in each file" : "", (unsigned long long)s->warmup_dropped);
 	else if (warmup)
-		line(p, "warm-up: first %llu launches of each kernel%s dropped (%llu in all); copies and "
+		gt_out_note(p->out, p->fmt, "warm-up: first %llu launches of each kernel%s dropped (%llu in all); copies and "
 		        "memsets all counted",
 		     (unsigned long long)warmup, s->nfiles > 1 ? " in each file" : "",
 		     (unsigned long long)s->warmup_dropped);
 	else
-		line(p, "warm-up: none dropped (--warmup 0)");
+		gt_out_note(p->out, p->fmt, "warm-up: none dropped (--warmup 0)");
 	if (s->kernels_bad)
-		line(p, "excluded: %llu kernel launches with bad timestamps (GT_KERNEL_BAD_TIMES or end < "
+		gt_out_note(p->out, p->fmt, "excluded: %llu kernel launches with bad timestamps (GT_KERNEL_BAD_TIMES or end < "
 		        "start)",
 		     (unsigned long long)s->kernels_bad);
 	if (s->copies_bad || s->memsets_bad)
-		line(p, "excluded: %llu copies and %llu memsets with end < start",
+		gt_out_note(p->out, p->fmt, "excluded: %llu copies and %llu memsets with end < start",
 		     (unsigned long long)s->copies_bad, (unsigned long long)s->memsets_bad);
 	if (s->copies_tool)
-		line(p, "excluded: %llu copies made by gputrace's shadow capture, not by the program",
+		gt_out_note(p->out, p->fmt, "excluded: %llu copies made by gputrace's shadow capture, not by the program",
 		     (unsigned long long)s->copies_tool);
-	line(p, "%s", DEFINITIONS);
-	line(p, "durations in microseconds (us), totals in milliseconds; share: of all kernels' summed "
+	gt_out_note(p->out, p->fmt, "%s", DEFINITIONS);
+	gt_out_note(p->out, p->fmt, "durations in microseconds (us), totals in milliseconds; share: of all kernels' summed "
 	        "time (kernels may overlap)");
 }
 
@@ -389,17 +356,17 @@ int cmd_summary(int argc, char **argv)
 	else
 		snprintf(title, sizeof title, "kernels: %zu of %zu shown%s, sorted by %s", shown, s.nkernels,
 		         shown < s.nkernels ? " (--top)" : "", sort_names[sort]);
-	heading(&p, title);
+	gt_out_heading(p.out, p.fmt, 2, title);
 	if (shown || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)
 		trc = table(&p, "kernels", GT_SUMMARY_KERNEL, s.kernels, shown);
 	else
-		line(&p, "no kernel launches counted");
+		gt_out_note(p.out, p.fmt, "no kernel launches counted");
 	if (!trc && (s.ncopies || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)) {
-		heading(&p, "copies (memcpy durations by copy kind and source->destination memory; all counted)");
+		gt_out_heading(p.out, p.fmt, 2, "copies (memcpy durations by copy kind and source->destination memory; all counted)");
 		trc = table(&p, "copies", GT_SUMMARY_MEMCPY, s.copies, s.ncopies);
 	}
 	if (!trc && (s.nmemsets || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)) {
-		heading(&p, "memsets (durations by memory kind; all counted)");
+		gt_out_heading(p.out, p.fmt, 2, "memsets (durations by memory kind; all counted)");
 		trc = table(&p, "memsets", GT_SUMMARY_MEMSET, s.memsets, s.nmemsets);
 	}
 	if (!trc && fmt == GT_FMT_CSV)

@@ -80,8 +80,16 @@ struct track {
 	size_t nids;
 };
 
+/* One byte per correlation id, in 64 KiB pages made on first use. CUPTI hands out ids in order
+ * (one per API call, recorded or not), so a real trace fills its pages densely; a hostile one may
+ * spread a few records over all 2^32 ids, a page for each. Pages are therefore budgeted: at most
+ * PAGES_FREE plus one per PAGE_RECORDS records read, so memory stays under 256 bytes a record; an
+ * id on a page over budget gets no arrow, and is counted (flows_unmapped). */
+#define PAGES_FREE 64u
+#define PAGE_RECORDS 256u
 struct pages {
-	uint8_t *p[65536];       /* 64 KiB pages of one byte per correlation id */
+	uint8_t *p[65536];
+	size_t n;                /* pages made */
 };
 
 struct out {
@@ -497,14 +505,21 @@ static uint64_t slice_end(const struct ex *x, const struct slice *s)
 
 /* ---- correlation ids ------------------------------------------------------------------------- */
 
-static uint8_t *corr_byte(struct pages *p, uint32_t corr, int make)
+/* The byte of corr: NULL when its page does not exist and make is 0, or when the page could not
+ * be made (*refused set to 1 when that was the budget, left alone when memory ran out). */
+static uint8_t *corr_byte(struct pages *p, uint32_t corr, int make, uint64_t records, int *refused)
 {
 	uint8_t **page = &p->p[corr >> 16];
 	if (!*page) {
 		if (!make)
 			return NULL;
+		if (p->n >= PAGES_FREE + records / PAGE_RECORDS) {
+			*refused = 1;
+			return NULL;
+		}
 		if (!(*page = calloc(65536, 1)))
 			return NULL;
+		p->n++;
 	}
 	return &(*page)[corr & 0xffff];
 }
@@ -584,11 +599,14 @@ static int collect(void *ctx, const struct gt_reader *r, const struct gt_event *
 		note_device(x, ev->type == GT_REC_KERNEL   ? ev->u.kernel.device_id
 		               : ev->type == GT_REC_MEMCPY ? ev->u.memcpy.device_id
 		                                           : ev->u.memset.device_id);
-		if (s > 0 && corr) {
-			uint8_t *b = corr_byte(x->cnt, corr, 1);
-			if (!b)
+		if (s > 0 && corr && x->opt->format == GT_EXPORT_CHROME) {
+			int refused = 0;
+			uint8_t *b = corr_byte(x->cnt, corr, 1, x->res->events, &refused);
+			if (!b && !refused)
 				return GT_ERR_NOMEM;
-			if ((*b & ~API_SEEN) < FLOW_CAP)
+			if (!b)
+				x->res->flows_unmapped++;
+			else if ((*b & ~API_SEEN) < FLOW_CAP)
 				(*b)++;
 		}
 		break;
@@ -596,11 +614,13 @@ static int collect(void *ctx, const struct gt_reader *r, const struct gt_event *
 	case GT_REC_API:
 		if (!x->host_pid)
 			x->host_pid = ev->u.api.process_id;
-		if (s > 0 && ev->u.api.correlation_id) {
-			uint8_t *b = corr_byte(x->cnt, ev->u.api.correlation_id, 1);
-			if (!b)
+		if (s > 0 && ev->u.api.correlation_id && x->opt->format == GT_EXPORT_CHROME) {
+			int refused = 0;
+			uint8_t *b = corr_byte(x->cnt, ev->u.api.correlation_id, 1, x->res->events, &refused);
+			if (!b && !refused)
 				return GT_ERR_NOMEM;
-			*b |= API_SEEN;
+			if (b)
+				*b |= API_SEEN;
 		}
 		break;
 	case GT_REC_NVTX:
@@ -1066,7 +1086,8 @@ static const char *mem_group(int kind)
 /* Flow arrows of an API call (start) or of a GPU operation (finish), by correlation id. */
 static void flows_of_call(struct ex *x, uint32_t corr, const struct track *t, uint32_t lane, uint64_t mid)
 {
-	uint8_t *b = corr ? corr_byte(x->cnt, corr, 0) : NULL;
+	int refused = 0;
+	uint8_t *b = corr ? corr_byte(x->cnt, corr, 0, 0, &refused) : NULL;
 	if (!b || !(*b & API_SEEN))
 		return;
 	unsigned n = *b & ~API_SEEN;
@@ -1076,10 +1097,12 @@ static void flows_of_call(struct ex *x, uint32_t corr, const struct track *t, ui
 
 static int flow_of_op(struct ex *x, uint32_t corr, const struct track *t, uint32_t lane, uint64_t mid)
 {
-	uint8_t *b = corr ? corr_byte(x->cnt, corr, 0) : NULL;
+	int refused = 0;
+	uint8_t *b = corr ? corr_byte(x->cnt, corr, 0, 0, &refused) : NULL;
 	if (!b || !(*b & API_SEEN))
 		return 0;
-	uint8_t *k = corr_byte(x->next, corr, 1);
+	/* x->next makes a page only where x->cnt has one: within the same budget */
+	uint8_t *k = corr_byte(x->next, corr, 1, UINT64_MAX, &refused);
 	if (!k)
 		return GT_ERR_NOMEM;
 	if (*k >= (*b & ~API_SEEN)) {
@@ -1372,6 +1395,8 @@ static void other_data(struct ex *x, const struct gt_reader *r)
 	put_u64(o, s->flows);
 	PUTS(o, ",\"flows_capped\":");
 	put_u64(o, s->flows_capped);
+	PUTS(o, ",\"flows_unmapped\":");
+	put_u64(o, s->flows_unmapped);
 	PUTS(o, ",\"bad_times_left_out\":");
 	put_u64(o, s->bad_times);
 	PUTS(o, ",\"nvtx_unclosed_left_out\":");

@@ -59,6 +59,8 @@ struct gt_export_result {
 	uint64_t bad_times;      /* kernels, copies, memsets, API calls with bad timestamps: left out */
 	uint64_t unclosed;       /* NVTX ranges never closed: left out */
 	uint64_t flows_capped;   /* GPU operations without an arrow (more than 127 for one call) */
+	uint64_t flows_unmapped; /* GPU operations without an arrow: correlation ids too scattered to
+	                          * keep (export.c's page budget); a hostile or damaged trace */
 	uint64_t bytes;          /* bytes of JSON or CSV (before gzip) */
 };
 

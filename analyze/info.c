@@ -31,6 +31,10 @@ int gt_info_record(void *ctx, const struct gt_reader *r, const struct gt_event *
 		else
 			in->dropped_other += d->count;
 		in->dropped_total += d->count;
+		if (d->count == 0) {
+			in->uncounted[d->reason < GT_INFO_REASONS ? d->reason : 0]++;
+			in->uncounted_total++;
+		}
 		break;
 	}
 	case GT_REC_KERNEL:

@@ -19,6 +19,11 @@ struct gt_info {
 	uint64_t dropped[GT_INFO_REASONS]; /* index: enum gt_drop_reason */
 	uint64_t dropped_other;            /* reasons this analyzer does not know */
 	uint64_t dropped_total;
+	/* DROPPED records of count 0: records were lost, their number unknown (the recorder writes one
+	 * when CUPTI's buffer requests were refused: CUPTI then discards records without saying how
+	 * many). Never "0 lost". Per reason, as dropped. */
+	uint64_t uncounted[GT_INFO_REASONS];
+	uint64_t uncounted_total;
 	uint64_t first_ns, last_ns;        /* earliest start and latest end of kernels, copies, memsets */
 };
 

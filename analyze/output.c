@@ -146,6 +146,40 @@ void gt_out_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+void gt_out_vnote(FILE *f, enum gt_format fmt, const char *format, va_list ap)
+{
+	if (fmt != GT_FMT_TEXT && fmt != GT_FMT_MD)
+		return;
+	char buf[4096];
+	vsnprintf(buf, sizeof buf, format, ap);
+	if (fmt == GT_FMT_MD) {
+		const char *s = buf;
+		while (*s == ' ')
+			s++;
+		fputs("- ", f);
+		gt_out_md_cell(f, s, 0);
+		fputc('\n', f);
+	} else {
+		fprintf(f, "%s\n", buf);
+	}
+}
+
+void gt_out_note(FILE *f, enum gt_format fmt, const char *format, ...)
+{
+	va_list ap;
+	va_start(ap, format);
+	gt_out_vnote(f, fmt, format, ap);
+	va_end(ap);
+}
+
+void gt_out_heading(FILE *f, enum gt_format fmt, int level, const char *title)
+{
+	if (fmt == GT_FMT_MD)
+		fprintf(f, "\n%.*s %s\n\n", level < 1 ? 1 : level > 6 ? 6 : level, "######", title);
+	else if (fmt == GT_FMT_TEXT)
+		fprintf(f, "\n%s\n", title);
+}
+
 void gt_out_md_cell(FILE *f, const char *s, int code)
 {
 	if (!s || !*s)

@@ -31,6 +31,7 @@
 #ifndef GT_OUTPUT_H
 #define GT_OUTPUT_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -48,6 +49,13 @@ const char *gt_format_list(unsigned allowed, char *buf, size_t len);
 void gt_out_csv_field(FILE *f, const char *s);
 void gt_out_json_string(FILE *f, const char *s); /* with the surrounding quotes */
 void gt_out_md_cell(FILE *f, const char *s, int code);
+/* A line of notes in a human format: as it is in text, a list item in Markdown (the leading spaces
+ * with which text indents sub-items dropped: a list item starts at its text), nothing in JSON or
+ * CSV, which carry the same facts as fields. Lines longer than 4 KiB are cut. */
+void gt_out_note(FILE *f, enum gt_format fmt, const char *format, ...) __attribute__((format(printf, 3, 4)));
+void gt_out_vnote(FILE *f, enum gt_format fmt, const char *format, va_list ap);
+/* A section title: "\n## TITLE\n\n" in Markdown (level #s), "\nTITLE\n" in text, nothing else. */
+void gt_out_heading(FILE *f, enum gt_format fmt, int level, const char *title);
 /* Shortest decimal text that reads back as v (%.15g..%.17g); "nan"/"inf" are the caller's to avoid. */
 void gt_out_format_double(char *buf, size_t len, double v);
 

@@ -55,6 +55,7 @@ struct pass {
 	size_t ncg;
 	uint64_t copies, copies_other, memsets, memset_bytes;
 	uint64_t captures, dropped, apis, nvtx;
+	uint64_t uncounted;      /* DROPPED records of count 0: losses of unknown size */
 };
 
 static int pass_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
@@ -118,7 +119,10 @@ static int pass_record(void *ctx, const struct gt_reader *r, const struct gt_eve
 		return 0;
 	}
 	case GT_REC_CAPTURE: p->captures++; return 0;
-	case GT_REC_DROPPED: p->dropped += ev->u.dropped.count; return 0;
+	case GT_REC_DROPPED:
+		p->dropped += ev->u.dropped.count;
+		p->uncounted += ev->u.dropped.count == 0;
+		return 0;
 	case GT_REC_API: p->apis++; return 0;
 	case GT_REC_NVTX: p->nvtx++; return 0;
 	default: return 0;
@@ -497,9 +501,9 @@ static void method(struct rep *x)
 	}
 	struct gt_tail t;
 	gt_reader_tail(x->r, &t);
-	if (x->p.dropped || !t.complete)
-		say(x, "- Records lost: %llu dropped%s; see Findings\n", (unsigned long long)x->p.dropped,
-		    t.complete ? "" : ", and the trace ends early");
+	if (x->p.dropped || x->p.uncounted || !t.complete)
+		say(x, "- Records lost: %llu dropped%s%s; see Findings\n", (unsigned long long)x->p.dropped,
+		    x->p.uncounted ? ", and more of unknown number" : "", t.complete ? "" : ", and the trace ends early");
 	else
 		say(x, "- Records lost: none (no DROPPED record, the trace ends with its END record)\n");
 }
@@ -866,9 +870,10 @@ static void limitations(struct rep *x)
 		say(x, "- The trace is synthetic: no number in it was measured on a GPU\n");
 	struct gt_tail t;
 	gt_reader_tail(x->r, &t);
-	if (x->p.dropped || !t.complete)
-		say(x, "- Records are missing (%llu dropped%s): counts and totals are lower bounds\n",
-		    (unsigned long long)x->p.dropped, t.complete ? "" : ", the trace ends early");
+	if (x->p.dropped || x->p.uncounted || !t.complete)
+		say(x, "- Records are missing (%llu dropped%s%s): counts and totals are lower bounds\n",
+		    (unsigned long long)x->p.dropped, x->p.uncounted ? ", more of unknown number" : "",
+		    t.complete ? "" : ", the trace ends early");
 	if (!x->p.nclock)
 		say(x, "- Clock state unknown (not sampled): a clock that moved during the run would move these "
 		       "numbers unseen\n");
@@ -1073,8 +1078,9 @@ int gt_report_write(FILE *out, const char *path, const struct gt_report_options 
 		goto done;
 	if ((rc = gt_load_open(&x.r, path)) != 0)
 		goto done;
-	if ((rc = gt_load_stream(x.r, pass_record, &x.p)) != 0 || (rc = gt_split_finish(&x.split, x.r)) != 0 ||
-	    (rc = gt_findings_finish(&x.fd, x.r)) != 0)
+	/* Findings first: split's units then reuse the memory of its arrays (timeline.h's pool). */
+	if ((rc = gt_load_stream(x.r, pass_record, &x.p)) != 0 || (rc = gt_findings_finish(&x.fd, x.r)) != 0 ||
+	    (rc = gt_split_finish(&x.split, x.r)) != 0)
 		goto done;
 	if ((rc = gt_samples_file_end(&x.p.ks, x.r)) != 0 || (rc = gt_samples_finish(&x.p.ks, NULL)) != 0)
 		goto done;

@@ -875,15 +875,15 @@ static int unit_stats(struct gt_split *s)
 {
 	size_t n = s->nunits ? s->nunits : 1;
 	struct gt_growbuf db = { 0 }, ub = { 0 };
-	if (gt_growbuf_reserve(&db, n * sizeof(double)) || gt_growbuf_reserve(&ub, n * sizeof(uint64_t))) {
-		gt_growbuf_release(&db);
-		gt_growbuf_release(&ub);
+	if (gt_tl_buf_reserve(&db, n * sizeof(double), 0) || gt_tl_buf_reserve(&ub, n * sizeof(uint64_t), 0)) {
+		gt_tl_buf_release(&db);
+		gt_tl_buf_release(&ub);
 		return GT_ERR_NOMEM;
 	}
 	for (int m = 0; m < GT_M_COUNT; m++)
 		column_stats(&s->st[m], s->units, s->nunits, m, db.p, ub.p);
-	gt_growbuf_release(&db);
-	gt_growbuf_release(&ub);
+	gt_tl_buf_release(&db);
+	gt_tl_buf_release(&ub);
 	return 0;
 }
 
@@ -894,7 +894,7 @@ static int measure(struct pass *p, struct gt_tl_vec *uv)
 	size_t first = p->o->warmup < uv->n ? (size_t)p->o->warmup : uv->n;
 	s->warmup_dropped = first;
 	size_t n = uv->n - first;
-	if (gt_growbuf_reserve(&s->units_buf, (n ? n : 1) * sizeof *s->units))
+	if (gt_tl_buf_reserve(&s->units_buf, (n ? n : 1) * sizeof *s->units, 0))
 		return GT_ERR_NOMEM;
 	s->units = s->units_buf.p;
 	struct sweep ks = { &p->kerns, 0, NULL, 0, 0 }, cs = { &p->copies, 0, NULL, 0, 0 };
@@ -928,19 +928,14 @@ static int measure(struct pass *p, struct gt_tl_vec *uv)
 		struct gpu_window gw;
 		if ((rc = gpu_window(&c, a, b, next_a, &gw)) != 0)
 			break;
-		for (int d = 0; d < GT_DIR_COUNT; d++) {
-			int64_t t = gt_tl_cursor_sum(&c.d[d], a, b, next_a);
-			if (t < 0) {
-				rc = (int)t;
-				break;
-			}
+		for (int d = 0; d < GT_DIR_COUNT && !rc; d++) {
+			uint64_t t = 0;
+			rc = gt_tl_cursor_sum(&c.d[d], a, b, next_a, &t);
 			v[GT_M_HTOD + d] = (double)t;
 		}
-		int64_t api = gt_tl_cursor_sum(&c.a, a, b, next_a);
-		if (rc || api < 0) {
-			rc = rc ? rc : (int)api;
+		uint64_t api = 0;
+		if (rc || (rc = gt_tl_cursor_sum(&c.a, a, b, next_a, &api)) != 0)
 			break;
-		}
 		v[GT_M_KERNEL] = (double)gw.kernel;
 		v[GT_M_MEMSET] = (double)gw.memset;
 		v[GT_M_OVERLAP] = (double)gw.overlap;
@@ -1081,7 +1076,7 @@ void gt_split_release(struct gt_split *s)
 	for (size_t i = 0; i < s->nnames; i++)
 		free(s->names[i].name);
 	free(s->names);
-	gt_growbuf_release(&s->units_buf);
+	gt_tl_buf_release(&s->units_buf);
 	free(s->path);
 	free(s->synthetic);
 	memset(s, 0, sizeof *s);

@@ -48,6 +48,16 @@ struct gt_tl_vec {
 	size_t size;             /* bytes per record */
 };
 
+/* Memory that is touched once: released vectors (and buffers given back through gt_tl_buf_release)
+ * go to a small pool instead of back to the system, and the next buffer that grows past the heap
+ * takes the largest of them, pages already faulted in. On a virtual machine the first touch of a
+ * page costs more than what the engines then do with it, and a command that runs engines or
+ * traces one after another reuses the memory of the first. gt_tl_buf_reserve is
+ * gt_growbuf_reserve with the pool (keep: bytes of b's contents to keep when it moves); buffers
+ * reserved with it must be released with gt_tl_buf_release or gt_growbuf_release. */
+int gt_tl_buf_reserve(struct gt_growbuf *b, size_t bytes, size_t keep);
+void gt_tl_buf_release(struct gt_growbuf *b);
+
 void gt_tl_vec_init(struct gt_tl_vec *v, size_t size);
 void gt_tl_vec_release(struct gt_tl_vec *v);
 /* Room for one more record at the end: its address (count it with v->n++ after filling), or NULL
@@ -155,8 +165,10 @@ void gt_tl_cursor_release(struct gt_tl_cursor *c);
 void gt_tl_cursor_begin(struct gt_tl_cursor *c, uint64_t a, uint64_t b, uint64_t next_a);
 /* 1 and *span set (clipped to the window, never empty); 0 at the window's end; GT_ERR_NOMEM. */
 int gt_tl_cursor_next(struct gt_tl_cursor *c, struct gt_tl_span *span);
-/* The union's length inside [a, b): begin, then every span summed. < 0: GT_ERR_NOMEM. */
-int64_t gt_tl_cursor_sum(struct gt_tl_cursor *c, uint64_t a, uint64_t b, uint64_t next_a);
+/* The union's length inside [a, b) into *total: begin, then every span summed. 0, or GT_ERR_NOMEM.
+ * Unsigned: the spans are disjoint and inside the window, so the sum is at most b - a, whatever
+ * the timestamps (a hostile trace may hold any 64-bit value). */
+int gt_tl_cursor_sum(struct gt_tl_cursor *c, uint64_t a, uint64_t b, uint64_t next_a, uint64_t *total);
 
 /* Lists of disjoint sorted spans: the length of their intersection, and their union (into out,
  * which must have room for na + nb spans; returns its count). */

@@ -45,10 +45,11 @@ static int report(const char *report_path, int quiet)
 	int traces = 0;
 	while (fgets(line, sizeof line, f)) {
 		int pid;
-		unsigned long long k, m, s, b, d;
+		unsigned long long k, m, s, b, d, refused;
 		char status[32], path[1536];
 		if (sscanf(line, "pid=%d kernels=%llu memcpy=%llu memset=%llu bytes=%llu dropped=%llu "
-		           "status=%31s path=%1535[^\n]", &pid, &k, &m, &s, &b, &d, status, path) != 8)
+		           "refused=%llu status=%31s path=%1535[^\n]", &pid, &k, &m, &s, &b, &d, &refused, status,
+		           path) != 9)
 			continue;
 		char hb[32];
 		human_bytes(b, hb, sizeof hb);
@@ -60,9 +61,10 @@ static int report(const char *report_path, int quiet)
 		if (strcmp(status, "ok") != 0 && strcmp(status, "collision") != 0 && !path[0])
 			continue;
 		traces++;
-		if (!quiet || d || strcmp(status, "ok") != 0)
+		if (!quiet || d || refused || strcmp(status, "ok") != 0)
 			fprintf(stderr, "gputrace: %s: %llu kernels, %llu copies, %llu memsets, %s copied, "
-			        "%llu dropped%s%s\n", path, k, m, s, hb, d,
+			        "%llu dropped%s%s%s\n", path, k, m, s, hb, d,
+			        refused ? ", and more lost (CUPTI's buffer requests refused: the number is unknown)" : "",
 			        strcmp(status, "ok") ? "; " : "", strcmp(status, "ok") ? status : "");
 	}
 	fclose(f);

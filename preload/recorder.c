@@ -217,7 +217,7 @@ static void describe_pending_devices(void)
 	}
 }
 
-static void write_report_line(const char *status)
+static void write_report_line(const char *status, unsigned long long refused)
 {
 	if (!R.cfg.report_path[0])
 		return;
@@ -228,12 +228,12 @@ static void write_report_line(const char *status)
 	char line[1536];
 	int n = snprintf(line, sizeof line,
 	                 "pid=%d kernels=%llu memcpy=%llu memset=%llu bytes=%llu dropped=%llu "
-	                 "status=%s path=%s\n",
+	                 "refused=%llu status=%s path=%s\n",
 	                 (int)getpid(), (unsigned long long)s->kernels, (unsigned long long)s->memcpys,
 	                 (unsigned long long)s->memsets,
 	                 (unsigned long long)(s->bytes_htod + s->bytes_dtoh + s->bytes_dtod +
 	                                      s->bytes_other),
-	                 (unsigned long long)R.cupti_dropped, status, R.path);
+	                 (unsigned long long)R.cupti_dropped, refused, status, R.path);
 	if (n > 0) {
 		ssize_t k = write(fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 		(void)k; /* the launcher says "no report" if it finds nothing */
@@ -299,12 +299,13 @@ static void finish_trace(int how, int status)
 		          (unsigned long long)bs.outstanding, (unsigned long long)bs.foreign, R.path);
 	const struct xlate_stats *s = &R.x.stats;
 	if (!R.write_failed && !R.cfg.report_path[0])
-		gtp_log("trace written to '%s': %llu kernels, %llu copies, %llu bytes copied, %llu dropped",
+		gtp_log("trace written to '%s': %llu kernels, %llu copies, %llu bytes copied, %llu dropped%s",
 		        R.path, (unsigned long long)s->kernels, (unsigned long long)s->memcpys,
 		        (unsigned long long)(s->bytes_htod + s->bytes_dtoh + s->bytes_dtod + s->bytes_other),
-		        (unsigned long long)R.cupti_dropped);
-	write_report_line(R.write_failed ? "write-failed" : (bs.foreign || bs.outstanding) ? "collision"
-	                                                                                   : "ok");
+		        (unsigned long long)R.cupti_dropped,
+		        bs.refused ? ", and more lost (CUPTI's buffer requests refused: the number is unknown)" : "");
+	write_report_line(R.write_failed ? "write-failed" : (bs.foreign || bs.outstanding) ? "collision" : "ok",
+	                  (unsigned long long)bs.refused);
 }
 
 static void *writer_main(void *arg)
@@ -386,7 +387,7 @@ static void write_empty_trace(const char *via, const char *reason)
 	write_process(w, GT_PROCESS_TRACING_OFF, 0);
 	gt_writer_close(w);
 	snprintf(R.path, sizeof R.path, "%s", path);
-	write_report_line("off");
+	write_report_line("off", 0);
 }
 
 static void go_off(const char *via, const char *reason, int write_trace)
@@ -473,7 +474,7 @@ void recorder_start(const char *via)
 		R.w = NULL;
 		go_off(via, why, 0);
 		write_report_line(res.other_client[0] || rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
-		                      ? "collision" : "off");
+		                      ? "collision" : "off", 0);
 		pthread_mutex_unlock(&R.mu);
 		return;
 	}

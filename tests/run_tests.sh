@@ -38,10 +38,16 @@ for t in "$build"/tests/test_*; do
 	fi
 done
 
+# Tests that end programs with SIGINT need its default action: a shell started in the background
+# (make check &, a CI step without a terminal) starts its children with SIGINT ignored, and a shell
+# cannot undo that itself. env(1) can, where it knows --default-signal (coreutils 8.31 and later).
+default_signals=""
+env --default-signal=INT true 2>/dev/null && default_signals="env --default-signal=INT"
+
 for s in tests/cli/test_*.sh tests/gpu/test_*.sh; do
 	[ -f "$s" ] || continue
 	name=$(basename "$s" .sh)
-	out=$(sh "$s" 2>&1)
+	out=$($default_signals sh "$s" 2>&1)
 	rc=$?
 	printf '%s\n' "$out" >> "$log"
 	case $rc in

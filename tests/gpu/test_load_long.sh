@@ -61,9 +61,9 @@ wants=$(sed -n 's/^tally kernels=//p' "$WORK/short/out")
 
 # Counts: every kernel in the trace; or, where CUPTI dropped records (the writer fell behind for
 # long enough to fill the pool), every kernel in the trace or counted as dropped, said first by info.
-counts() { # LABEL FILE WANT
+counts() { # LABEL FILE WANT RUN
 	local k d rates
-	rates="$(rate "$WORK/long/out") launches/s traced, $(rate "$WORK/bare/out")/s bare"
+	rates="$(rate "$WORK/$4/out") launches/s traced, $(rate "$WORK/bare/out")/s bare"
 	k=$(kernels_of "$2"); d=$(dropped_of "$2")
 	if [ "$(complete_of "$2")" != 1 ]; then row cuda "$1" FAIL "trace incomplete ($k kernels)"
 	elif [ "$k" = "$3" ] && [ "$d" = 0 ]; then row cuda "$1" PASS "$k of $3 kernels, complete, 0 dropped; $rates"
@@ -71,8 +71,8 @@ counts() { # LABEL FILE WANT
 		row cuda "$1" PASS "CUPTI dropped $d, counted exactly ($k + $d = $3; info: $(dropped_line "$2")); $rates"
 	else row cuda "$1" FAIL "$k kernels + $d dropped, $3 launched; info: $(dropped_line "$2")"; fi
 }
-counts "${LONG} s, $THREADS threads: counts" "$fl" "$want"
-counts "10 s, $THREADS threads: counts" "$fs" "$wants"
+counts "${LONG} s, $THREADS threads: counts" "$fl" "$want" long
+counts "10 s, $THREADS threads: counts" "$fs" "$wants" short
 
 # Memory.
 q=$((LONG / 4))

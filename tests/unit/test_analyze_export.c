@@ -267,6 +267,45 @@ static void test_chrome(void **state)
 	free(s);
 }
 
+/* Correlation ids scattered over the 32-bit range (a damaged or hostile trace: CUPTI hands them out
+ * in order) must not take a 64 KiB page each without bound: 400 launch/kernel pairs, each id on its
+ * own page, get at most 64 + 800 / 256 pages; the pairs beyond get no arrow and are counted, the
+ * slices themselves all stay. The same pairs with ids in order all get their arrow. */
+static void scattered_ids_case(int scatter, uint64_t *flows, uint64_t *unmapped, uint64_t *slices)
+{
+	char *p = temp(scatter ? "scatter" : "dense");
+	struct gt_writer *w;
+	assert_int_equal(synth_open(&w, p, 0), 0);
+	assert_int_equal(synth_device(w), 0);
+	for (uint32_t i = 0; i < 400; i++) {
+		uint32_t corr = scatter ? (i * 163u + 1u) << 16 | 5u : i + 1;
+		api(w, "cudaLaunchKernel", corr, T0 + i * 1000, T0 + i * 1000 + 100);
+		kernel(w, "_Z2k1v", 7, corr, T0 + i * 1000 + 200, T0 + i * 1000 + 700, 0);
+	}
+	assert_int_equal(gt_writer_close(w), 0);
+	struct gt_export_result res;
+	char *s = export_to_string(p, GT_EXPORT_CHROME, 0, &res, NULL);
+	*flows = res.flows;
+	*unmapped = res.flows_unmapped;
+	*slices = res.slices;
+	assert_non_null(strstr(s, "\"flows_unmapped\":"));
+	free(s);
+}
+
+static void test_scattered_correlation_ids(void **state)
+{
+	(void)state;
+	uint64_t flows, unmapped, slices;
+	scattered_ids_case(0, &flows, &unmapped, &slices);
+	assert_int_equal(flows, 400); /* one arrow per pair */
+	assert_int_equal(unmapped, 0);
+	assert_int_equal(slices, 800);
+	scattered_ids_case(1, &flows, &unmapped, &slices);
+	assert_int_equal(slices, 800);
+	assert_true(flows > 0 && flows <= 64 + 800 / 256);
+	assert_true(unmapped >= 400 - flows && flows + unmapped <= 400);
+}
+
 static void test_gzip_and_csv(void **state)
 {
 	(void)state;
@@ -349,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_stored_blocks),
 		cmocka_unit_test_teardown(test_chrome, teardown),
 		cmocka_unit_test_teardown(test_gzip_and_csv, teardown),
+		cmocka_unit_test_teardown(test_scattered_correlation_ids, teardown),
 		cmocka_unit_test_teardown(test_command, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
