@@ -37,7 +37,10 @@ void gt_align_release(struct gt_align *a)
 
 int gt_align_add(struct gt_align *a, const struct gt_clock_sync *s)
 {
-	if (!s->cupti_ns || !s->realtime_ns) {
+	/* A clock past 2^62 ns (the year 2116 on CLOCK_REALTIME) is a damaged record, not a time: kept
+	 * out, so that every difference below fits in int64 and every product in __int128. */
+	const uint64_t max = (uint64_t)1 << 62;
+	if (!s->cupti_ns || !s->realtime_ns || s->cupti_ns >= max || s->realtime_ns >= max || s->monotonic_ns >= max) {
 		a->unusable++;
 		return 0;
 	}
@@ -142,14 +145,21 @@ int gt_align_finish(struct gt_align *a)
 	return a->state;
 }
 
+/* A host time that a hostile trace may push past int64: held at the ends of the range (times
+ * 292 years from 1970 are not real; the comparison stays ordered and nothing overflows). */
+static int64_t saturate(__int128 v)
+{
+	return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
+}
+
 int gt_align_to_host(const struct gt_align *a, uint64_t cupti_ns, int64_t *host_ns)
 {
 	switch (a->state) {
 	case GT_ALIGN_FIT:
-		*host_ns = (int64_t)fit_at(a, cupti_ns);
+		*host_ns = saturate(fit_at(a, cupti_ns));
 		return 0;
 	case GT_ALIGN_OFFSET:
-		*host_ns = (int64_t)cupti_ns + a->offset_start_ns;
+		*host_ns = saturate((__int128)cupti_ns + a->offset_start_ns);
 		return 0;
 	default:
 		return GT_ERR_STATE;

@@ -373,7 +373,8 @@ static int ranks_table(struct printer *p)
 		else
 			sheet_null(&sh);
 		if (a->state != GT_ALIGN_NONE && r->origin) {
-			double t = (double)(r->origin_host - g->start_host);
+			int64_t rel;
+			double t = __builtin_sub_overflow(r->origin_host, g->start_host, &rel) ? NAN : (double)rel;
 			sheet_num_as(&sh, t, t / 1e6, 3);
 		} else {
 			sheet_null(&sh);

@@ -658,7 +658,9 @@ static int straggler(struct gt_ranks *g)
 			const struct gt_split_unit *u = &r->split.units[s];
 			dur[i] = (double)(u->end - u->start);
 			int64_t h;
-			end[i] = gt_align_to_host(&r->align, u->end, &h) == 0 ? (double)(h - g->start_host) : NAN;
+			int64_t rel;
+			end[i] = gt_align_to_host(&r->align, u->end, &h) == 0 && !__builtin_sub_overflow(h, g->start_host, &rel)
+			             ? (double)rel : NAN;
 			comm[i] = g->have_comm ? (double)gt_tl_union_cover(&r->comm, u->start, u->end) : NAN;
 			if (!(comm[i] > 0))
 				all_comm = 0;

@@ -120,9 +120,11 @@ for cmd in $cmds; do
 			"$GA" report --baseline "$g-base.gtrace" "$g.gtrace"
 	fi
 	if [ "$cmd" = ranks ]; then
-		# Two traces, one per rank: each hostile input beside a valid one.
+		# Two traces, one per rank: each hostile input beside a valid one, and beside itself (both
+		# ranks hostile: crash-ranks-clock-overflow once overflowed the clock alignment so).
 		for f in "$T"/in/*; do
 			check "ranks VALID $(basename "$f")" "" "$GA" ranks "$VALID" "$f"
+			check "ranks $(basename "$f") $(basename "$f")" "" "$GA" ranks "$f" "$f"
 		done
 	fi
 	if [ "$cmd" = diff ]; then

@@ -90,11 +90,11 @@ static void test_large_values_exact(void **state)
 	(void)state;
 	struct gt_align a;
 	gt_align_init(&a);
-	uint64_t c0 = 9000000000000000000ull;
+	uint64_t c0 = 4000000000000000000ull; /* below 2^62, the largest clock taken */
 	add(&a, c0, (uint64_t)R0, 0);
 	add(&a, c0 + 10000000000ull, (uint64_t)R0 + 9999999997ull, 0);
 	assert_int_equal(gt_align_finish(&a), GT_ALIGN_FIT);
-	assert_int_equal(a.offset_start_ns, R0 - 9000000000000000000ll);
+	assert_int_equal(a.offset_start_ns, R0 - 4000000000000000000ll);
 	assert_int_equal(host(&a, c0 + 5000000000ull), R0 + 4999999999ll);
 	assert_int_equal(host(&a, c0 + 5000000001ull), R0 + 4999999999ll);
 	assert_int_equal(host(&a, c0 + 10000000000ull), R0 + 9999999997ll);
@@ -173,6 +173,35 @@ static void test_zero_values_are_unusable(void **state)
 	assert_int_equal(a.unusable, 2);
 	assert_int_equal(a.pairings, 0);
 	assert_string_equal(a.why, "no usable clock pairing (the recorder could not read a clock)");
+	gt_align_release(&a);
+}
+
+/* A damaged trace's clocks: pairings at or past 2^62 ns are unusable (every difference then fits
+ * in int64), and a CUPTI time anywhere in 64 bits maps to a host time held at int64's ends, never
+ * overflowing (found by fuzz_analyze_ranks: tests/data/bad/crash-ranks-clock-overflow.gtrace). */
+static void test_hostile_clocks(void **state)
+{
+	(void)state;
+	struct gt_align a;
+	gt_align_init(&a);
+	add(&a, (uint64_t)1 << 62, (uint64_t)R0, 1);
+	add(&a, 1000, (uint64_t)1 << 62, 1);
+	add(&a, 1000, (uint64_t)R0, UINT64_MAX);
+	assert_int_equal(gt_align_finish(&a), GT_ALIGN_NONE);
+	assert_int_equal(a.unusable, 3);
+	gt_align_release(&a);
+
+	gt_align_init(&a);
+	add(&a, 1000, (uint64_t)R0, 0);
+	assert_int_equal(gt_align_finish(&a), GT_ALIGN_OFFSET);
+	assert_int_equal(host(&a, UINT64_MAX), INT64_MAX);
+	gt_align_release(&a);
+
+	gt_align_init(&a);
+	add(&a, 1000, (uint64_t)R0, 0);
+	add(&a, 1000 + 2000000000ull, (uint64_t)R0 + 2000000000ull, 0);
+	assert_int_equal(gt_align_finish(&a), GT_ALIGN_FIT);
+	assert_int_equal(host(&a, UINT64_MAX), INT64_MAX);
 	gt_align_release(&a);
 }
 
@@ -257,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_realtime_adjustment),
 		cmocka_unit_test(test_no_pairing),
 		cmocka_unit_test(test_zero_values_are_unusable),
+		cmocka_unit_test(test_hostile_clocks),
 		cmocka_unit_test(test_one_pairing_offset_only),
 		cmocka_unit_test(test_refused_fits),
 		cmocka_unit_test(test_finish_again),
