@@ -10,7 +10,7 @@
 # tests/fuzz/corpus/NAME and, for the analyzer's targets, from the reader's corpora too
 # (tests/fuzz/corpus/reader: whole traces; tests/fuzz/corpus/chunks: decompressed chunk payloads;
 # fuzz_analyze.h takes both forms). Crashing, hanging (-timeout=10 s) and leaking inputs land in
-# FB/crashes/NAME/. The table says, per target, the executions, the rate, the coverage and the crash
+# FB/crashes/NAME/ (those of earlier runs moved to FB/crashes/NAME/old/). The table says, per target, the executions, the rate, the coverage and the crash
 # files; the last line the total. Exit 1 when any target found anything, 2 when one cannot be built.
 #
 # --regress runs every target once over its seeds and the known-bad traces of tests/data/bad/
@@ -193,7 +193,10 @@ fi
 running=0
 pids=""
 for t in $built; do
-	mkdir -p "$FB/corpus/$t" "$FB/crashes/$t"
+	# Findings of earlier runs move aside (FB/crashes/NAME/old/), so that the table counts this
+	# run's alone.
+	mkdir -p "$FB/corpus/$t" "$FB/crashes/$t/old"
+	for f in "$FB/crashes/$t"/*; do [ -f "$f" ] && mv "$f" "$FB/crashes/$t/old/"; done
 	[ $t = analyze_shadow ] && [ ! -d tests/fuzz/corpus/analyze_shadow ] &&
 		mkdir -p "$FB/seeds/analyze_shadow" &&
 		FUZZ_ANALYZE_SEEDS=$FB/seeds/analyze_shadow "$FB/fuzz_$t" >/dev/null 2>&1
@@ -225,7 +228,7 @@ for t in $built; do
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$FB/fuzz_$t.log" | awk '{s+=$1} END {print s+0}')
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$FB/fuzz_$t.log" | awk '{s+=$1} END {print s+0}')
 	cov=$(grep -o 'cov: [0-9]*' "$FB/fuzz_$t.log" | tail -n 1 | sed 's/cov: //')
-	crashes=$(ls "$FB/crashes/$t" 2>/dev/null | wc -l)
+	crashes=$(find "$FB/crashes/$t" -maxdepth 1 -type f 2>/dev/null | wc -l)
 	corpus=$(ls "$FB/corpus/$t" | wc -l)
 	printf '%-26s %12d %9d %10s %8d %7d\n' "fuzz_$t" "$execs" "$rate" "${cov:--}" "$corpus" "$crashes"
 	total=$((total + execs))
