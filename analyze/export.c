@@ -528,8 +528,11 @@ static void pages_free(struct pages *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < 65536; i++)
-		free(p->p[i]);
+	for (size_t i = 0, left = p->n; i < 65536 && left; i++)
+		if (p->p[i]) {
+			free(p->p[i]);
+			left--;
+		}
 	free(p);
 }
 

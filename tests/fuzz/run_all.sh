@@ -148,12 +148,14 @@ seeds_of() {
 	esac
 	echo "$dirs"
 }
+# The analyzer targets' dictionary: made once, before any target starts (made per target, it was
+# rewritten under a target that was reading it, which then found it empty and stopped).
+cat tests/fuzz/reader.dict tests/fuzz/chunks.dict 2>/dev/null |
+	awk -F= '/^[a-z_0-9]*=/ { if (!seen[$1]++) print }' >"$FB/analyze.dict.tmp" &&
+	mv "$FB/analyze.dict.tmp" "$FB/analyze.dict"
 dict_of() {
 	case $1 in
-	analyze_*)
-		cat tests/fuzz/reader.dict tests/fuzz/chunks.dict 2>/dev/null |
-			awk -F= '/^[a-z_0-9]*=/ { if (!seen[$1]++) print }' >"$FB/analyze.dict"
-		echo "-dict=$FB/analyze.dict" ;;
+	analyze_*) echo "-dict=$FB/analyze.dict" ;;
 	*) [ -f "tests/fuzz/$1.dict" ] && echo "-dict=tests/fuzz/$1.dict" ;;
 	esac
 }
