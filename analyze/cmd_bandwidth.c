@@ -273,12 +273,7 @@ static void json_head(const struct printer *p)
 	gt_json_object_begin(j);
 	gt_json_key(j, "path");
 	gt_json_str(j, b->path);
-	gt_json_key(j, "complete");
-	gt_json_bool(j, b->complete);
-	gt_json_key(j, "lost_bytes");
-	gt_json_u64(j, b->lost_bytes);
-	gt_json_key(j, "synthetic");
-	gt_json_bool(j, b->synthetic != NULL);
+	gt_json_trace_state(j, b->complete, b->lost_bytes, b->synthetic != NULL);
 	gt_json_key(j, "memcpys");
 	gt_json_u64(j, b->copies);
 	gt_json_key(j, "excluded_bad_times");

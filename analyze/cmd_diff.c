@@ -312,12 +312,7 @@ static void json_file(struct gt_json *j, const struct gt_samples *s)
 	gt_json_u64(j, s->bad);
 	gt_json_key(j, "warmup_dropped");
 	gt_json_u64(j, s->warmup_dropped);
-	gt_json_key(j, "complete");
-	gt_json_bool(j, s->complete);
-	gt_json_key(j, "lost_bytes");
-	gt_json_u64(j, s->lost_bytes);
-	gt_json_key(j, "synthetic");
-	gt_json_bool(j, s->synthetic != NULL);
+	gt_json_trace_state(j, s->complete, s->lost_bytes, s->synthetic != NULL);
 	gt_json_object_end(j);
 }
 

@@ -133,12 +133,7 @@ static int print_json(const struct printer *p)
 	gt_json_object_begin(j);
 	gt_json_key(j, "path");
 	gt_json_str(j, F->path);
-	gt_json_key(j, "complete");
-	gt_json_bool(j, F->complete);
-	gt_json_key(j, "lost_bytes");
-	gt_json_u64(j, F->lost_bytes);
-	gt_json_key(j, "synthetic");
-	gt_json_bool(j, F->synthetic != NULL);
+	gt_json_trace_state(j, F->complete, F->lost_bytes, F->synthetic != NULL);
 	gt_json_key(j, "origin_cupti_ns");
 	gt_json_u64(j, F->origin);
 	gt_json_key(j, "gpu_span_ns");

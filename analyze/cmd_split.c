@@ -291,12 +291,7 @@ static void json_head(const struct printer *p, uint64_t warmup)
 	gt_json_object_begin(j);
 	gt_json_key(j, "path");
 	gt_json_str(j, s->path);
-	gt_json_key(j, "complete");
-	gt_json_bool(j, s->complete);
-	gt_json_key(j, "lost_bytes");
-	gt_json_u64(j, s->lost_bytes);
-	gt_json_key(j, "synthetic");
-	gt_json_bool(j, s->synthetic != NULL);
+	gt_json_trace_state(j, s->complete, s->lost_bytes, s->synthetic != NULL);
 	gt_json_key(j, "origin_cupti_ns");
 	gt_json_u64(j, s->origin);
 	gt_json_key(j, "records");

@@ -236,12 +236,7 @@ static void json_head(const struct printer *p, const struct gt_summary *s, uint6
 		gt_json_u64(j, f->memcpys);
 		gt_json_key(j, "memsets");
 		gt_json_u64(j, f->memsets);
-		gt_json_key(j, "complete");
-		gt_json_bool(j, f->complete);
-		gt_json_key(j, "lost_bytes");
-		gt_json_u64(j, f->lost_bytes);
-		gt_json_key(j, "synthetic");
-		gt_json_bool(j, f->synthetic != NULL);
+		gt_json_trace_state(j, f->complete, f->lost_bytes, f->synthetic != NULL);
 		gt_json_object_end(j);
 	}
 	gt_json_array_end(j);

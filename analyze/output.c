@@ -392,6 +392,16 @@ void gt_json_i64(struct gt_json *j, int64_t v)
 void gt_json_bool(struct gt_json *j, int v) { json_raw(j, v ? "true" : "false"); }
 void gt_json_null(struct gt_json *j) { json_raw(j, "null"); }
 
+void gt_json_trace_state(struct gt_json *j, int complete, uint64_t lost_bytes, int synthetic)
+{
+	gt_json_key(j, "complete");
+	gt_json_bool(j, complete);
+	gt_json_key(j, "lost_bytes");
+	gt_json_u64(j, lost_bytes);
+	gt_json_key(j, "synthetic");
+	gt_json_bool(j, synthetic);
+}
+
 int gt_json_finish(struct gt_json *j)
 {
 	if (!j->error && (j->depth != 0 || j->after_key))

@@ -88,6 +88,10 @@ void gt_json_u64(struct gt_json *j, uint64_t v);
 void gt_json_i64(struct gt_json *j, int64_t v);
 void gt_json_bool(struct gt_json *j, int v);
 void gt_json_null(struct gt_json *j);
+/* Whether a trace could be trusted whole, as every command's JSON says it, inside the object the
+ * caller opened: "complete" (END record read), "lost_bytes" (of an incomplete last chunk),
+ * "synthetic" (written by a program, not recorded). */
+void gt_json_trace_state(struct gt_json *j, int complete, uint64_t lost_bytes, int synthetic);
 /* Ends the document with a newline; returns j->error. */
 int gt_json_finish(struct gt_json *j);
 
