@@ -24,32 +24,10 @@
 #include "analyze/diff.h"
 #include "analyze/twosample.h"
 #include "gputrace.h"
+#include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"
 
 #define T0 1000000000ull
-
-static char *paths[8];
-static int npaths;
-
-static int teardown(void **state)
-{
-	(void)state;
-	for (int i = 0; i < npaths; i++) {
-		unlink(paths[i]);
-		free(paths[i]);
-	}
-	npaths = 0;
-	gt_diag_set_stream(NULL);
-	return 0;
-}
-
-static char *temp(const char *tag)
-{
-	char *p = synth_temp_path(tag);
-	assert_non_null(p);
-	paths[npaths++] = p;
-	return p;
-}
 
 struct kspec {
 	const char *name;
@@ -338,23 +316,6 @@ static void test_units(void **state)
 
 static int starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
-static char *run(int expect, char **argv)
-{
-	int argc = 0;
-	while (argv[argc])
-		argc++;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *e = open_memstream(&buf, &len);
-	gt_diag_set_stream(e);
-	int rc = cmd_diff(argc, argv);
-	fclose(e);
-	gt_diag_set_stream(NULL);
-	if (rc != expect)
-		fail_msg("exit %d, expected %d; stderr: %s", rc, expect, buf);
-	return buf;
-}
-
 static void test_command(void **state)
 {
 	(void)state;
@@ -363,7 +324,7 @@ static void test_command(void **state)
 	char *pa = trace("base", a, 2, 1), *pb = trace("new", b, 1, 2), *out = temp("out");
 	char *err;
 
-	err = run(GT_EXIT_CHECK, (char *[]){ "diff", "--format", "json", "-o", out, pa, pb, NULL });
+	err = run_capture(cmd_diff, GT_EXIT_CHECK, (char *[]){ "diff", "--format", "json", "-o", out, pa, pb, NULL });
 	free(err);
 	char *s = synth_read_file(out, NULL);
 	assert_non_null(s);
@@ -375,7 +336,7 @@ static void test_command(void **state)
 	assert_non_null(strstr(s, "\"name\": \"_Z3oldv\""));
 	free(s);
 
-	err = run(GT_EXIT_CHECK, (char *[]){ "diff", "--format", "csv", "-o", out, pa, pb, NULL });
+	err = run_capture(cmd_diff, GT_EXIT_CHECK, (char *[]){ "diff", "--format", "csv", "-o", out, pa, pb, NULL });
 	free(err);
 	s = synth_read_file(out, NULL);
 	assert_true(starts(s, "kind,side,verdict,n_base,n_new,"));
@@ -383,7 +344,7 @@ static void test_command(void **state)
 	assert_non_null(strstr(s, "\nkernel,base_only,,20,0,"));
 	free(s);
 
-	err = run(GT_EXIT_CHECK, (char *[]){ "diff", "--format", "md", "-o", out, pa, pb, NULL });
+	err = run_capture(cmd_diff, GT_EXIT_CHECK, (char *[]){ "diff", "--format", "md", "-o", out, pa, pb, NULL });
 	free(err);
 	s = synth_read_file(out, NULL);
 	if (!starts(s, "## gpuanalyze diff: 1 of 1 kernel SLOWER (threshold 5%)\n"))
@@ -392,7 +353,7 @@ static void test_command(void **state)
 	assert_non_null(strstr(s, "### only in BASE (no verdict)"));
 	free(s);
 
-	err = run(GT_EXIT_CHECK, (char *[]){ "diff", "--format", "junit", "-o", out, pa, pb, NULL });
+	err = run_capture(cmd_diff, GT_EXIT_CHECK, (char *[]){ "diff", "--format", "junit", "-o", out, pa, pb, NULL });
 	free(err);
 	s = synth_read_file(out, NULL);
 	assert_non_null(strstr(s, "<testsuite name=\"gpuanalyze diff\" tests=\"2\" failures=\"1\""));
@@ -401,26 +362,26 @@ static void test_command(void **state)
 	free(s);
 
 	/* A threshold above the change: UNCLEAR or SAME, exit 0. */
-	err = run(GT_EXIT_OK, (char *[]){ "diff", "--threshold", "20%", "-o", out, pa, pb, NULL });
+	err = run_capture(cmd_diff, GT_EXIT_OK, (char *[]){ "diff", "--threshold", "20%", "-o", out, pa, pb, NULL });
 	free(err);
 	/* --kernel selects; the other kernel is counted as left out, not as one-sided. */
-	err = run(GT_EXIT_OK, (char *[]){ "diff", "--kernel", "old", "-o", out, pa, pb, NULL });
+	err = run_capture(cmd_diff, GT_EXIT_OK, (char *[]){ "diff", "--kernel", "old", "-o", out, pa, pb, NULL });
 	free(err);
 	s = synth_read_file(out, NULL);
 	assert_non_null(strstr(s, "only those matching --kernel 'old' (1 in BASE and 1 in NEW left out)"));
 	free(s);
 
 	/* Usage and input errors: 2, one line. */
-	err = run(GT_EXIT_USAGE, (char *[]){ "diff", "--threshold", "five", pa, pb, NULL });
+	err = run_capture(cmd_diff, GT_EXIT_USAGE, (char *[]){ "diff", "--threshold", "five", pa, pb, NULL });
 	assert_string_equal(err, "gpuanalyze: diff: option '--threshold' wants a percentage such as 5% (0 to "
 	                         "1000), not 'five' (see 'gpuanalyze diff --help')\n");
 	free(err);
-	err = run(GT_EXIT_USAGE, (char *[]){ "diff", pa, NULL });
+	err = run_capture(cmd_diff, GT_EXIT_USAGE, (char *[]){ "diff", pa, NULL });
 	free(err);
-	err = run(GT_EXIT_USAGE, (char *[]){ "diff", pa, "/nonexistent/x.gtrace", NULL });
+	err = run_capture(cmd_diff, GT_EXIT_USAGE, (char *[]){ "diff", pa, "/nonexistent/x.gtrace", NULL });
 	assert_non_null(strstr(err, "gpuanalyze: cannot open trace '/nonexistent/x.gtrace'"));
 	free(err);
-	err = run(GT_EXIT_USAGE, (char *[]){ "diff", "--bootstrap", "5", pa, pb, NULL });
+	err = run_capture(cmd_diff, GT_EXIT_USAGE, (char *[]){ "diff", "--bootstrap", "5", pa, pb, NULL });
 	free(err);
 }
 
@@ -429,13 +390,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdict_rule),
 		cmocka_unit_test(test_change_words),
-		cmocka_unit_test_teardown(test_planted_slowdown, teardown),
-		cmocka_unit_test_teardown(test_no_change_and_small_change, teardown),
-		cmocka_unit_test_teardown(test_faster_few_and_one_sided, teardown),
-		cmocka_unit_test_teardown(test_warmup, teardown),
-		cmocka_unit_test_teardown(test_seed_reproduces, teardown),
-		cmocka_unit_test_teardown(test_units, teardown),
-		cmocka_unit_test_teardown(test_command, teardown),
+		cmocka_unit_test_teardown(test_planted_slowdown, temp_teardown),
+		cmocka_unit_test_teardown(test_no_change_and_small_change, temp_teardown),
+		cmocka_unit_test_teardown(test_faster_few_and_one_sided, temp_teardown),
+		cmocka_unit_test_teardown(test_warmup, temp_teardown),
+		cmocka_unit_test_teardown(test_seed_reproduces, temp_teardown),
+		cmocka_unit_test_teardown(test_units, temp_teardown),
+		cmocka_unit_test_teardown(test_command, temp_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

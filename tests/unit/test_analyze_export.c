@@ -26,32 +26,10 @@
 #include "analyze/export.h"
 #include "analyze/gzwrite.h"
 #include "gputrace.h"
+#include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"
 
 #define T0 5000000000ull
-
-static char *paths[8];
-static int npaths;
-
-static int teardown(void **state)
-{
-	(void)state;
-	for (int i = 0; i < npaths; i++) {
-		unlink(paths[i]);
-		free(paths[i]);
-	}
-	npaths = 0;
-	gt_diag_set_stream(NULL);
-	return 0;
-}
-
-static char *temp(const char *tag)
-{
-	char *p = synth_temp_path(tag);
-	assert_non_null(p);
-	paths[npaths++] = p;
-	return p;
-}
 
 /* ---- gzip ----------------------------------------------------------------------------------- */
 
@@ -337,46 +315,29 @@ static void test_gzip_and_csv(void **state)
 	free(csv);
 }
 
-static char *run(int expect, char **argv)
-{
-	int argc = 0;
-	while (argv[argc])
-		argc++;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *e = open_memstream(&buf, &len);
-	gt_diag_set_stream(e);
-	int rc = cmd_export(argc, argv);
-	fclose(e);
-	gt_diag_set_stream(NULL);
-	if (rc != expect)
-		fail_msg("exit %d, expected %d; stderr: %s", rc, expect, buf);
-	return buf;
-}
-
 static void test_command(void **state)
 {
 	(void)state;
 	char *p = fixture(), *out = temp("out");
-	free(run(0, (char *[]){ "export", "-o", out, p, NULL }));
+	free(run_capture(cmd_export, 0, (char *[]){ "export", "-o", out, p, NULL }));
 	char *s = synth_read_file(out, NULL);
 	assert_non_null(s);
 	assert_true(strncmp(s, "{\"traceEvents\":[", 16) == 0);
 	free(s);
-	free(run(0, (char *[]){ "export", "-z", "--format", "csv", "-o", out, p, NULL }));
+	free(run_capture(cmd_export, 0, (char *[]){ "export", "-z", "--format", "csv", "-o", out, p, NULL }));
 	size_t n;
 	s = synth_read_file(out, &n);
 	assert_true(n > 18 && (unsigned char)s[0] == 0x1f && (unsigned char)s[1] == 0x8b);
 	assert_true(strncmp(s + 15, "type,start_ns,", 14) == 0);
 	free(s);
-	char *err = run(GT_EXIT_USAGE, (char *[]){ "export", "--format", "perfetto", p, NULL });
+	char *err = run_capture(cmd_export, GT_EXIT_USAGE, (char *[]){ "export", "--format", "perfetto", p, NULL });
 	assert_string_equal(err, "gpuanalyze: export: option '--format' wants one of chrome|csv, not 'perfetto' (see "
 	                         "'gpuanalyze export --help')\n");
 	free(err);
-	err = run(GT_EXIT_USAGE, (char *[]){ "export", "/nonexistent.gtrace", NULL });
+	err = run_capture(cmd_export, GT_EXIT_USAGE, (char *[]){ "export", "/nonexistent.gtrace", NULL });
 	assert_non_null(strstr(err, "gpuanalyze: cannot open trace '/nonexistent.gtrace'"));
 	free(err);
-	err = run(GT_EXIT_USAGE, (char *[]){ "export", "-o", "/nonexistent/dir/x.json", p, NULL });
+	err = run_capture(cmd_export, GT_EXIT_USAGE, (char *[]){ "export", "-o", "/nonexistent/dir/x.json", p, NULL });
 	assert_non_null(strstr(err, "gpuanalyze: cannot write '/nonexistent/dir/x.json'"));
 	free(err);
 }
@@ -386,10 +347,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_crc32),
 		cmocka_unit_test(test_gzip_stored_blocks),
-		cmocka_unit_test_teardown(test_chrome, teardown),
-		cmocka_unit_test_teardown(test_gzip_and_csv, teardown),
-		cmocka_unit_test_teardown(test_scattered_correlation_ids, teardown),
-		cmocka_unit_test_teardown(test_command, teardown),
+		cmocka_unit_test_teardown(test_chrome, temp_teardown),
+		cmocka_unit_test_teardown(test_gzip_and_csv, temp_teardown),
+		cmocka_unit_test_teardown(test_scattered_correlation_ids, temp_teardown),
+		cmocka_unit_test_teardown(test_command, temp_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

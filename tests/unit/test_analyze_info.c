@@ -18,10 +18,9 @@
 #include "analyze/info.h"
 #include "analyze/load.h"
 #include "gputrace.h"
+#include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"
 
-static char *paths[4];
-static int npaths;
 static char *diag_buf;
 static size_t diag_len;
 static FILE *diag_f;
@@ -36,25 +35,11 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	(void)state;
-	for (int i = 0; i < npaths; i++) {
-		unlink(paths[i]);
-		free(paths[i]);
-	}
-	npaths = 0;
-	gt_diag_set_stream(NULL);
+	temp_teardown(state);
 	fclose(diag_f);
 	free(diag_buf);
 	diag_buf = NULL;
 	return 0;
-}
-
-static char *temp(const char *tag)
-{
-	char *p = synth_temp_path(tag);
-	assert_non_null(p);
-	paths[npaths++] = p;
-	return p;
 }
 
 /* Runs `gpuanalyze info ARGS -o out` and returns the output (to free) and the status. */

@@ -25,32 +25,10 @@
 #include "analyze/report.h"
 #include "analyze/svg.h"
 #include "gputrace.h"
+#include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"
 
 #define T0 2000000000ull
-
-static char *paths[16];
-static int npaths;
-
-static int teardown(void **state)
-{
-	(void)state;
-	for (int i = 0; i < npaths; i++) {
-		unlink(paths[i]);
-		free(paths[i]);
-	}
-	npaths = 0;
-	gt_diag_set_stream(NULL);
-	return 0;
-}
-
-static char *temp(const char *tag)
-{
-	char *p = synth_temp_path(tag);
-	assert_non_null(p);
-	paths[npaths++] = p;
-	return p;
-}
 
 static size_t count(const char *s, const char *what)
 {
@@ -292,23 +270,6 @@ static void test_report_baseline_and_stdout(void **state)
 	free(md);
 }
 
-static char *run_cmd(int expect, char **argv)
-{
-	int argc = 0;
-	while (argv[argc])
-		argc++;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *e = open_memstream(&buf, &len);
-	gt_diag_set_stream(e);
-	int rc = cmd_report(argc, argv);
-	fclose(e);
-	gt_diag_set_stream(NULL);
-	if (rc != expect)
-		fail_msg("exit %d, expected %d; stderr: %s", rc, expect, buf);
-	return buf;
-}
-
 static void test_command(void **state)
 {
 	(void)state;
@@ -319,7 +280,7 @@ static void test_command(void **state)
 	snprintf(out, sizeof out, "%s/REPORT.md", dir);
 	snprintf(k, sizeof k, "%s/REPORT-kernels.svg", dir);
 	snprintf(s, sizeof s, "%s/REPORT-split.svg", dir);
-	free(run_cmd(0, (char *[]){ "report", "-o", out, p, NULL }));
+	free(run_capture(cmd_report, 0, (char *[]){ "report", "-o", out, p, NULL }));
 	char *md = synth_read_file(out, NULL);
 	assert_non_null(md);
 	assert_non_null(strstr(md, "](REPORT-kernels.svg)"));
@@ -330,16 +291,16 @@ static void test_command(void **state)
 	unlink(k);
 	unlink(s);
 	rmdir(dir);
-	char *err = run_cmd(GT_EXIT_USAGE, (char *[]){ "report", "--threshold", "lots", p, NULL });
+	char *err = run_capture(cmd_report, GT_EXIT_USAGE, (char *[]){ "report", "--threshold", "lots", p, NULL });
 	assert_non_null(strstr(err, "gpuanalyze: report: option '--threshold' wants a percentage"));
 	free(err);
-	err = run_cmd(GT_EXIT_USAGE, (char *[]){ "report", "/nonexistent.gtrace", NULL });
+	err = run_capture(cmd_report, GT_EXIT_USAGE, (char *[]){ "report", "/nonexistent.gtrace", NULL });
 	assert_non_null(strstr(err, "gpuanalyze: cannot open trace '/nonexistent.gtrace'"));
 	free(err);
-	err = run_cmd(GT_EXIT_USAGE, (char *[]){ "report", "--baseline", "/nonexistent-base.gtrace", p, NULL });
+	err = run_capture(cmd_report, GT_EXIT_USAGE, (char *[]){ "report", "--baseline", "/nonexistent-base.gtrace", p, NULL });
 	assert_non_null(strstr(err, "gpuanalyze: cannot open trace '/nonexistent-base.gtrace'"));
 	free(err);
-	err = run_cmd(GT_EXIT_USAGE, (char *[]){ "report", "-o", "/nonexistent/dir/R.md", p, NULL });
+	err = run_capture(cmd_report, GT_EXIT_USAGE, (char *[]){ "report", "-o", "/nonexistent/dir/R.md", p, NULL });
 	assert_non_null(strstr(err, "gpuanalyze: cannot write '/nonexistent/dir/R.md'"));
 	free(err);
 }
@@ -349,9 +310,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_svg_durations),
 		cmocka_unit_test(test_svg_stacked),
-		cmocka_unit_test_teardown(test_report, teardown),
-		cmocka_unit_test_teardown(test_report_baseline_and_stdout, teardown),
-		cmocka_unit_test_teardown(test_command, teardown),
+		cmocka_unit_test_teardown(test_report, temp_teardown),
+		cmocka_unit_test_teardown(test_report_baseline_and_stdout, temp_teardown),
+		cmocka_unit_test_teardown(test_command, temp_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
