@@ -505,23 +505,44 @@ static uint64_t slice_end(const struct ex *x, const struct slice *s)
 
 /* ---- correlation ids ------------------------------------------------------------------------- */
 
-/* The byte of corr: NULL when its page does not exist and make is 0, or when the page could not
- * be made (*refused set to 1 when that was the budget, left alone when memory ran out). */
-static uint8_t *corr_byte(struct pages *p, uint32_t corr, int make, uint64_t records, int *refused)
+/* The byte of corr; NULL when its page was never made. */
+static uint8_t *corr_find(const struct pages *p, uint32_t corr)
+{
+	uint8_t *page = p->p[corr >> 16];
+	return page ? &page[corr & 0xffff] : NULL;
+}
+
+/* The byte of corr into *b, its page made if need be and if fewer than max_pages exist (else *b is
+ * NULL). 0, or GT_ERR_NOMEM. */
+static int corr_make(struct pages *p, uint32_t corr, uint64_t max_pages, uint8_t **b)
 {
 	uint8_t **page = &p->p[corr >> 16];
-	if (!*page) {
-		if (!make)
-			return NULL;
-		if (p->n >= PAGES_FREE + records / PAGE_RECORDS) {
-			*refused = 1;
-			return NULL;
-		}
+	if (!*page && p->n < max_pages) {
 		if (!(*page = calloc(65536, 1)))
-			return NULL;
+			return GT_ERR_NOMEM;
 		p->n++;
 	}
-	return &(*page)[corr & 0xffff];
+	*b = *page ? &(*page)[corr & 0xffff] : NULL;
+	return 0;
+}
+
+/* Pass 1: a GPU operation (api 0) or an API call (api 1) with correlation id corr, counted for
+ * the arrows pass 2 draws (Chrome only); an operation whose page is over budget is counted as
+ * flows_unmapped. */
+static int note_corr(struct ex *x, uint32_t corr, int api)
+{
+	if (!corr || x->opt->format != GT_EXPORT_CHROME)
+		return 0;
+	uint8_t *b;
+	if (corr_make(x->cnt, corr, PAGES_FREE + x->res->events / PAGE_RECORDS, &b))
+		return GT_ERR_NOMEM;
+	if (!b)
+		x->res->flows_unmapped += !api;
+	else if (api)
+		*b |= API_SEEN;
+	else if ((*b & ~API_SEEN) < FLOW_CAP)
+		(*b)++;
+	return 0;
 }
 
 static void pages_free(struct pages *p)
@@ -602,29 +623,15 @@ static int collect(void *ctx, const struct gt_reader *r, const struct gt_event *
 		note_device(x, ev->type == GT_REC_KERNEL   ? ev->u.kernel.device_id
 		               : ev->type == GT_REC_MEMCPY ? ev->u.memcpy.device_id
 		                                           : ev->u.memset.device_id);
-		if (s > 0 && corr && x->opt->format == GT_EXPORT_CHROME) {
-			int refused = 0;
-			uint8_t *b = corr_byte(x->cnt, corr, 1, x->res->events, &refused);
-			if (!b && !refused)
-				return GT_ERR_NOMEM;
-			if (!b)
-				x->res->flows_unmapped++;
-			else if ((*b & ~API_SEEN) < FLOW_CAP)
-				(*b)++;
-		}
+		if (s > 0 && note_corr(x, corr, 0))
+			return GT_ERR_NOMEM;
 		break;
 	}
 	case GT_REC_API:
 		if (!x->host_pid)
 			x->host_pid = ev->u.api.process_id;
-		if (s > 0 && ev->u.api.correlation_id && x->opt->format == GT_EXPORT_CHROME) {
-			int refused = 0;
-			uint8_t *b = corr_byte(x->cnt, ev->u.api.correlation_id, 1, x->res->events, &refused);
-			if (!b && !refused)
-				return GT_ERR_NOMEM;
-			if (b)
-				*b |= API_SEEN;
-		}
+		if (s > 0 && note_corr(x, ev->u.api.correlation_id, 1))
+			return GT_ERR_NOMEM;
 		break;
 	case GT_REC_NVTX:
 		if (ev->u.nvtx.kind == GT_NVTX_MARK && !track_of(x, TK_THREAD, 0, ev->u.nvtx.thread_id, 1))
@@ -1089,8 +1096,7 @@ static const char *mem_group(int kind)
 /* Flow arrows of an API call (start) or of a GPU operation (finish), by correlation id. */
 static void flows_of_call(struct ex *x, uint32_t corr, const struct track *t, uint32_t lane, uint64_t mid)
 {
-	int refused = 0;
-	uint8_t *b = corr ? corr_byte(x->cnt, corr, 0, 0, &refused) : NULL;
+	uint8_t *b = corr ? corr_find(x->cnt, corr) : NULL;
 	if (!b || !(*b & API_SEEN))
 		return;
 	unsigned n = *b & ~API_SEEN;
@@ -1100,13 +1106,12 @@ static void flows_of_call(struct ex *x, uint32_t corr, const struct track *t, ui
 
 static int flow_of_op(struct ex *x, uint32_t corr, const struct track *t, uint32_t lane, uint64_t mid)
 {
-	int refused = 0;
-	uint8_t *b = corr ? corr_byte(x->cnt, corr, 0, 0, &refused) : NULL;
+	uint8_t *b = corr ? corr_find(x->cnt, corr) : NULL;
 	if (!b || !(*b & API_SEEN))
 		return 0;
 	/* x->next makes a page only where x->cnt has one: within the same budget */
-	uint8_t *k = corr_byte(x->next, corr, 1, UINT64_MAX, &refused);
-	if (!k)
+	uint8_t *k;
+	if (corr_make(x->next, corr, UINT64_MAX, &k) || !k)
 		return GT_ERR_NOMEM;
 	if (*k >= (*b & ~API_SEEN)) {
 		x->res->flows_capped++;
