@@ -18,34 +18,13 @@ fail() { echo "FAIL: $*"; exit 1; }
 [ -x "$W" ] || fail "no trace writer at $W"
 T=$(mktemp -d /tmp/gt_cli_bw_XXXXXX) || fail "mktemp"
 trap 'rm -rf "$T"' EXIT
+. "$root/tests/cli/golden.sh"
 "$W" write "$T" || fail "cannot write the files"
 cd "$T" || fail "cd $T"
 # No measured peaks from wherever the person running the tests keeps theirs.
 export GPUTRACE_PEAKS="$T/no-peaks-here"
 export HOME="$T"
 
-check() {
-	name=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	[ $rc -eq 0 ] || fail "'$*' exits $rc: $(cat "$T/err")"
-	[ -s "$T/err" ] && fail "'$*' wrote to stderr: $(cat "$T/err")"
-	if ! cmp -s "$T/out" "$EXPECTED/$name"; then
-		diff -u "$EXPECTED/$name" "$T/out" | head -n 40
-		fail "'$*' differs from expected/$name"
-	fi
-}
-error() {
-	want_rc=$1 want=$2
-	shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	[ $rc -eq "$want_rc" ] || fail "'$*' exits $rc, not $want_rc"
-	[ "$(cat "$T/err")" = "$want" ] || fail "'$*' says '$(cat "$T/err")', not '$want'"
-	[ -s "$T/out" ] && fail "'$*' wrote to stdout"
-	return 0
-}
 
 check bandwidth_copies.txt "$G" bandwidth --peaks peaks copies.gtrace
 GPUTRACE_PEAKS=nothere check bandwidth_copies.md "$G" bandwidth --format md copies.gtrace

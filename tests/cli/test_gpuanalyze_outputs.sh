@@ -16,27 +16,12 @@ fail() { echo "FAIL: $*"; exit 1; }
 [ -x "$FIXTURE" ] || fail "no fixture writer at $FIXTURE"
 T=$(mktemp -d /tmp/gt_cli_XXXXXX) || fail "mktemp"
 trap 'rm -rf "$T"' EXIT
+. "$root/tests/cli/golden.sh"
 "$FIXTURE" write "$T" || fail "cannot write the fixtures"
 cd "$T" || fail "cd $T"
 
 # check NAME CMD...: standard output equals expected/NAME, exit status 0; standard error equals
 # expected/NAME.err when that exists, else is empty.
-check() {
-	name=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	[ $rc -eq 0 ] || fail "'$*' exits $rc: $(cat "$T/err")"
-	if [ -f "$EXPECTED/$name.err" ]; then
-		cmp -s "$T/err" "$EXPECTED/$name.err" || fail "'$*' stderr: $(cat "$T/err")"
-	elif [ -s "$T/err" ]; then
-		fail "'$*' wrote to stderr: $(cat "$T/err")"
-	fi
-	if ! cmp -s "$T/out" "$EXPECTED/$name"; then
-		diff -u "$EXPECTED/$name" "$T/out" | head -n 40
-		fail "'$*' differs from expected/$name"
-	fi
-}
 
 check info_small.txt "$G" info small.gtrace
 check info_small.json "$G" info --format json small.gtrace

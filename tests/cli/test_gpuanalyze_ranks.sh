@@ -18,39 +18,13 @@ fail() { echo "FAIL: $*"; exit 1; }
 [ -x "$WRITER" ] || fail "no fixture writer at $WRITER"
 T=$(mktemp -d /tmp/gt_ranks_cli_XXXXXX) || fail "mktemp"
 trap 'rm -rf "$T"' EXIT
+. "$root/tests/cli/golden.sh"
 "$WRITER" write "$T/job" || fail "cannot write the job's traces"
 cd "$T/job" || fail "cd $T/job"
 
 # check NAME CMD...: standard output equals expected/NAME, exit status 0; standard error equals
 # expected/NAME.err when that exists, else is empty.
-check() {
-	name=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	[ $rc -eq 0 ] || fail "'$*' exits $rc: $(cat "$T/err")"
-	if [ -f "$EXPECTED/$name.err" ]; then
-		cmp -s "$T/err" "$EXPECTED/$name.err" || fail "'$*' stderr: $(cat "$T/err")"
-	elif [ -s "$T/err" ]; then
-		fail "'$*' wrote to stderr: $(cat "$T/err")"
-	fi
-	if ! cmp -s "$T/out" "$EXPECTED/$name"; then
-		diff -u "$EXPECTED/$name" "$T/out" | head -n 40
-		fail "'$*' differs from expected/$name"
-	fi
-}
 
-# error NAME STATUS MESSAGE CMD...: exits STATUS, prints nothing, says MESSAGE on stderr exactly.
-error() {
-	want_rc=$2
-	want=$3
-	shift 3
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	[ $rc -eq "$want_rc" ] || fail "'$*' exits $rc, not $want_rc"
-	[ -s "$T/out" ] && fail "'$*' wrote to stdout: $(head -c 200 "$T/out")"
-	[ "$(cat "$T/err")" = "$want" ] || fail "'$*' says '$(cat "$T/err")', not '$want'"
-}
 
 check ranks_job.txt "$G" ranks rank2.gtrace rank0.gtrace rank1.gtrace
 check ranks_job.txt "$G" ranks rank0.gtrace rank1.gtrace rank2.gtrace
@@ -80,10 +54,10 @@ fi
 "$G" ranks --format csv -o "$T/o.csv" rank0.gtrace rank1.gtrace rank2.gtrace || fail "-o: exit $?"
 cmp -s "$T/o.csv" "$EXPECTED/ranks_job.csv" || fail "-o output differs from standard output"
 
-error range 2 "gpuanalyze: no NVTX range named 'nope' in trace 'rank0.gtrace' (top-level ranges: 'step' (6), 'data' (3))" \
+error 2 "gpuanalyze: no NVTX range named 'nope' in trace 'rank0.gtrace' (top-level ranges: 'step' (6), 'data' (3))" \
 	"$G" ranks --range nope rank0.gtrace rank1.gtrace
-error missing 2 "gpuanalyze: cannot open trace 'missing.gtrace': No such file or directory" \
+error 2 "gpuanalyze: cannot open trace 'missing.gtrace': No such file or directory" \
 	"$G" ranks rank0.gtrace missing.gtrace
-error operands 2 "gpuanalyze: ranks: missing operand FILE... (see 'gpuanalyze ranks --help')" \
+error 2 "gpuanalyze: ranks: missing operand FILE... (see 'gpuanalyze ranks --help')" \
 	"$G" ranks
 exit 0

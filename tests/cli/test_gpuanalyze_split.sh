@@ -17,33 +17,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 [ -x "$W" ] || fail "no trace writer at $W"
 T=$(mktemp -d /tmp/gt_cli_split_XXXXXX) || fail "mktemp"
 trap 'rm -rf "$T"' EXIT
+. "$root/tests/cli/golden.sh"
 "$W" write "$T" || fail "cannot write the traces"
 cd "$T" || fail "cd $T"
 
-# check NAME CMD...: standard output equals expected/NAME, exit 0, nothing on standard error.
-check() {
-	name=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	[ $rc -eq 0 ] || fail "'$*' exits $rc: $(cat "$T/err")"
-	[ -s "$T/err" ] && fail "'$*' wrote to stderr: $(cat "$T/err")"
-	if ! cmp -s "$T/out" "$EXPECTED/$name"; then
-		diff -u "$EXPECTED/$name" "$T/out" | head -n 40
-		fail "'$*' differs from expected/$name"
-	fi
-}
-# error WANT_RC WANT_STDERR CMD...: that exit status, that one line on stderr, nothing on stdout.
-error() {
-	want_rc=$1 want=$2
-	shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	[ $rc -eq "$want_rc" ] || fail "'$*' exits $rc, not $want_rc"
-	[ "$(cat "$T/err")" = "$want" ] || fail "'$*' says '$(cat "$T/err")', not '$want'"
-	[ -s "$T/out" ] && fail "'$*' wrote to stdout"
-	return 0
-}
 
 check split_nvtx.txt "$G" split nvtx.gtrace
 check split_nvtx_warmup.md "$G" split --format md --warmup 1 nvtx.gtrace
