@@ -392,7 +392,7 @@ struct side {
 	int split_allowed;       /* units may still be compared */
 	int split_on;            /* split is being fed (the trace holds NVTX ranges) */
 	uint64_t seen;           /* records handed over so far */
-	struct gt_reader *r;
+	struct gt_reader *r;     /* kept open after the pass: split finishes with its strings */
 };
 
 static int catch_up(struct side *x)
@@ -437,8 +437,7 @@ static int side_load(struct side *x)
 		return rc;
 	if ((rc = gt_samples_file_end(x->s, x->r)) != 0)
 		return gt_error("cannot read trace '%s': %s", x->path, gt_strerror(rc));
-	/* Finished now, so that the next trace's pass reuses the memory of this one's (timeline.h). */
-	return x->split_on ? gt_split_finish(&x->split, x->r) : 0;
+	return 0;
 }
 
 int gt_diff_run(struct gt_diff *d, const char *base, const char *new, const struct gt_diff_options *o)
@@ -468,7 +467,8 @@ int gt_diff_run(struct gt_diff *d, const char *base, const char *new, const stru
 	if (!rc && o->no_units) {
 		snprintf(d->units_note, sizeof d->units_note, "not compared (--no-units)");
 	} else if (!rc && d->base.nvtx_ranges && d->new.nvtx_ranges) {
-		rc = compare_units(d, &sa.split, &sb.split, o);
+		if (!(rc = gt_split_finish(&sa.split, sa.r)) && !(rc = gt_split_finish(&sb.split, sb.r)))
+			rc = compare_units(d, &sa.split, &sb.split, o);
 	} else if (!rc) {
 		snprintf(d->units_note, sizeof d->units_note, "not compared: %s has no NVTX range to cut it into units",
 		         !d->base.nvtx_ranges ? (!d->new.nvtx_ranges ? "neither trace" : "BASE") : "NEW");

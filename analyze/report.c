@@ -1078,7 +1078,7 @@ int gt_report_write(FILE *out, const char *path, const struct gt_report_options 
 		goto done;
 	if ((rc = gt_load_open(&x.r, path)) != 0)
 		goto done;
-	/* Findings first: split's units then reuse the memory of its arrays (timeline.h's pool). */
+	/* Findings first: it frees its working arrays before split builds its units (a lower peak). */
 	if ((rc = gt_load_stream(x.r, pass_record, &x.p)) != 0 || (rc = gt_findings_finish(&x.fd, x.r)) != 0 ||
 	    (rc = gt_split_finish(&x.split, x.r)) != 0)
 		goto done;

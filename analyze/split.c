@@ -875,15 +875,15 @@ static int unit_stats(struct gt_split *s)
 {
 	size_t n = s->nunits ? s->nunits : 1;
 	struct gt_growbuf db = { 0 }, ub = { 0 };
-	if (gt_tl_buf_reserve(&db, n * sizeof(double), 0) || gt_tl_buf_reserve(&ub, n * sizeof(uint64_t), 0)) {
-		gt_tl_buf_release(&db);
-		gt_tl_buf_release(&ub);
+	if (gt_growbuf_reserve(&db, n * sizeof(double)) || gt_growbuf_reserve(&ub, n * sizeof(uint64_t))) {
+		gt_growbuf_release(&db);
+		gt_growbuf_release(&ub);
 		return GT_ERR_NOMEM;
 	}
 	for (int m = 0; m < GT_M_COUNT; m++)
 		column_stats(&s->st[m], s->units, s->nunits, m, db.p, ub.p);
-	gt_tl_buf_release(&db);
-	gt_tl_buf_release(&ub);
+	gt_growbuf_release(&db);
+	gt_growbuf_release(&ub);
 	return 0;
 }
 
@@ -894,7 +894,7 @@ static int measure(struct pass *p, struct gt_tl_vec *uv)
 	size_t first = p->o->warmup < uv->n ? (size_t)p->o->warmup : uv->n;
 	s->warmup_dropped = first;
 	size_t n = uv->n - first;
-	if (gt_tl_buf_reserve(&s->units_buf, (n ? n : 1) * sizeof *s->units, 0))
+	if (gt_growbuf_reserve(&s->units_buf, (n ? n : 1) * sizeof *s->units))
 		return GT_ERR_NOMEM;
 	s->units = s->units_buf.p;
 	struct sweep ks = { &p->kerns, 0, NULL, 0, 0 }, cs = { &p->copies, 0, NULL, 0, 0 };
@@ -1076,7 +1076,7 @@ void gt_split_release(struct gt_split *s)
 	for (size_t i = 0; i < s->nnames; i++)
 		free(s->names[i].name);
 	free(s->names);
-	gt_tl_buf_release(&s->units_buf);
+	gt_growbuf_release(&s->units_buf);
 	free(s->path);
 	free(s->synthetic);
 	memset(s, 0, sizeof *s);

@@ -41,68 +41,17 @@ void gt_tl_vec_init(struct gt_tl_vec *v, size_t size)
 	v->size = size;
 }
 
-/* Memory of released buffers, kept for the next ones that grow large. The first touch of fresh
- * memory is what the engines' passes pay most for (on the build machine, a virtual one, about
- * 2.5 ms per MB in huge pages, more in small ones: more than decoding the records that fill it),
- * so a command that runs one engine after another, or one engine on two traces in turn (diff),
- * hands the pages of the first to the second instead of unmapping them and faulting in new ones.
- * A few buffers at most, the largest kept; what stays in the pool at exit is returned with the
- * process. The analyzer is single-threaded. */
-#define POOL_MAX 8
-#define POOL_MIN (64u << 10) /* growbuf's heap limit: smaller buffers are heap memory */
-static struct gt_growbuf pool[POOL_MAX];
-static size_t npool;
-
-void gt_tl_buf_release(struct gt_growbuf *b)
-{
-	if (b->mapped) {
-		size_t small = 0;
-		for (size_t i = 1; i < npool; i++)
-			if (pool[i].cap < pool[small].cap)
-				small = i;
-		if (npool < POOL_MAX) {
-			pool[npool++] = *b;
-			memset(b, 0, sizeof *b);
-		} else if (pool[small].cap < b->cap) {
-			gt_growbuf_release(&pool[small]);
-			pool[small] = *b;
-			memset(b, 0, sizeof *b);
-		}
-	}
-	gt_growbuf_release(b);
-}
-
-int gt_tl_buf_reserve(struct gt_growbuf *b, size_t bytes, size_t keep)
-{
-	if (bytes > b->cap && npool && !b->mapped && bytes > POOL_MIN) {
-		/* About to leave the heap: the largest pooled buffer, if it is large enough. */
-		size_t big = 0;
-		for (size_t i = 1; i < npool; i++)
-			if (pool[i].cap > pool[big].cap)
-				big = i;
-		if (pool[big].cap >= bytes) {
-			struct gt_growbuf n = pool[big];
-			pool[big] = pool[--npool];
-			if (keep)
-				memcpy(n.p, b->p, keep);
-			gt_growbuf_release(b);
-			*b = n;
-		}
-	}
-	return gt_growbuf_reserve(b, bytes);
-}
-
 void gt_tl_vec_release(struct gt_tl_vec *v)
 {
 	if (!v)
 		return;
-	gt_tl_buf_release(&v->buf);
+	gt_growbuf_release(&v->buf);
 	v->n = 0;
 }
 
 void *gt_tl_vec_grow_slow(struct gt_tl_vec *v)
 {
-	if (v->n > SIZE_MAX / v->size - 1 || gt_tl_buf_reserve(&v->buf, (v->n + 1) * v->size, v->n * v->size))
+	if (v->n > SIZE_MAX / v->size - 1 || gt_growbuf_reserve(&v->buf, (v->n + 1) * v->size))
 		return NULL;
 	return (char *)v->buf.p + v->n * v->size;
 }
@@ -186,13 +135,12 @@ int gt_tl_sort(void *base, size_t n, size_t size)
 	int bits = 64 - __builtin_clzll(range); /* range > 0: the array is not sorted */
 	int passes = (bits + DIGIT_BITS - 1) / DIGIT_BITS;
 	size_t *hist = calloc((size_t)passes * DIGITS, sizeof *hist);
-	struct gt_growbuf sb = { 0 }; /* the scratch array, from the pool when there is one */
-	if (!hist || gt_tl_buf_reserve(&sb, n * size, 0)) {
+	char *scratch = malloc(n * size);
+	if (!hist || !scratch) {
 		free(hist);
-		gt_tl_buf_release(&sb);
+		free(scratch);
 		return GT_ERR_NOMEM;
 	}
-	char *scratch = sb.p;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t k = key_at(b, i, size) - min;
 		for (int p = 0; p < passes; p++)
@@ -227,7 +175,7 @@ int gt_tl_sort(void *base, size_t n, size_t size)
 	if (src != base)
 		memcpy(base, src, n * size);
 	free(hist);
-	gt_tl_buf_release(&sb);
+	free(scratch);
 	return 0;
 }
 

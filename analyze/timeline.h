@@ -48,16 +48,6 @@ struct gt_tl_vec {
 	size_t size;             /* bytes per record */
 };
 
-/* Memory that is touched once: released vectors (and buffers given back through gt_tl_buf_release)
- * go to a small pool instead of back to the system, and the next buffer that grows past the heap
- * takes the largest of them, pages already faulted in. On a virtual machine the first touch of a
- * page costs more than what the engines then do with it, and a command that runs engines or
- * traces one after another reuses the memory of the first. gt_tl_buf_reserve is
- * gt_growbuf_reserve with the pool (keep: bytes of b's contents to keep when it moves); buffers
- * reserved with it must be released with gt_tl_buf_release or gt_growbuf_release. */
-int gt_tl_buf_reserve(struct gt_growbuf *b, size_t bytes, size_t keep);
-void gt_tl_buf_release(struct gt_growbuf *b);
-
 void gt_tl_vec_init(struct gt_tl_vec *v, size_t size);
 void gt_tl_vec_release(struct gt_tl_vec *v);
 /* Room for one more record at the end: its address (count it with v->n++ after filling), or NULL
