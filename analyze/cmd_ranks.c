@@ -814,7 +814,7 @@ static void json_steps_head(struct printer *p)
 	gt_json_object_begin(j);
 	gt_json_key(j, "mode");
 	gt_json_str(j, g->steps_mode == GT_SPLIT_NVTX ? "nvtx" : g->steps_mode == GT_SPLIT_SYNC ? "sync"
-	                                                   : g->steps_mode ? "process" : NULL);
+	                   : g->steps_mode == GT_SPLIT_WINDOW ? "window" : g->steps_mode ? "process" : NULL);
 	gt_json_key(j, "range");
 	gt_json_str(j, g->steps_range);
 	gt_json_key(j, "range_given");

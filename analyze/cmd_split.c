@@ -46,7 +46,8 @@ static const char *pl(uint64_t n, const char *one, const char *many) { return n 
 
 static const char *mode_name(int mode)
 {
-	return mode == GT_SPLIT_NVTX ? "nvtx" : mode == GT_SPLIT_SYNC ? "sync" : "process";
+	return mode == GT_SPLIT_NVTX ? "nvtx" : mode == GT_SPLIT_SYNC ? "sync"
+	     : mode == GT_SPLIT_WINDOW ? "window" : "process";
 }
 
 /* What the units are, in one sentence. */
@@ -70,6 +71,10 @@ static void units_sentence(const struct gt_split *s, char *buf, size_t len)
 		         "to the last end; %llu units, %llu intervals without GPU work left out",
 		         (unsigned long long)s->syncs, (unsigned long long)s->units_total,
 		         (unsigned long long)s->empty_dropped);
+	else if (s->mode == GT_SPLIT_WINDOW)
+		snprintf(buf, len,
+		         "units: the recording windows (recorded with GPUTRACE_WINDOW, no NVTX ranges): "
+		         "%llu %s", (unsigned long long)s->units_total, pl(s->units_total, "unit", "units"));
 	else
 		snprintf(buf, len,
 		         "units: the whole process (no NVTX ranges, no host synchronisations): from its "
@@ -102,6 +107,12 @@ static void preamble(struct printer *p)
 	char buf[1024];
 	units_sentence(s, buf, sizeof buf);
 	gt_out_note(p->out, p->fmt, "%s", buf);
+	if (s->windows)
+		gt_out_note(p->out, p->fmt, "recorded in windows: %llu %s, %.3f s of a %.3f s run (%.1f%%); "
+		            "nothing outside them was recorded",
+		            (unsigned long long)s->windows, pl(s->windows, "window", "windows"),
+		            (double)s->window_ns / 1e9, (double)s->run_ns / 1e9,
+		            s->run_ns ? 100.0 * (double)s->window_ns / (double)s->run_ns : 0.0);
 	if (s->mode == GT_SPLIT_NVTX && s->nnames > (s->range_given ? 0u : 1u)) {
 		char list[1024] = "";
 		size_t len = 0;
@@ -312,6 +323,18 @@ static void json_head(const struct printer *p, uint64_t warmup)
 	gt_json_key(j, "memsets");
 	gt_json_u64(j, s->memsets_bad);
 	gt_json_object_end(j);
+	if (s->windows) {
+		/* Only in windowed traces: how much of the run the records can speak for. */
+		gt_json_key(j, "windows");
+		gt_json_object_begin(j);
+		gt_json_key(j, "count");
+		gt_json_u64(j, s->windows);
+		gt_json_key(j, "recorded_ns");
+		gt_json_u64(j, s->window_ns);
+		gt_json_key(j, "run_ns");
+		gt_json_u64(j, s->run_ns);
+		gt_json_object_end(j);
+	}
 	gt_json_object_end(j);
 
 	gt_json_key(j, "units_from");

@@ -176,6 +176,11 @@ static void preamble(const struct printer *p, const struct gt_summary *s, uint64
 			gt_out_note(p->out, p->fmt, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, "
 			        "not recorded on a GPU",
 			     f->path, f->synthetic);
+		if (f->window)
+			gt_out_note(p->out, p->fmt, "NOTE: %s was recorded in windows (GPUTRACE_WINDOW=%s ms): the "
+			        "statistics cover the launches inside them; gpuanalyze split says how much of the run "
+			        "that was",
+			     f->path, f->window);
 		if (!f->complete)
 			gt_out_note(p->out, p->fmt, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records "
 			        "are missing",

@@ -1303,6 +1303,8 @@ static int emit_chrome(struct ex *x, const struct gt_reader *r, const struct gt_
 		case GT_PROCESS_FORKED: snprintf(buf, sizeof buf, "\"forked from %d\"", p->status); break;
 		case GT_PROCESS_EXEC: snprintf(buf, sizeof buf, "\"exec: trace ends\""); break;
 		case GT_PROCESS_TRACING_OFF: snprintf(buf, sizeof buf, "\"tracing stopped\""); break;
+		case GT_PROCESS_WINDOW_OPEN: snprintf(buf, sizeof buf, "\"recording window %d opens\"", p->status); break;
+		case GT_PROCESS_WINDOW_CLOSE: snprintf(buf, sizeof buf, "\"recording window %d closes\"", p->status); break;
 		default: snprintf(buf, sizeof buf, "\"process event %u\"", p->event); break;
 		}
 		instant(x, x->host_pid, 0, 'p', p->timestamp, buf, "process");

@@ -33,6 +33,8 @@ static const char *process_event_name(int v)
 	case GT_PROCESS_FORKED: return "forked";
 	case GT_PROCESS_EXEC: return "exec";
 	case GT_PROCESS_TRACING_OFF: return "tracing-off";
+	case GT_PROCESS_WINDOW_OPEN: return "window-open";
+	case GT_PROCESS_WINDOW_CLOSE: return "window-close";
 	}
 	return "unknown";
 }

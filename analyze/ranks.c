@@ -506,7 +506,7 @@ static int split_quiet(struct gt_split *s, const char *path, const struct gt_spl
 static const char *mode_words(int mode)
 {
 	return mode == GT_SPLIT_NVTX ? "NVTX range" : mode == GT_SPLIT_SYNC ? "host synchronisations"
-	                                                                  : "the whole process";
+	     : mode == GT_SPLIT_WINDOW ? "recording windows" : "the whole process";
 }
 
 static uint64_t name_count(const struct gt_split *s, const char *name, int *found)

@@ -467,6 +467,7 @@ static void split_mode_words(const struct gt_split *s, char *buf, size_t len)
 	switch (s->mode) {
 	case GT_SPLIT_NVTX: snprintf(buf, len, "instance of the NVTX range '%.100s'", s->range ? s->range : ""); break;
 	case GT_SPLIT_SYNC: snprintf(buf, len, "interval between host synchronisations"); break;
+	case GT_SPLIT_WINDOW: snprintf(buf, len, "recording window (GPUTRACE_WINDOW)"); break;
 	default: snprintf(buf, len, "the whole process"); break;
 	}
 }
@@ -498,6 +499,12 @@ static void method(struct rep *x)
 		if (x->split.warmup_dropped)
 			say(x, " after %llu dropped as warm-up", (unsigned long long)x->split.warmup_dropped);
 		say(x, "\n");
+		if (x->split.windows)
+			say(x, "- Recorded in windows: %llu, %.3f s of a %.3f s run (%.1f%%); nothing outside them "
+			       "was recorded, and every figure here speaks for the windows only\n",
+			    (unsigned long long)x->split.windows, (double)x->split.window_ns / 1e9,
+			    (double)x->split.run_ns / 1e9,
+			    x->split.run_ns ? 100.0 * (double)x->split.window_ns / (double)x->split.run_ns : 0.0);
 	}
 	struct gt_tail t;
 	gt_reader_tail(x->r, &t);

@@ -108,6 +108,7 @@ struct pass {
 	struct gt_split *s;
 	const struct gt_split_options *o;
 	struct gt_tl_vec kerns, copies, memsets, apis, calls, ranges, syncs;
+	struct gt_tl_vec wopen, wclose;  /* recording windows' edges (span2, start = the time) */
 	uint8_t *api_launch;         /* per API name id: 0 not yet known, 1 a launch, 2 not */
 	size_t napi_launch;
 	uint8_t *range_match;        /* per NVTX name id with options.range: 0 unknown, 1 yes, 2 no */
@@ -292,6 +293,10 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 		else if (pr->event == GT_PROCESS_EXIT || pr->event == GT_PROCESS_SIGNAL ||
 		         pr->event == GT_PROCESS_EXEC)
 			p->proc_end = pr->timestamp;
+		else if (pr->event == GT_PROCESS_WINDOW_OPEN)
+			return push_span(&p->wopen, pr->timestamp, 0);
+		else if (pr->event == GT_PROCESS_WINDOW_CLOSE)
+			return push_span(&p->wclose, pr->timestamp, 0);
 		return 0;
 	}
 	default: return 0;
@@ -601,11 +606,49 @@ static void count_pairs(struct gt_split *s, const struct gt_tl_vec *kerns, const
 	}
 }
 
-/* The units' intervals, by start, in sync and process mode (in NVTX mode the ranges are the
+/* The recording windows, paired in one merge of the sorted opens and closes: each open ends at the
+ * first close after it, or at the end of the run; an open inside a window already open is ignored.
+ * Into out when given (window mode's units), and counted either way. */
+static int make_windows(struct pass *p, struct gt_tl_vec *out)
+{
+	struct gt_split *s = p->s;
+	uint64_t run_end = p->proc_end ? p->proc_end : p->t1;
+	uint64_t run_start = p->proc_start ? p->proc_start : p->t0;
+	s->run_ns = run_end > run_start ? run_end - run_start : 0;
+	size_t j = 0;
+	uint64_t covered_to = 0;
+	for (size_t i = 0; i < p->wopen.n; i++) {
+		uint64_t open = ((const struct span2 *)gt_tl_vec_at(&p->wopen, i))->start;
+		if (open < covered_to)
+			continue;
+		while (j < p->wclose.n && ((const struct span2 *)gt_tl_vec_at(&p->wclose, j))->start < open)
+			j++;
+		uint64_t close = j < p->wclose.n ? ((const struct span2 *)gt_tl_vec_at(&p->wclose, j))->start
+		                                 : run_end;
+		if (close <= open)
+			continue;
+		covered_to = close;
+		s->windows++;
+		s->window_ns += close - open;
+		if (!out)
+			continue;
+		struct range *x = gt_tl_vec_push(out);
+		if (!x)
+			return GT_ERR_NOMEM;
+		memset(x, 0, sizeof *x);
+		x->start = open;
+		x->end = close;
+	}
+	return 0;
+}
+
+/* The units' intervals, by start, in sync, window and process mode (in NVTX mode the ranges are the
  * units). */
 static int make_units(struct pass *p, struct gt_tl_vec *out)
 {
 	struct gt_split *s = p->s;
+	if (s->mode == GT_SPLIT_WINDOW)
+		return make_windows(p, out);
 	if (s->mode == GT_SPLIT_SYNC) {
 		/* An interval holds GPU work when a kernel, copy or memset covers some of it. */
 		struct cursors c;
@@ -829,7 +872,7 @@ static int choose(struct pass *p, const struct gt_reader *r)
 		p->ranges.n = k;
 		return 0;
 	}
-	s->mode = p->syncs.n ? GT_SPLIT_SYNC : GT_SPLIT_PROCESS;
+	s->mode = p->wopen.n ? GT_SPLIT_WINDOW : p->syncs.n ? GT_SPLIT_SYNC : GT_SPLIT_PROCESS;
 	s->syncs = p->syncs.n;
 	return 0;
 }
@@ -964,6 +1007,8 @@ static void pass_release(struct pass *p)
 	gt_tl_vec_release(&p->calls);
 	gt_tl_vec_release(&p->ranges);
 	gt_tl_vec_release(&p->syncs);
+	gt_tl_vec_release(&p->wopen);
+	gt_tl_vec_release(&p->wclose);
 	free(p->api_launch);
 	free(p->range_match);
 	free(p->counts);
@@ -981,11 +1026,13 @@ static int finish(struct pass *p, const struct gt_reader *r)
 		return GT_ERR_NOMEM;
 	if (gt_tl_vec_sort(&p->kerns) || gt_tl_vec_sort(&p->copies) || gt_tl_vec_sort(&p->memsets) ||
 	    gt_tl_vec_sort(&p->apis) || gt_tl_vec_sort(&p->ranges) || gt_tl_vec_sort(&p->syncs) ||
-	    prepare_calls(&p->calls))
+	    gt_tl_vec_sort(&p->wopen) || gt_tl_vec_sort(&p->wclose) || prepare_calls(&p->calls))
 		return GT_ERR_NOMEM;
 	int rc = choose(p, r);
 	if (rc)
 		return rc;
+	if (s->mode != GT_SPLIT_WINDOW && (rc = make_windows(p, NULL)) != 0)
+		return rc; /* counted for the coverage line; the units are others */
 	count_pairs(s, &p->kerns, &p->calls);
 	struct gt_tl_vec uv;
 	gt_tl_vec_init(&uv, sizeof(struct range));
@@ -1023,6 +1070,8 @@ int gt_split_begin(struct gt_split *s, const char *path, const struct gt_split_o
 	gt_tl_vec_init(&p->calls, sizeof(struct call));
 	gt_tl_vec_init(&p->ranges, sizeof(struct range));
 	gt_tl_vec_init(&p->syncs, sizeof(struct span2));
+	gt_tl_vec_init(&p->wopen, sizeof(struct span2));
+	gt_tl_vec_init(&p->wclose, sizeof(struct span2));
 	return 0;
 }
 

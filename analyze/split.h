@@ -52,7 +52,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum gt_split_mode { GT_SPLIT_NVTX = 1, GT_SPLIT_SYNC = 2, GT_SPLIT_PROCESS = 3 };
+/* GT_SPLIT_WINDOW: a trace recorded in windows (GPUTRACE_WINDOW) without NVTX units: each window is a
+ * unit, since the time between windows holds no records to cut by syncs. */
+enum gt_split_mode { GT_SPLIT_NVTX = 1, GT_SPLIT_SYNC = 2, GT_SPLIT_PROCESS = 3, GT_SPLIT_WINDOW = 4 };
 
 enum gt_split_dir { GT_DIR_HTOD = 0, GT_DIR_DTOH, GT_DIR_DTOD, GT_DIR_PTOP, GT_DIR_OTHER, GT_DIR_COUNT };
 /* The direction family of a copy kind (enum gt_copy_kind). */
@@ -111,6 +113,10 @@ struct gt_split {
 	uint64_t unclosed;       /* instances of the chosen range never closed (left out) */
 	uint64_t empty_dropped;  /* sync mode: intervals without GPU work, left out */
 	uint64_t syncs;          /* sync mode: host synchronisations that cut the timeline */
+	uint64_t windows;        /* recording windows in the trace (any mode) */
+	uint64_t window_ns;      /* their summed length */
+	uint64_t run_ns;         /* the process's length (start to exit record, else first to last
+	                          * event): window_ns / run_ns is how much of the run was seen */
 
 	struct gt_split_unit *units; /* after warm-up, by start */
 	size_t nunits;

@@ -107,6 +107,7 @@ void gt_summary_release(struct gt_summary *s)
 	for (size_t i = 0; i < s->nfiles; i++) {
 		free(s->files[i].path);
 		free(s->files[i].synthetic);
+		free(s->files[i].window);
 	}
 	free(s->files);
 	memset(s, 0, sizeof *s);
@@ -412,6 +413,9 @@ int gt_summary_file_end(struct gt_summary *s, const struct gt_reader *r)
 	gt_reader_tail(r, &t);
 	f->complete = t.complete;
 	f->lost_bytes = t.lost_bytes;
+	const char *win = gt_reader_meta(r, "trace.window_ms");
+	if (win && *win && !(f->window = strdup(win)))
+		return GT_ERR_NOMEM;
 	const char *syn = gt_load_synthetic(r);
 	if (syn && !(f->synthetic = strdup(syn)))
 		return GT_ERR_NOMEM;

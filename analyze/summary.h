@@ -54,6 +54,7 @@ struct gt_summary_file {
 	int complete;
 	uint64_t lost_bytes;
 	char *synthetic;         /* META trace.synthetic when it says synthetic, else NULL */
+	char *window;            /* META trace.window_ms (recorded in windows, "ON/PERIOD"), else NULL */
 };
 
 struct summary_state;

@@ -71,6 +71,7 @@ int libs_load_cupti(const char *override_path, char *why, size_t n)
 		REQ(cupti_fn, cuptiActivityGetNextRecord),
 		OPT(cupti_fn, cuptiActivityGetNumDroppedRecords),
 		OPT(cupti_fn, cuptiActivityEnableLatencyTimestamps), REQ(cupti_fn, cuptiGetTimestamp),
+		OPT(cupti_fn, cuptiActivityEnableRuntimeApi), OPT(cupti_fn, cuptiActivityEnableDriverApi),
 		OPT(cupti_fn, cuptiGetDeviceId), OPT(cupti_fn, cuptiGetContextId),
 		OPT(cupti_fn, cuptiGetStreamIdEx),
 		OPT(cupti_fn, cuptiFinalize), OPT(cupti_fn, InitializeInjectionNvtx2),

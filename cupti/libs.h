@@ -32,6 +32,8 @@ struct cupti_fns {
 	LIBS_FN(cuptiActivityGetNextRecord);
 	LIBS_FN(cuptiActivityGetNumDroppedRecords);
 	LIBS_FN(cuptiActivityEnableLatencyTimestamps);
+	LIBS_FN(cuptiActivityEnableRuntimeApi); /* per-call selection, CUPTI 12+ */
+	LIBS_FN(cuptiActivityEnableDriverApi);
 	LIBS_FN(cuptiGetTimestamp);
 	LIBS_FN(cuptiGetDeviceId);
 	LIBS_FN(cuptiGetContextId);

@@ -1,6 +1,7 @@
 /* session.c: subscribes to CUPTI, enables activity kinds, routes resource callbacks (see session.h). */
 #include "session.h"
 #include "buffers.h"
+#include "api_select.h"
 #include "libs.h"
 
 #include <stdio.h>
@@ -9,6 +10,7 @@
 static CUpti_SubscriberHandle subscriber;
 static struct session_hooks hooks;
 static unsigned enabled_kinds;
+static unsigned selected_apis; /* SK_RUNTIME / SK_DRIVER recorded per call */
 static int active;
 
 /* The CUPTI activity kinds behind each of our kinds. */
@@ -64,6 +66,37 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
 	} else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && hooks.driver_api) {
 		hooks.driver_api(cbid, data);
 	}
+}
+
+/* Switches one of our kinds on or off. The runtime and driver API kinds record only the calls the
+ * analyses use (api_select.h) unless every call was asked for, or CUPTI cannot select per call. */
+static int set_kind(size_t i, int on, int api_all, struct session_result *res)
+{
+	unsigned bit = kind_table[i].bit;
+	/* At start (res given) selection is tried; later, a kind is switched the way it started. */
+	int try_select = res ? 1 : (selected_apis & bit) != 0;
+	if ((bit == SK_RUNTIME || bit == SK_DRIVER) && !api_all && try_select) {
+		CUpti_CallbackDomain dom = bit == SK_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API
+		                                             : CUPTI_CB_DOMAIN_DRIVER_API;
+		int n = api_select_enable(dom, on);
+		if (n >= 0) {
+			if (res) {
+				res->api_selected |= bit;
+				res->api_calls[bit == SK_DRIVER] = n;
+			}
+			return 0;
+		}
+		/* No per-call selection in this CUPTI: every call is recorded, as the metadata says. */
+	}
+	int failed = 0;
+	for (int k = 0; k < 2; k++) {
+		CUpti_ActivityKind ak = kind_table[i].kinds[k];
+		if (ak == CUPTI_ACTIVITY_KIND_INVALID)
+			continue;
+		CUptiResult r = on ? cupti_fn.cuptiActivityEnable(ak) : cupti_fn.cuptiActivityDisable(ak);
+		failed |= r != CUPTI_SUCCESS;
+	}
+	return failed ? -1 : 0;
 }
 
 int session_start(unsigned kinds, int latency, const struct session_hooks *h,
@@ -127,17 +160,14 @@ int session_start(unsigned kinds, int latency, const struct session_hooks *h,
 	for (size_t i = 0; i < NKINDS; i++) {
 		if (!(kinds & kind_table[i].bit))
 			continue;
-		int ok = 1;
-		for (int k = 0; k < 2; k++) {
-			CUpti_ActivityKind ak = kind_table[i].kinds[k];
-			if (ak != CUPTI_ACTIVITY_KIND_INVALID && cupti_fn.cuptiActivityEnable(ak) != CUPTI_SUCCESS)
-				ok = 0;
-		}
-		if (ok)
+		if (set_kind(i, 1, kinds & SK_API_ALL, res) == 0)
 			res->enabled |= kind_table[i].bit;
 		else
 			res->failed |= kind_table[i].bit;
 	}
+	if ((kinds & SK_API_ALL) && (res->enabled & (SK_RUNTIME | SK_DRIVER)))
+		res->enabled |= SK_API_ALL;
+	selected_apis = res->api_selected;
 	enabled_kinds = res->enabled;
 	active = 1;
 	return 0;
@@ -149,17 +179,23 @@ void session_flush(int forced)
 		cupti_fn.cuptiActivityFlushAll(forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
 }
 
+static int set_enabled(int on)
+{
+	int rc = 0;
+	for (size_t i = 0; i < NKINDS; i++)
+		if ((enabled_kinds & kind_table[i].bit) && set_kind(i, on, enabled_kinds & SK_API_ALL, NULL))
+			rc = -1;
+	return rc;
+}
+
+int session_pause(void) { return active ? set_enabled(0) : 0; }
+int session_resume(void) { return active ? set_enabled(1) : 0; }
+
 void session_stop(void)
 {
 	if (!active)
 		return;
-	for (size_t i = 0; i < NKINDS; i++) {
-		if (!(enabled_kinds & kind_table[i].bit))
-			continue;
-		for (int k = 0; k < 2; k++)
-			if (kind_table[i].kinds[k] != CUPTI_ACTIVITY_KIND_INVALID)
-				cupti_fn.cuptiActivityDisable(kind_table[i].kinds[k]);
-	}
+	set_enabled(0);
 	cupti_fn.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	cupti_fn.cuptiUnsubscribe(subscriber);
 	active = 0;

@@ -24,10 +24,11 @@ enum session_kind {
 	SK_MEMORY = 1u << 7,   /* MEMORY2: allocations and frees */
 	SK_OVERHEAD = 1u << 8,
 	SK_GRAPH = 1u << 9,    /* GRAPH_TRACE: one record per graph launch instead of per node */
+	SK_API_ALL = 1u << 10, /* runtime/driver: every call, not only those the analyses use */
 };
-#define SK_DEFAULT (SK_KERNEL | SK_MEMCPY | SK_MEMSET | SK_RUNTIME | SK_SYNC | SK_NVTX | \
+#define SK_DEFAULT (SK_KERNEL | SK_MEMCPY | SK_MEMSET | SK_RUNTIME | SK_DRIVER | SK_SYNC | SK_NVTX | \
                     SK_MEMORY | SK_OVERHEAD)
-#define SK_ALL (SK_DEFAULT | SK_DRIVER | SK_GRAPH)
+#define SK_ALL (SK_DEFAULT | SK_DRIVER | SK_GRAPH | SK_API_ALL)
 
 
 struct session_hooks {
@@ -43,6 +44,9 @@ struct session_result {
 	unsigned enabled;          /* kinds actually enabled */
 	unsigned failed;           /* kinds CUPTI refused */
 	int latency;               /* latency timestamps on */
+	unsigned api_selected;     /* SK_RUNTIME / SK_DRIVER bits recorded per call (api_select.h);
+	                            * an enabled API kind without its bit records every call */
+	int api_calls[2];          /* runtime, driver: how many calls were selected */
 	uint32_t cupti_version;
 	char other_client[80];     /* on a collision: the other subscriber's name, if CUPTI said */
 };
@@ -52,6 +56,10 @@ int session_start(unsigned kinds, int latency, const struct session_hooks *hooks
                   struct session_result *res, char *why, size_t n);
 /* Delivers completed buffers (forced: also the ones with records still in flight). */
 void session_flush(int forced);
+/* Windowed recording: turns the enabled activity kinds off and on again at run time, leaving the
+ * subscription and the callbacks as they are. 0, or the first CUptiResult that failed. */
+int session_pause(void);
+int session_resume(void);
 /* Disables the activity kinds and unsubscribes (used when tracing must stop early). */
 void session_stop(void);
 int session_active(void);

@@ -19,7 +19,7 @@ static const struct {
 	{ "kernel", SK_KERNEL }, { "memcpy", SK_MEMCPY }, { "memset", SK_MEMSET },
 	{ "runtime", SK_RUNTIME }, { "driver", SK_DRIVER }, { "sync", SK_SYNC },
 	{ "nvtx", SK_NVTX }, { "memory", SK_MEMORY }, { "overhead", SK_OVERHEAD },
-	{ "graph", SK_GRAPH },
+	{ "graph", SK_GRAPH }, { "api-all", SK_API_ALL },
 };
 #define NKIND (sizeof kind_names / sizeof kind_names[0])
 
@@ -30,8 +30,12 @@ static const struct {
 	  "trace path; %p pid, %h host, %r rank, %n program, %% a percent sign. An existing file is "
 	  "never replaced: .1, .2, ... is added" },
 	{ "GPUTRACE_ACTIVITIES", "default",
-	  "comma-separated kinds: kernel memcpy memset runtime driver sync nvtx memory overhead graph; "
-	  "'default' (all but driver and graph), 'all', or +kind/-kind to change the default" },
+	  "comma-separated kinds: kernel memcpy memset runtime driver sync nvtx memory overhead graph "
+	  "api-all; 'default' (all but graph and api-all), 'all', or +kind/-kind to change the default. "
+	  "runtime and driver record only the calls that launch, copy, set memory, synchronise, record "
+	  "or wait on events, allocate, free and launch graphs; api-all records every call" },
+	{ "GPUTRACE_WINDOW", "", "record in windows: ON/PERIOD in ms (200/2000: 200 ms of every 2 s, "
+	  "the first window at start); activity is off between windows; empty records all the time" },
 	{ "GPUTRACE_KERNELS", "", "record only kernels whose mangled or demangled name matches this "
 	  "POSIX extended regex; the rest are counted as filtered" },
 	{ "GPUTRACE_BUFFER_KB", "4096", "size of each CUPTI activity buffer (64..262144)" },
@@ -158,7 +162,7 @@ static unsigned parse_kinds(struct msgbuf *m, const char *s)
 			break;
 		p = e + 1;
 	}
-	if (!kinds) {
+	if (!(kinds & ~SK_API_ALL)) { /* api-all says which calls, not what to record */
 		if (un)
 			note(m, "GPUTRACE_ACTIVITIES='%s': unknown kind %s, nothing left to record; using the "
 			     "default", s, unknown);
@@ -169,6 +173,30 @@ static unsigned parse_kinds(struct msgbuf *m, const char *s)
 	if (un)
 		note(m, "GPUTRACE_ACTIVITIES: unknown kind %s ignored", unknown);
 	return kinds;
+}
+
+/* "ON/PERIOD" in milliseconds, 10 <= ON < PERIOD <= 1 hour. Anything else: one line, no windows. */
+static void parse_window(struct msgbuf *m, const char *s, unsigned *on, unsigned *period)
+{
+	*on = *period = 0;
+	if (!s || !*s)
+		return;
+	char *end;
+	errno = 0;
+	unsigned long a = strtoul(s, &end, 10), b = 0;
+	int ok = !errno && end != s && *s != '-' && *end == '/';
+	if (ok) {
+		const char *q = end + 1;
+		b = strtoul(q, &end, 10);
+		ok = !errno && end != q && *q != '-' && *end == '\0';
+	}
+	if (!ok || a < 10 || a >= b || b > 3600000) {
+		note(m, "GPUTRACE_WINDOW='%s' is not ON/PERIOD in ms with 10 <= ON < PERIOD <= 3600000 "
+		     "(e.g. 200/2000); recording all the time", s);
+		return;
+	}
+	*on = (unsigned)a;
+	*period = (unsigned)b;
 }
 
 int config_load(struct gtp_config *c, char *msgs, size_t n)
@@ -206,6 +234,7 @@ int config_load(struct gtp_config *c, char *msgs, size_t n)
 		c->sample_ms = 10;
 	}
 	c->latency = (int)get_num(&m, "GPUTRACE_LATENCY", 0, 0, 1);
+	parse_window(&m, getenv("GPUTRACE_WINDOW"), &c->window_on_ms, &c->window_period_ms);
 	c->exit_timeout_ms = (unsigned)get_num(&m, "GPUTRACE_EXIT_TIMEOUT_MS", 10000, 100, 600000);
 	get_str(&m, "GPUTRACE_CUPTI_PATH", "", c->cupti_path, sizeof c->cupti_path);
 	get_str(&m, "GPUTRACE_REPORT", "", c->report_path, sizeof c->report_path);

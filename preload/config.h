@@ -20,6 +20,8 @@ struct gtp_config {
 	unsigned flush_ms;          /* GPUTRACE_FLUSH_MS */
 	unsigned sample_ms;         /* GPUTRACE_SAMPLE_MS, 0 = no clock sampling */
 	int latency;                /* GPUTRACE_LATENCY: queued/submitted timestamps */
+	unsigned window_on_ms;      /* GPUTRACE_WINDOW ON/PERIOD: recording windows; 0 = always on */
+	unsigned window_period_ms;
 	unsigned exit_timeout_ms;   /* GPUTRACE_EXIT_TIMEOUT_MS: bound on the final flush */
 	int debug;                  /* GPUTRACE_DEBUG=1 */
 	int quiet;                  /* GPUTRACE_QUIET=1: no lines on stderr except errors */

@@ -7,6 +7,7 @@
  * time limit, for the writer to finish the file.
  */
 #include "recorder.h"
+#include "cupti/api_select.h"
 #include "cupti/buffers.h"
 #include "cupti/capture.h"
 #include "cupti/libs.h"
@@ -244,6 +245,9 @@ static void write_report_line(const char *status, unsigned long long refused)
 
 static void finish_trace(int how, int status)
 {
+	/* A write failure stopped the session early: buffers CUPTI still held then are ours, not a
+	 * sign of another client, and their records are lost with the rest of the run anyway. */
+	int stopped_early = R.write_failed != 0;
 	/* Everything still inside CUPTI, including records of work in flight. */
 	session_flush(1);
 	drain_buffers();
@@ -260,6 +264,9 @@ static void finish_trace(int how, int status)
 	 * A CUPTI that refused buffers yet counted nothing has lost records of unknown number: said in
 	 * the trace (a DROPPED record of count 0) and on the closing line, never "0 dropped". */
 	int lost_uncounted = bs.refused && !R.cupti_dropped;
+	/* Another client took over when its buffers came to us, or ours never came back though we
+	 * flushed with the session running. */
+	int collided = bs.foreign || (bs.outstanding && !stopped_early);
 	if (!R.write_failed) {
 		int rc = capture_finish(R.w);
 		rc = rc ? rc : xlate_finish(&R.x, cupti_now());
@@ -270,7 +277,7 @@ static void finish_trace(int how, int status)
 		rc = rc ? rc : gt_writer_meta(R.w, "tracing.buffer_pool_misses", v);
 		snprintf(v, sizeof v, "%llu", (unsigned long long)bs.refused);
 		rc = rc ? rc : gt_writer_meta(R.w, "tracing.buffers_refused", v);
-		if (bs.foreign || bs.outstanding) {
+		if (collided) {
 			/* Another CUPTI client registered its own buffer callbacks after us: CUPTI then
 			 * delivers our buffers to it and its buffers to us. */
 			snprintf(v, sizeof v, "%llu foreign, %llu of ours never returned",
@@ -298,7 +305,7 @@ static void finish_trace(int how, int status)
 		gt_writer_abandon(R.w);
 		R.w = NULL;
 	}
-	if (bs.foreign || bs.outstanding)
+	if (collided)
 		gtp_error("another CUPTI client in this process (e.g. torch.profiler, Nsight) took over "
 		          "activity collection: %llu of our buffers never came back, %llu of its came to "
 		          "us; the trace '%s' is incomplete",
@@ -310,8 +317,39 @@ static void finish_trace(int how, int status)
 		        (unsigned long long)(s->bytes_htod + s->bytes_dtoh + s->bytes_dtod + s->bytes_other),
 		        (unsigned long long)R.cupti_dropped,
 		        lost_uncounted ? ", and more lost (CUPTI's buffer requests refused: the number is unknown)" : "");
-	write_report_line(R.write_failed ? "write-failed" : (bs.foreign || bs.outstanding) ? "collision" : "ok",
+	write_report_line(R.write_failed ? "write-failed" : collided ? "collision" : "ok",
 	                  lost_uncounted ? (unsigned long long)bs.refused : 0);
+}
+
+/* Windowed recording (GPUTRACE_WINDOW): the writer thread opens and closes windows on its clock.
+ * Closing turns CUPTI's activity kinds off, hands over what the window recorded and marks the end;
+ * the records of work launched inside a window but finished after it still arrive, and belong to it. */
+struct window {
+	int open;
+	uint32_t index;            /* windows opened before this one */
+	uint64_t next_edge;        /* mono_ms of the next open or close; UINT64_MAX without windows */
+};
+
+static void window_edge(struct window *win, uint64_t now)
+{
+	int rc;
+	if (win->open) {
+		if (session_pause() != 0)
+			gtp_debug("window %u: CUPTI refused to turn some activity off", win->index);
+		rc = R.write_failed ? 0 : write_process(R.w, GT_PROCESS_WINDOW_CLOSE, (int32_t)win->index);
+		session_flush(0);
+		drain_buffers();
+		win->index++;
+		win->next_edge = now + (R.cfg.window_period_ms - R.cfg.window_on_ms);
+	} else {
+		if (session_resume() != 0)
+			gtp_debug("window %u: CUPTI refused to turn some activity on", win->index);
+		rc = R.write_failed ? 0 : write_process(R.w, GT_PROCESS_WINDOW_OPEN, (int32_t)win->index);
+		win->next_edge = now + R.cfg.window_on_ms;
+	}
+	win->open = !win->open;
+	if (rc && !R.write_failed)
+		writer_failed(rc);
 }
 
 static void *writer_main(void *arg)
@@ -320,9 +358,13 @@ static void *writer_main(void *arg)
 	uint64_t now = mono_ms();
 	uint64_t next_flush = now + R.cfg.flush_ms;
 	uint64_t next_sample = R.cfg.sample_ms ? now : UINT64_MAX;
+	struct window win = { .open = 1, .next_edge = R.cfg.window_period_ms ? now + R.cfg.window_on_ms
+	                                                                     : UINT64_MAX };
 	for (;;) {
 		now = mono_ms();
 		uint64_t until = next_flush < next_sample ? next_flush : next_sample;
+		if (win.next_edge < until)
+			until = win.next_edge;
 		unsigned wait = until > now ? (unsigned)(until - now) : 0;
 		/* A signal handler cannot wake us; look at the flag at least every 50 ms. */
 		if (wait > 50)
@@ -342,6 +384,8 @@ static void *writer_main(void *arg)
 				writer_failed(rc);
 		}
 		now = mono_ms();
+		if (now >= win.next_edge)
+			window_edge(&win, now);
 		if (now >= next_sample) {
 			if (!R.write_failed) {
 				int rc = devices_sample(R.w, cupti_now());
@@ -374,6 +418,23 @@ static void *writer_main(void *arg)
 }
 
 /* ---- start ------------------------------------------------------------------------------------ */
+
+/* Which API calls the trace holds, so that split's API column says what it measured. */
+static void write_api_meta(struct gt_writer *w, const struct session_result *res)
+{
+	char v[256];
+	unsigned apis = res->enabled & (SK_RUNTIME | SK_DRIVER);
+	if (!apis)
+		snprintf(v, sizeof v, "none");
+	else if (res->enabled & SK_API_ALL)
+		snprintf(v, sizeof v, "all");
+	else if ((res->api_selected & apis) == apis)
+		snprintf(v, sizeof v, "selected: " API_SELECT_SET_NAME " (%d runtime, %d driver calls)",
+		         res->api_calls[0], res->api_calls[1]);
+	else
+		snprintf(v, sizeof v, "all (this CUPTI cannot select calls)");
+	gt_writer_meta(w, "trace.api_calls", v);
+}
 
 /* Writes a trace that says why it holds no GPU activity, so that a user (or CI) who expected a file
  * finds one with the reason. */
@@ -493,7 +554,12 @@ void recorder_start(const char *via)
 		gt_writer_meta(R.w, "trace.activities_refused", kinds);
 		gtp_log("CUPTI refused these activity kinds: %s", kinds);
 	}
+	write_api_meta(R.w, &res);
 	gt_writer_meta(R.w, "trace.latency_timestamps", res.latency ? "1" : "0");
+	if (c->window_period_ms) {
+		snprintf(why, sizeof why, "%u/%u", c->window_on_ms, c->window_period_ms);
+		gt_writer_meta(R.w, "trace.window_ms", why);
+	}
 	gt_writer_meta(R.w, "trace.kernel_filter", R.kernel_re_ok ? c->kernel_filter : "");
 	snprintf(why, sizeof why, "%u", c->flush_ms);
 	gt_writer_meta(R.w, "trace.flush_ms", why);
@@ -502,6 +568,8 @@ void recorder_start(const char *via)
 	gt_writer_meta(R.w, "trace.shadow", cap == 0 ? c->shadow : "");
 	write_clock_sync(R.w);
 	write_process(R.w, GT_PROCESS_START, 0);
+	if (c->window_period_ms)
+		write_process(R.w, GT_PROCESS_WINDOW_OPEN, 0); /* the first window opens at start */
 
 	/* The writer thread takes no signals: asynchronous ones go to the program's threads, whose
 	 * handler then waits for the writer. */

@@ -250,6 +250,8 @@ enum gt_process_event {
 	GT_PROCESS_FORKED = 4,   /* a child's first record: status = the parent's pid */
 	GT_PROCESS_EXEC = 5,     /* the process called exec: the trace ends here */
 	GT_PROCESS_TRACING_OFF = 6, /* the recorder stopped tracing; the reason is in META "tracing.off" */
+	GT_PROCESS_WINDOW_OPEN = 7, /* a recording window opened (GPUTRACE_WINDOW); status = its number */
+	GT_PROCESS_WINDOW_CLOSE = 8,/* a recording window closed; status = its number */
 };
 
 struct gt_process {

@@ -513,6 +513,74 @@ static void test_whole_process_without_syncs(void **state)
 	gt_split_release(&s);
 }
 
+/* Window mode (GPUTRACE_WINDOW): process [100, 9000); windows open at 100 (closed 1100), 5000
+ * (closed 6000; a second open at 5500 inside it is ignored) and 8000 (never closed: it ends at the
+ * exit); a close at 50 before any window is ignored. A sync at 600 would cut a sync-mode unit, but
+ * the windows are the units: the time between them holds no records. */
+static int write_windows(const char *path, int with_nvtx)
+{
+	struct gt_writer *w;
+	int rc = synth_open(&w, path, 0);
+	if (rc)
+		return rc;
+	rc = rc ? rc : synth_device(w);
+	rc = rc ? rc : tl_process(w, GT_PROCESS_START, 100);
+	rc = rc ? rc : tl_process(w, GT_PROCESS_WINDOW_CLOSE, 50);
+	rc = rc ? rc : tl_process(w, GT_PROCESS_WINDOW_OPEN, 100);
+	rc = rc ? rc : tl_kernel(w, "_Z1kv", 200, 300, 1, 1, 0);
+	rc = rc ? rc : tl_sync(w, GT_SYNC_CONTEXT, 500, 600, 2);
+	rc = rc ? rc : tl_kernel(w, "_Z1kv", 700, 900, 1, 3, 0);
+	rc = rc ? rc : tl_process(w, GT_PROCESS_WINDOW_CLOSE, 1100);
+	rc = rc ? rc : tl_process(w, GT_PROCESS_WINDOW_OPEN, 5000);
+	rc = rc ? rc : tl_kernel(w, "_Z1kv", 5100, 5400, 1, 4, 0);
+	rc = rc ? rc : tl_process(w, GT_PROCESS_WINDOW_OPEN, 5500);
+	rc = rc ? rc : tl_process(w, GT_PROCESS_WINDOW_CLOSE, 6000);
+	rc = rc ? rc : tl_process(w, GT_PROCESS_WINDOW_OPEN, 8000);
+	rc = rc ? rc : tl_kernel(w, "_Z1kv", 8100, 8500, 1, 5, 0);
+	if (with_nvtx) {
+		rc = rc ? rc : tl_nvtx(w, "step", 150, 1000, 0, 1);
+		rc = rc ? rc : tl_nvtx(w, "step", 5050, 5900, 0, 1);
+	}
+	rc = rc ? rc : tl_process(w, GT_PROCESS_EXIT, 9000);
+	if (rc) {
+		gt_writer_abandon(w);
+		return rc;
+	}
+	return gt_writer_close(w);
+}
+
+static void test_windows_are_units(void **state)
+{
+	(void)state;
+	const char *p = temp();
+	assert_int_equal(write_windows(p, 0), 0);
+	struct gt_split s;
+	run(&s, p, NULL, 0);
+	assert_int_equal(s.mode, GT_SPLIT_WINDOW);
+	assert_int_equal(s.windows, 3);
+	assert_int_equal(s.window_ns, 3000);
+	assert_int_equal(s.run_ns, 8900);
+	assert_int_equal(s.nunits, 3);
+	static const uint64_t a[] = { 100, 5000, 8000 }, b[] = { 1100, 6000, 9000 };
+	static const double k[] = { 300, 300, 400 };
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(s.units[i].start, a[i]);
+		assert_int_equal(s.units[i].end, b[i]);
+		assert_true(V(&s.units[i], KERNEL) == k[i]);
+	}
+	gt_split_release(&s);
+
+	/* With NVTX ranges the ranges stay the units; the windows are still counted. */
+	p = temp();
+	assert_int_equal(write_windows(p, 1), 0);
+	run(&s, p, NULL, 0);
+	assert_int_equal(s.mode, GT_SPLIT_NVTX);
+	assert_int_equal(s.nunits, 2);
+	assert_int_equal(s.windows, 3);
+	assert_int_equal(s.window_ns, 3000);
+	gt_split_release(&s);
+}
+
 /* ---- the command ------------------------------------------------------------------------------- */
 
 static char *run_cmd(int argc, char **argv, int want_rc)
@@ -838,6 +906,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_parent_and_child_starting_together, teardown),
 		cmocka_unit_test_teardown(test_sync_intervals_without_nvtx, teardown),
 		cmocka_unit_test_teardown(test_whole_process_without_syncs, teardown),
+		cmocka_unit_test_teardown(test_windows_are_units, teardown),
 		cmocka_unit_test_teardown(test_command_formats, teardown),
 		cmocka_unit_test_teardown(test_renderer_frames, teardown),
 		cmocka_unit_test_teardown(test_renderer_wall_matches_printed_e2e, teardown),

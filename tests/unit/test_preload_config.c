@@ -79,8 +79,8 @@ static void test_defaults(void **state)
 	assert_string_equal(c.shadow, "");
 	assert_int_equal(c.shadow_max, 3);
 	assert_int_equal(c.shadow_bytes, 1ull << 30);
-	/* The default kinds are all but driver and graph, as the help says. */
-	assert_int_equal(SK_DEFAULT, SK_ALL & ~(SK_DRIVER | SK_GRAPH));
+	/* The default kinds are all but graph and api-all, as the help says. */
+	assert_int_equal(SK_DEFAULT, SK_ALL & ~(SK_GRAPH | SK_API_ALL));
 }
 
 /* Every variable that config_help prints, set to the default it prints, gives the same config as
@@ -241,15 +241,17 @@ static void test_activities_grammar(void **state)
 		{ "kernel,memcpy", SK_KERNEL | SK_MEMCPY },
 		{ "memcpy,kernel,", SK_KERNEL | SK_MEMCPY },
 		{ "kernel,,memcpy", SK_KERNEL | SK_MEMCPY },
-		{ "+driver", SK_DEFAULT | SK_DRIVER },
-		{ "+graph,+driver", SK_ALL },
+		{ "+driver", SK_DEFAULT },
+		{ "+graph,+api-all", SK_ALL },
+		{ "-driver", SK_DEFAULT & ~SK_DRIVER },
+		{ "kernel,runtime,api-all", SK_KERNEL | SK_RUNTIME | SK_API_ALL },
 		{ "-runtime", SK_DEFAULT & ~SK_RUNTIME },
 		{ "-runtime,-sync,-memory", SK_DEFAULT & ~(SK_RUNTIME | SK_SYNC | SK_MEMORY) },
-		{ "+driver,-nvtx", (SK_DEFAULT | SK_DRIVER) & ~SK_NVTX },
+		{ "+api-all,-nvtx", (SK_DEFAULT | SK_API_ALL) & ~SK_NVTX },
 		{ "all,-driver", SK_ALL & ~SK_DRIVER },
 		{ "kernel,+driver", SK_KERNEL | SK_DRIVER },
 		{ "default,graph", SK_DEFAULT | SK_GRAPH },
-		{ "kernel,memcpy,memset,runtime,driver,sync,nvtx,memory,overhead,graph", SK_ALL },
+		{ "kernel,memcpy,memset,runtime,driver,sync,nvtx,memory,overhead,graph,api-all", SK_ALL },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int n;
@@ -280,8 +282,13 @@ static void test_activities_errors(void **state)
 	assert_int_equal(count_lines(msgs), 1);
 	assert_non_null(strstr(msgs, "'nonsense'"));
 	assert_non_null(strstr(msgs, "using the default"));
-	k = kinds_of("-kernel,-memcpy,-memset,-runtime,-sync,-nvtx,-memory,-overhead", &n, msgs,
+	k = kinds_of("-kernel,-memcpy,-memset,-runtime,-driver,-sync,-nvtx,-memory,-overhead", &n, msgs,
 	             sizeof msgs);
+	assert_int_equal(k, SK_DEFAULT);
+	assert_int_equal(n, 1);
+	assert_non_null(strstr(msgs, "leaves nothing to record"));
+	/* api-all says which calls, not what to record: alone it records nothing. */
+	k = kinds_of("api-all", &n, msgs, sizeof msgs);
 	assert_int_equal(k, SK_DEFAULT);
 	assert_int_equal(n, 1);
 	assert_non_null(strstr(msgs, "leaves nothing to record"));
@@ -359,14 +366,44 @@ static void test_message_buffer(void **state)
 	assert_int_equal(c.flush_ms, 1000);
 }
 
+/* GPUTRACE_WINDOW: ON/PERIOD in ms is taken; anything else is one line and no windows. */
+static void test_window(void **state)
+{
+	(void)state;
+	struct gtp_config c;
+	char msgs[512];
+	assert_int_equal(config_load(&c, msgs, sizeof msgs), 0);
+	assert_int_equal(c.window_on_ms, 0);
+	assert_int_equal(c.window_period_ms, 0);
+	setenv("GPUTRACE_WINDOW", "200/2000", 1);
+	assert_int_equal(config_load(&c, msgs, sizeof msgs), 0);
+	assert_int_equal(c.window_on_ms, 200);
+	assert_int_equal(c.window_period_ms, 2000);
+	setenv("GPUTRACE_WINDOW", "10/3600000", 1);
+	assert_int_equal(config_load(&c, msgs, sizeof msgs), 0);
+	assert_int_equal(c.window_on_ms, 10);
+	assert_int_equal(c.window_period_ms, 3600000);
+	static const char *const bad[] = { "200", "200/", "/2000", "2000/200", "200/200", "9/100",
+		"100/3600001", "-1/100", "100/-1", "100/2000x", "a/b", "100 / 2000",
+		"99999999999999999999/1" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		setenv("GPUTRACE_WINDOW", bad[i], 1);
+		if (config_load(&c, msgs, sizeof msgs) != 1 || c.window_on_ms || c.window_period_ms ||
+		    !strstr(msgs, "GPUTRACE_WINDOW") || !strstr(msgs, "recording all the time") ||
+		    count_lines(msgs) != 1)
+			fail_msg("GPUTRACE_WINDOW='%s': window %u/%u, messages: %s", bad[i], c.window_on_ms,
+			         c.window_period_ms, msgs);
+	}
+}
+
 static void test_kind_names(void **state)
 {
 	(void)state;
 	char buf[256];
 	config_kind_names(SK_DEFAULT, buf, sizeof buf);
-	assert_string_equal(buf, "kernel,memcpy,memset,runtime,sync,nvtx,memory,overhead");
+	assert_string_equal(buf, "kernel,memcpy,memset,runtime,driver,sync,nvtx,memory,overhead");
 	config_kind_names(SK_ALL, buf, sizeof buf);
-	assert_string_equal(buf, "kernel,memcpy,memset,runtime,driver,sync,nvtx,memory,overhead,graph");
+	assert_string_equal(buf, "kernel,memcpy,memset,runtime,driver,sync,nvtx,memory,overhead,graph,api-all");
 	config_kind_names(0, buf, sizeof buf);
 	assert_string_equal(buf, "");
 	config_kind_names(SK_DRIVER | SK_GRAPH, buf, sizeof buf);
@@ -403,6 +440,7 @@ int main(void)
 		cmocka_unit_test_setup(test_string_limits, clean_env),
 		cmocka_unit_test_setup(test_message_buffer, clean_env),
 		cmocka_unit_test_setup(test_kind_names, clean_env),
+		cmocka_unit_test_setup(test_window, clean_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,130 @@
+"""Launch-bound workloads of frameworks this project did not write, for the recording-cost table.
+
+    python3 framework_workloads.py [--only transformer,tinyop,cupy] [--profiler] [--seconds S]
+
+- transformer: a 2-layer nn.TransformerEncoder training step (d_model 256, 4 heads, batch 16 x 128
+  tokens, AdamW, fp32): about 140 kernels and 5 ms per step on an H200, launch-bound;
+- tinyop: t.add_(1.0) on a 1024-float tensor, one kernel per op: the per-launch cost as PyTorch
+  pays it (the dispatcher's calls around every launch included);
+- cupy: x += 1 on a 1024-float CuPy array: CuPy launches through the driver API (cuLaunchKernel).
+
+Each workload is warmed up, then timed over a fixed count sized to run about --seconds (so that a
+windowed recording with a 1 s period sees several windows), and synchronised before the clock
+stops. With --profiler the torch workloads run inside torch.profiler (CPU + CUDA activities), the
+peer this tool is compared with. Prints one line per workload:
+    workload=NAME unit=ms/step|us/op value=V count=N kernels_per_iter=K
+"""
+import argparse
+import sys
+import time
+
+
+def transformer(torch, seconds, profiler):
+    dev = torch.device("cuda")
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(d_model=256, nhead=4, dim_feedforward=1024,
+                                             batch_first=True)
+    model = torch.nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False).to(dev)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    x = torch.randn(16, 128, 256, device=dev)
+    tgt = torch.randn(16, 128, 256, device=dev)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = torch.nn.functional.mse_loss(model(x), tgt)
+        loss.backward()
+        opt.step()
+
+    for _ in range(10):
+        step()
+    torch.cuda.synchronize()
+    steps = max(20, int(seconds / 0.005))
+    with profiler():
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            step()
+        torch.cuda.synchronize()
+        t1 = time.perf_counter()
+    return "ms/step", (t1 - t0) * 1e3 / steps, steps
+
+
+def tinyop(torch, seconds, profiler):
+    t = torch.zeros(1024, device="cuda")
+    for _ in range(1000):
+        t.add_(1.0)
+    torch.cuda.synchronize()
+    ops = max(1000, int(seconds / 10e-6))
+    with profiler():
+        t0 = time.perf_counter()
+        for _ in range(ops):
+            t.add_(1.0)
+        torch.cuda.synchronize()
+        t1 = time.perf_counter()
+    return "us/op", (t1 - t0) * 1e6 / ops, ops
+
+
+def cupy_op(seconds):
+    import cupy
+    x = cupy.zeros(1024, dtype=cupy.float32)
+    for _ in range(1000):
+        x += 1
+    cupy.cuda.runtime.deviceSynchronize()
+    ops = max(1000, int(seconds / 10e-6))
+    t0 = time.perf_counter()
+    for _ in range(ops):
+        x += 1
+    cupy.cuda.runtime.deviceSynchronize()
+    t1 = time.perf_counter()
+    return "us/op", (t1 - t0) * 1e6 / ops, ops
+
+
+class _NoProfiler:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", default="transformer,tinyop,cupy")
+    ap.add_argument("--profiler", action="store_true")
+    ap.add_argument("--seconds", type=float, default=1.5)
+    a = ap.parse_args()
+    which = a.only.split(",")
+    torch = None
+    if "transformer" in which or "tinyop" in which:
+        import torch
+        if not torch.cuda.is_available():
+            print("framework_workloads: no CUDA device", file=sys.stderr)
+            return 3
+
+    def profiler():
+        if not a.profiler:
+            return _NoProfiler()
+        from torch.profiler import profile, ProfilerActivity
+        return profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA])
+
+    for w in which:
+        if w == "transformer":
+            unit, v, n = transformer(torch, a.seconds, profiler)
+        elif w == "tinyop":
+            unit, v, n = tinyop(torch, a.seconds, profiler)
+        elif w == "cupy":
+            if a.profiler:
+                continue  # torch.profiler does not see CuPy's launches as its own workload
+            try:
+                unit, v, n = cupy_op(a.seconds)
+            except ImportError as e:
+                print(f"framework_workloads: no cupy: {e}", file=sys.stderr)
+                continue
+        else:
+            print(f"framework_workloads: unknown workload {w}", file=sys.stderr)
+            return 2
+        print(f"workload={w} unit={unit} value={v:.4f} count={n}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
