@@ -13,6 +13,8 @@
 #   gt:api-all    the defaults with every API call recorded (+api-all; the former defaults' cost)
 #   gt:k+m        kernel,memcpy only: the floor of an activity tracer
 #   gt:window     the defaults in windows of 100 ms every 1 s (GPUTRACE_WINDOW=100/1000: 10% duty)
+#   gt:disabled   CUPTI attached with every kind switched off after a first 10 ms window
+#                 (GPUTRACE_WINDOW=10/3600000): what CUPTI costs while disabled
 #   profiler      torch.profiler (CPU + CUDA) around the timed loop, no gputrace (torch workloads)
 # and, KIND_ROUNDS rounds each, kernel,memcpy plus one more kind, to price each kind alone:
 #   gt:+runtime gt:+driver gt:+runtime-all gt:+sync gt:+nvtx gt:+memory gt:+memset gt:+overhead
@@ -46,6 +48,7 @@ run() {
 	gt:api-all) o=$(env $gt GPUTRACE_ACTIVITIES=+api-all $cmd 2>>"$log") ;;
 	gt:k+m) o=$(env $gt GPUTRACE_ACTIVITIES=kernel,memcpy $cmd 2>>"$log") ;;
 	gt:window) o=$(env $gt GPUTRACE_WINDOW=100/1000 $cmd 2>>"$log") ;;
+	gt:disabled) o=$(env $gt GPUTRACE_WINDOW=10/3600000 $cmd 2>>"$log") ;;
 	gt:+runtime-all) o=$(env $gt GPUTRACE_ACTIVITIES=kernel,memcpy,runtime,api-all $cmd 2>>"$log") ;;
 	gt:+*) o=$(env $gt GPUTRACE_ACTIVITIES=kernel,memcpy,${m#gt:+} $cmd 2>>"$log") ;;
 	esac
@@ -63,7 +66,7 @@ run() {
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
 python3 -c 'import torch, cupy; print("torch", torch.__version__, "cupy", cupy.__version__)' 2>&1 | tee -a "$out/gpu.txt"
 for r in $(seq 1 "$rounds"); do
-	for m in bare gt:default gt:api-all gt:k+m gt:window profiler; do run "$m" "$r"; done
+	for m in bare gt:default gt:api-all gt:k+m gt:window gt:disabled profiler; do run "$m" "$r"; done
 done
 for r in $(seq 1 "$kind_rounds"); do
 	for m in bare gt:k+m gt:+runtime gt:+driver gt:+runtime-all gt:+sync gt:+nvtx gt:+memory gt:+memset gt:+overhead; do
@@ -95,7 +98,7 @@ for (w, m, kind), v in sorted(data.items(), key=lambda x: (x[0][2], x[0][0])):
           + ("   [per-kind rounds]" if kind else ""))
 for w in ('transformer', 'tinyop'):
     b, p = med(w, 'bare'), med(w, 'profiler')
-    for m in ('gt:default', 'gt:api-all', 'gt:k+m', 'gt:window'):
+    for m in ('gt:default', 'gt:api-all', 'gt:k+m', 'gt:window', 'gt:disabled'):
         g = med(w, m)
         print(f"{w}: {m} adds {g-b:+.4f} = {(g-b)/(p-b) if p > b else float('nan'):.2f}x of torch.profiler's added {p-b:+.4f}")
 # API records per kernel, from each trace's record counts.
@@ -116,8 +119,9 @@ for m in ('gt:k+m', 'gt:default', 'gt:api-all'):
     f = os.path.join(work, f'info-{m}-1.json')
     if os.path.exists(f):
         c = counts(f)
-        seen[m] = (c.get('kernel', 0), c.get('memcpy', 0), c.get('memset', 0))
-print("counts (kernel, memcpy, memset), round 1:", seen,
+        # k+m records no memsets: kernels and copies are compared for every mode.
+        seen[m] = (c.get('kernel', 0), c.get('memcpy', 0))
+print("counts (kernel, memcpy), round 1:", seen,
       "EQUAL" if len(set(seen.values())) == 1 else "DIFFER")
 # Windowed per-kernel medians against full recordings.
 def medians(path):
