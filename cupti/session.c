@@ -4,14 +4,27 @@
 #include "api_select.h"
 #include "libs.h"
 
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static CUpti_SubscriberHandle subscriber;
 static struct session_hooks hooks;
 static unsigned enabled_kinds;
 static unsigned selected_apis; /* SK_RUNTIME / SK_DRIVER recorded per call */
 static int active;
+
+/* Detaching between recording windows (session_detach): the request is taken by the first program
+ * thread that leaves a CUDA API call, which is where CUPTI documents cuptiFinalize as safe. */
+enum { DETACH_NONE, DETACH_REQUESTED, DETACH_RUNNING, DETACH_DONE };
+static atomic_int detach_state;
+static pthread_mutex_t detach_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t detach_cv = PTHREAD_COND_INITIALIZER;
+static void (*detach_drain)(void);
+static int detached;
 
 /* The CUPTI activity kinds behind each of our kinds. */
 static const struct {
@@ -31,10 +44,34 @@ static const struct {
 };
 #define NKINDS (sizeof kind_table / sizeof kind_table[0])
 
+/* On the program thread that takes a detach request, at the exit of its API call: every record
+ * out of CUPTI and through the drain (the writer thread waits meanwhile, so the drain may use
+ * what it owns), then CUPTI detached. */
+static void detach_here(void)
+{
+	cupti_fn.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	if (detach_drain)
+		detach_drain();
+	cupti_fn.cuptiFinalize();
+	pthread_mutex_lock(&detach_mu);
+	atomic_store(&detach_state, DETACH_DONE);
+	pthread_cond_broadcast(&detach_cv);
+	pthread_mutex_unlock(&detach_mu);
+}
+
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                  const void *data)
 {
 	(void)userdata;
+	if ((domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) &&
+	    atomic_load(&detach_state) == DETACH_REQUESTED &&
+	    ((const CUpti_CallbackData *)data)->callbackSite == CUPTI_API_EXIT) {
+		int want = DETACH_REQUESTED;
+		if (atomic_compare_exchange_strong(&detach_state, &want, DETACH_RUNNING)) {
+			detach_here();
+			return;
+		}
+	}
 	if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
 		const CUpti_ResourceData *rd = data;
 		uint32_t ctx_id = 0, dev = 0;
@@ -202,3 +239,60 @@ void session_stop(void)
 }
 
 int session_active(void) { return active; }
+
+int session_detached(void) { return detached || atomic_load(&detach_state) != DETACH_NONE; }
+
+/* The API domains' callbacks on or off, for the detach request; the launch callbacks of shadow
+ * capture stay as they were. */
+static void api_callbacks(int on)
+{
+	cupti_fn.cuptiEnableDomain(on, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+	cupti_fn.cuptiEnableDomain(on, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+	if (!on && hooks.driver_api && hooks.launch_cbids)
+		for (const CUpti_CallbackId *c = hooks.launch_cbids; *c; c++)
+			cupti_fn.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, *c);
+}
+
+int session_detach(void (*drain)(void), unsigned wait_ms)
+{
+	if (!active || !cupti_fn.cuptiFinalize)
+		return -1;
+	detach_drain = drain;
+	atomic_store(&detach_state, DETACH_REQUESTED);
+	api_callbacks(1);
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+	until.tv_sec += wait_ms / 1000 + until.tv_nsec / 1000000000L;
+	until.tv_nsec %= 1000000000L;
+	pthread_mutex_lock(&detach_mu);
+	while (atomic_load(&detach_state) != DETACH_DONE) {
+		if (atomic_load(&detach_state) == DETACH_REQUESTED &&
+		    pthread_cond_timedwait(&detach_cv, &detach_mu, &until) == ETIMEDOUT) {
+			int want = DETACH_REQUESTED;
+			if (atomic_compare_exchange_strong(&detach_state, &want, DETACH_NONE)) {
+				/* No API call came: the program is not launching; ask again later. */
+				pthread_mutex_unlock(&detach_mu);
+				api_callbacks(0);
+				return 1;
+			}
+		} else if (atomic_load(&detach_state) == DETACH_RUNNING) {
+			pthread_cond_wait(&detach_cv, &detach_mu); /* taken: it finishes soon */
+		}
+	}
+	pthread_mutex_unlock(&detach_mu);
+	active = 0;
+	detached = 1;
+	atomic_store(&detach_state, DETACH_NONE);
+	return 0;
+}
+
+int session_reattach(unsigned kinds, int latency, struct session_result *res, char *why, size_t n)
+{
+	if (!detached)
+		return 0;
+	int rc = session_start(kinds, latency, NULL, res, why, n);
+	if (rc == 0)
+		detached = 0;
+	return rc;
+}

@@ -60,6 +60,17 @@ void session_flush(int forced);
  * subscription and the callbacks as they are. 0, or the first CUptiResult that failed. */
 int session_pause(void);
 int session_resume(void);
+/* Windowed recording, detached: CUPTI costs the program even with every kind off (1.16x on a
+ * PyTorch step, measured on the H200), so between windows it is detached with cuptiFinalize and
+ * attached again for the next window. session_detach asks the next program thread that leaves a
+ * CUDA API call to flush every record, run drain (on that thread, while the caller waits, so drain
+ * may use what the caller owns), and detach. 0: detached; 1: no API call came within wait_ms
+ * (nothing was changed: ask again later); -1: this CUPTI cannot detach. While detached, no CUPTI
+ * function may be called: any call attaches CUPTI again. */
+int session_detach(void (*drain)(void), unsigned wait_ms);
+int session_detached(void); /* detached, or a detach asked for and not yet over */
+/* Attaches again, as session_start did (the hooks kept from it). 0 when not detached. */
+int session_reattach(unsigned kinds, int latency, struct session_result *res, char *why, size_t n);
 /* Disables the activity kinds and unsubscribes (used when tracing must stop early). */
 void session_stop(void);
 int session_active(void);

@@ -89,7 +89,7 @@ EXPORT int InitializeInjection(void)
 EXPORT int InitializeInjectionNvtx2(const void *(*get_export_table)(uint32_t))
 {
 	recorder_start("NVTX_INJECTION64_PATH");
-	if (!recorder_running() || !cupti_fn.InitializeInjectionNvtx2)
+	if (!recorder_running() || !cupti_fn.InitializeInjectionNvtx2 || !recorder_nvtx_may_attach())
 		return 0; /* NVTX then runs without a tool, as if none were set */
 	return cupti_fn.InitializeInjectionNvtx2(get_export_table);
 }

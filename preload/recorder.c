@@ -56,7 +56,9 @@ static struct {
 	int npending;
 	uint64_t cupti_dropped;
 	unsigned kinds_enabled;
+	unsigned kinds_requested;    /* what session_start was asked for: a window attaches with it */
 	atomic_int others_refused;   /* other CUPTI clients turned away while we recorded */
+	atomic_int nvtx_attached;    /* NVTX hands its calls to CUPTI: windows must not detach */
 } R = { .mu = PTHREAD_MUTEX_INITIALIZER, .done_pipe = { -1, -1 } };
 
 const struct gtp_config *recorder_config(void)
@@ -77,6 +79,16 @@ const struct gtp_config *recorder_config(void)
 
 int recorder_running(void) { return atomic_load(&R.state) == ST_RUNNING; }
 
+int recorder_nvtx_may_attach(void)
+{
+	atomic_store(&R.nvtx_attached, 1); /* before the check: a detach asked for after it waits */
+	if (session_detached()) {
+		gtp_debug("NVTX started while CUPTI was detached between windows: its ranges are not recorded");
+		return 0;
+	}
+	return 1;
+}
+
 void recorder_note_collision(void) { atomic_fetch_add(&R.others_refused, 1); }
 
 static uint64_t mono_ms(void)
@@ -93,8 +105,14 @@ static uint64_t clock_ns(clockid_t c)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* CUPTI's time and the monotonic clock read together just before CUPTI was detached: while it is
+ * detached its clock is extrapolated from them, since calling CUPTI would attach it again. */
+static uint64_t detach_cupti_ns, detach_mono_ns;
+
 static uint64_t cupti_now(void)
 {
+	if (session_detached())
+		return detach_cupti_ns + (clock_ns(CLOCK_MONOTONIC) - detach_mono_ns);
 	uint64_t t = 0;
 	if (cupti_fn.cuptiGetTimestamp && cupti_fn.cuptiGetTimestamp(&t) != CUPTI_SUCCESS)
 		t = 0;
@@ -335,9 +353,60 @@ struct window {
 	uint64_t next_edge;        /* mono_ms of the next open or close; UINT64_MAX without windows */
 };
 
+/* Closes a window by detaching CUPTI (session_detach): 1 when closed so, 0 when the program made
+ * no CUDA call to detach in (try again soon), -1 when this CUPTI cannot detach. */
+static int window_detach(struct window *win)
+{
+	detach_cupti_ns = cupti_now();
+	detach_mono_ns = clock_ns(CLOCK_MONOTONIC);
+	int r = session_detach(drain_buffers, 20);
+	if (r != 0)
+		return r < 0 ? -1 : 0;
+	int rc = R.write_failed ? 0 : write_process(R.w, GT_PROCESS_WINDOW_CLOSE, (int32_t)win->index);
+	if (rc)
+		writer_failed(rc);
+	return 1;
+}
+
+/* Opens a window on a detached CUPTI: attaches it again with the kinds asked for at start. */
+static void window_attach(struct window *win)
+{
+	uint64_t opened = cupti_now();
+	struct session_result res;
+	char why[256];
+	if (session_reattach(R.kinds_requested, R.cfg.latency, &res, why, sizeof why) != 0) {
+		gtp_debug("window %u: CUPTI did not attach again (%s); the next period tries again",
+		          win->index, why);
+		return;
+	}
+	int rc = R.write_failed ? 0 : write_process_at(R.w, opened, GT_PROCESS_WINDOW_OPEN,
+	                                               (int32_t)win->index);
+	rc = rc ? rc : R.write_failed ? 0 : write_clock_sync(R.w); /* a fresh pairing per window */
+	if (rc)
+		writer_failed(rc);
+}
+
 static void window_edge(struct window *win, uint64_t now)
 {
 	int rc;
+	if (win->open && !R.write_failed && !atomic_load(&R.nvtx_attached)) {
+		int d = window_detach(win);
+		if (d == 0) {
+			win->next_edge = now + 10; /* no CUDA call to detach in yet */
+			return;
+		}
+		if (d > 0) {
+			win->index++;
+			win->next_edge = now + (R.cfg.window_period_ms - R.cfg.window_on_ms);
+			win->open = 0;
+			return;
+		}
+	} else if (!win->open && session_detached()) {
+		window_attach(win);
+		win->next_edge = now + R.cfg.window_on_ms;
+		win->open = 1;
+		return;
+	}
 	if (win->open) {
 		if (session_pause() != 0)
 			gtp_debug("window %u: CUPTI refused to turn some activity off", win->index);
@@ -542,12 +611,14 @@ void recorder_start(const char *via)
 	if (cap < 0)
 		gtp_error("shadow capture off: %s", why);
 	struct session_result res;
-	/* Windows switch the API kinds whole: measured on the H200 (CUPTI 13.0), calls selected one
-	 * by one and switched off at a window's end record nothing when switched on again, so inside
-	 * windows every API call is recorded (trace.api_calls says so). */
+	/* Windows detach CUPTI between them (session_detach) where they can, else switch the kinds off
+	 * and on; either way the API kinds go whole: measured on the H200 (CUPTI 13.0), calls selected
+	 * one by one record nothing once switched off and on again, nor after CUPTI attached again, so
+	 * windows record every API call (trace.api_calls says so). */
 	unsigned want = c->kinds;
 	if (c->window_period_ms && (want & (SK_RUNTIME | SK_DRIVER)))
 		want |= SK_API_ALL;
+	R.kinds_requested = want;
 	rc = session_start(want, c->latency, &hooks, &res, why, sizeof why);
 	if (rc) {
 		gt_writer_meta(R.w, "tracing.off", why);

@@ -26,6 +26,11 @@ void recorder_start(const char *via);
 void recorder_finish(int how, int status, int in_signal);
 /* Whether recording is running (for the entry points). */
 int recorder_running(void);
+/* Whether NVTX may hand its calls to CUPTI (NVTX's injection). CUPTI's NVTX handlers crash once
+ * CUPTI is detached (measured: a windowed NVTX program died with SIGSEGV), so from then on windows
+ * switch kinds off instead of detaching; while CUPTI is detached, NVTX is refused (its ranges are
+ * not recorded, the program runs on). */
+int recorder_nvtx_may_attach(void);
 /* Another CUPTI client was refused while we record: noted in the trace at the end. */
 void recorder_note_collision(void);
 /* Installs the fork handlers (constructor). */
