@@ -8,7 +8,7 @@
 # - GPUTRACE_WINDOW=100/500 on a 3 s PyTorch loop: window-open/close records, every kernel inside
 #   a window (or finishing within 50 ms of its close: work launched inside it), with its launch
 #   calls, split's units are the windows and it says how much of the run they saw; an NVTX program
-#   under windows runs as bare and its ranges inside windows are recorded.
+#   under windows runs to its end as bare.
 . "$(dirname "$0")/lib.sh"
 W=$REPO/tests/gpu/framework_workloads.py
 python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null || skip "no PyTorch with CUDA"
@@ -110,14 +110,15 @@ share = w.get('recorded_ns', 0) / w['run_ns'] if w.get('run_ns') else 0
 sys.exit(0 if m == 'window' and w.get('count', 0) >= 4 and 0.1 < share < 0.4 else 1)
 PY
 fi
-# Windows on a program that marks NVTX ranges: it runs and exits as bare, and the ranges inside
-# windows are recorded (CUPTI is detached between windows, NVTX's calls included).
+# Windows on a program that marks NVTX ranges (CUPTI's NVTX handlers crash a program once CUPTI is
+# detached: measured, hence refused then): it runs and exits as bare, with windows and kernels.
 if rec window_nvtx GPUTRACE_WINDOW=50/250 -- "$B/kernels/splat_render" --frames 3000 --warmup 3; then
-	check "windows: NVTX ranges recorded inside windows of an NVTX program" python3 - "$WORK/window_nvtx.info.json" <<'PY'
+	check "windows: an NVTX program runs to its end, windows and kernels recorded" python3 - "$WORK/window_nvtx.info.json" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))['traces'][0]['records_by_type']
-print(f"{c.get('process', 0)} process records, {c.get('kernel', 0)} kernels, {c.get('nvtx', 0)} NVTX records")
-sys.exit(0 if c.get('process', 0) >= 6 and c.get('nvtx', 0) > 0 and c.get('kernel', 0) > 0 else 1)
+print(f"{c.get('process', 0)} process records, {c.get('kernel', 0)} kernels, {c.get('nvtx', 0)} NVTX records "
+      "(none when the program's first range came while CUPTI was detached)")
+sys.exit(0 if c.get('process', 0) >= 6 and c.get('kernel', 0) > 0 else 1)
 PY
 fi
 exit $fail
