@@ -14,16 +14,17 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 
 #define MEASURED                                                                                   \
 	"per copy, GB/s = bytes / (end - start) (CUPTI activity timestamps): decimal GB/s (10^9 "      \
 	"bytes/s), bytes counted once (a DtoD copy of B bytes counts B, though it reads and writes "  \
 	"each byte)"
-#define GROUPS                                                                                     \
-	"groups: device, copy kind, memory (the host end's kind where the copy has one: pageable, "   \
+#define GROUPS_TEXT                                                                                \
+	"device, copy kind, memory (the host end's kind where the copy has one: pageable, "          \
 	"pinned, managed; else source->destination) and size (powers of 4, lower bound included); "  \
 	"median, p10 and p90 of the copies' GB/s by NumPy's default 'linear' rule"
+/* The text's note carries the label; in JSON the key is the label and the value the rest. */
+#define GROUPS "groups: " GROUPS_TEXT
 #define PERCENT                                                                                    \
 	"percent of peak = median GB/s / peak x 100, bytes counted once throughout: host copies "     \
 	"against the PCIe peak per direction, DtoD against the device memory peak (a DtoD copy crosses " \
@@ -284,7 +285,7 @@ static void json_head(const struct printer *p)
 	gt_json_key(j, "measured");
 	gt_json_str(j, MEASURED);
 	gt_json_key(j, "groups_are");
-	gt_json_str(j, GROUPS + strlen("groups: "));
+	gt_json_str(j, GROUPS_TEXT);
 	gt_json_key(j, "percent_of_peak");
 	gt_json_str(j, PERCENT);
 	gt_json_key(j, "peaks_file");

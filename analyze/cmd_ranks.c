@@ -27,9 +27,11 @@
 	"slowest = the rank whose step lasted longest (none when two or more share it: a tie); "      \
 	"others = median over the other ranks; ratio = slowest / others; lag = its end minus the "     \
 	"median end of the other aligned ranks, on the aligned clock"
-#define COLLECTIVES                                                                                \
-	"collectives: time covered by NCCL kernels (names beginning nccl) inside the step, a union; "  \
+#define COLLECTIVES_TEXT                                                                           \
+	"time covered by NCCL kernels (names beginning nccl) inside the step, a union; "               \
 	"the rank with the least is the one the others waited for (it arrived last)"
+/* The text's note carries the label; in JSON the key is the label and the value the rest. */
+#define COLLECTIVES "collectives: " COLLECTIVES_TEXT
 #define STATISTICS                                                                                 \
 	"statistics: median; MAD = median |x - median|; p10, p90, p99 by NumPy's default 'linear' "    \
 	"rule; gpuanalyze(1) defines them"
@@ -837,7 +839,7 @@ static void json_steps_head(struct printer *p)
 	gt_json_key(j, "straggler");
 	gt_json_str(j, STRAGGLER);
 	gt_json_key(j, "collectives");
-	gt_json_str(j, g->have_comm ? COLLECTIVES + strlen("collectives: ") : NULL);
+	gt_json_str(j, g->have_comm ? COLLECTIVES_TEXT : NULL);
 	gt_json_key(j, "most_slowest_rank");
 	if (g->most_slowest != SIZE_MAX)
 		gt_json_i64(j, g->ranks[g->most_slowest].rank);

@@ -20,16 +20,20 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ATTRIBUTION                                                                                \
-	"attribution: an operation belongs to every unit its interval overlaps, and only its part "  \
+#define ATTRIBUTION_TEXT                                                                           \
+	"an operation belongs to every unit its interval overlaps, and only its part "               \
 	"inside the unit is timed; NVTX, API and GPU timestamps are all on the CUPTI clock"
-#define COLUMNS                                                                                    \
-	"columns: wall = unit end - start; kernel = union of kernel intervals (kernels running at "   \
+/* The text's note carries the label; in JSON the key is the label and the value the rest. */
+#define ATTRIBUTION "attribution: " ATTRIBUTION_TEXT
+#define COLUMNS_TEXT                                                                               \
+	"wall = unit end - start; kernel = union of kernel intervals (kernels running at "            \
 	"once count once: a union, not a sum); HtoD, DtoH, DtoD, ... = union of that direction's "   \
 	"copies; memset = union of memsets; copy+kernel = time when a copy and a kernel ran at once; " \
 	"API = union of CUDA API calls on all threads; GPU idle = wall - union of all GPU work "      \
 	"(kernels, copies, memsets); launch = median over the unit's kernels of kernel start - "     \
 	"launch call start (paired by correlation id); kernels, copies = how many overlap the unit"
+/* The text's note carries the label; in JSON the key is the label and the value the rest. */
+#define COLUMNS "columns: " COLUMNS_TEXT
 #define STATISTICS                                                                                 \
 	"statistics across units: median; MAD = median |x - median|, raw and x1.4826; p90, p99 by "   \
 	"NumPy's default 'linear' rule; gpuanalyze(1) defines them"
@@ -386,9 +390,9 @@ static void json_head(const struct printer *p, uint64_t warmup)
 	gt_json_u64(j, s->launches_queued);
 	gt_json_object_end(j);
 	gt_json_key(j, "attribution");
-	gt_json_str(j, ATTRIBUTION + strlen("attribution: "));
+	gt_json_str(j, ATTRIBUTION_TEXT);
 	gt_json_key(j, "columns");
-	gt_json_str(j, COLUMNS + strlen("columns: "));
+	gt_json_str(j, COLUMNS_TEXT);
 	gt_json_key(j, "statistics");
 	gt_json_object_begin(j);
 	gt_json_key(j, "percentiles");

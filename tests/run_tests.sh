@@ -3,7 +3,8 @@
 #   tests/run_tests.sh BUILD LABEL
 # cmocka binaries count their test cases (cmocka's own summary is printed as they run); each script
 # under tests/cli and tests/gpu counts as one test: exit 0 passed, 77 skipped (printed reason), else failed.
-# The log goes to BUILD/check.log for tests/summary.sh.
+# The log goes to BUILD/check.log for tests/summary.sh. GT_PASS holds LABEL, for a script whose work
+# is the same in every pass (test_fuzz_targets.sh, a build of its own) and so is done in one.
 build=${1:?usage: run_tests.sh BUILD LABEL}
 label=${2:-tests}
 log=$build/check.log
@@ -13,6 +14,7 @@ failures=""
 
 export CMOCKA_MESSAGE_OUTPUT=stdout
 export GT_BUILD="$build"
+export GT_PASS="$label"
 # The plain build: scripts that need the preload use it, since a sanitized library cannot be
 # preloaded into programs that were not built with the sanitizer.
 export GT_PLAIN_BUILD="${GT_PLAIN_BUILD:-build}"

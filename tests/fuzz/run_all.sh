@@ -2,26 +2,30 @@
 # Builds every fuzz target (tests/fuzz/fuzz_*.c: the reader's, and one per gpuanalyze subcommand's
 # input path, fuzz_analyze_*.c) and runs them, one table row per target:
 #
-#   tests/fuzz/run_all.sh [--runs N | --time SECONDS] [--jobs J] [TARGET...]
-#   tests/fuzz/run_all.sh --regress [TARGET...]
+#   tests/fuzz/run_all.sh [--strict] [--runs N] [--time SECONDS] [--jobs J] [TARGET...]
+#   tests/fuzz/run_all.sh [--strict] --regress [TARGET...]
 #
-# Fuzzing (the default, --time 60): each target runs for N executions or SECONDS, J at a time
-# (default: the number of CPUs), on its working corpus FB/corpus/NAME, seeded from
-# tests/fuzz/corpus/NAME and, for the analyzer's targets, from the reader's corpora too
-# (tests/fuzz/corpus/reader: whole traces; tests/fuzz/corpus/chunks: decompressed chunk payloads;
-# fuzz_analyze.h takes both forms). Crashing, hanging (-timeout=10 s) and leaking inputs land in
-# FB/crashes/NAME/ (those of earlier runs moved to FB/crashes/NAME/old/). The table says, per target, the executions, the rate, the coverage and the crash
-# files; the last line the total. Exit 1 when any target found anything, 2 when one cannot be built.
+# Fuzzing (the default, --time 60): each target runs for N executions or SECONDS (whichever ends
+# first when both are given), J at a time (default: the number of CPUs), on its working corpus
+# FB/corpus/NAME, seeded from tests/fuzz/corpus/NAME and, for the analyzer's targets, from the
+# reader's corpora too (tests/fuzz/corpus/reader: whole traces; tests/fuzz/corpus/chunks:
+# decompressed chunk payloads; fuzz_analyze.h takes both forms). Crashing, hanging (-timeout=10 s)
+# and leaking inputs land in FB/crashes/NAME/ (those of earlier runs moved to FB/crashes/NAME/old/).
+# The table says, per target, the executions, the rate, the coverage and the crash files; the last
+# line the total. Exit 1 when any target found anything, 2 when one cannot be built.
 #
 # --regress runs every target once over its seeds and the known-bad traces of tests/data/bad/
 # (the fuzzers' findings among them, crash-*), without fuzzing: a few seconds, for a check after an
 # analyzer change.
 #
 # Build: the libraries are compiled here with clang, -fsanitize=fuzzer-no-link,address,undefined,
-# file by file into FB/obj (FB: $FUZZ_BUILD, default build/fuzz-analyze, apart from run.sh's
-# build/fuzz so both can run at once). A source file that does not compile (another developer's
-# work in progress) is left out with a line; a target that then cannot link is reported "not built"
-# and counts as a build failure. Environment: FUZZ_CC (clang), FUZZ_FLAGS (extra libFuzzer flags).
+# file by file (J at a time) into FB/obj (FB: $FUZZ_BUILD, default build/fuzz-analyze, apart from
+# run.sh's build/fuzz so both can run at once), once for all targets. A source file that does not
+# compile (another developer's work in progress) is left out with a line; a target that then cannot
+# link is reported "not built" and counts as a build failure. --strict (what make check runs,
+# tests/cli/test_fuzz_targets.sh) leaves nothing out: a source that does not compile fails the run
+# (exit 2), since a library missing a file can still link every target that does not call it.
+# Environment: FUZZ_CC (clang), FUZZ_FLAGS (extra libFuzzer flags).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 CC=${FUZZ_CC:-clang}
@@ -31,19 +35,24 @@ CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -I. -Itraces $SAN"
 CUDA_INC=${CUDA_HOME:-/usr/local/cuda}/include
 
 mode=fuzz
-limit="-max_total_time=60"
+strict=0
+runs=""
+secs=""
 jobs=$(nproc 2>/dev/null || echo 2)
 while [ $# -gt 0 ]; do
 	case $1 in
 	--regress) mode=regress; shift ;;
-	--runs) limit="-runs=$2"; shift 2 ;;
-	--time) limit="-max_total_time=$2"; shift 2 ;;
+	--strict) strict=1; shift ;;
+	--runs) runs="-runs=$2"; shift 2 ;;
+	--time) secs="-max_total_time=$2"; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
-	-h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,28p' "$0"; exit 0 ;;
 	-*) echo "run_all.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
+[ -z "$runs$secs" ] && secs="-max_total_time=60"
+limit="$runs $secs"
 if [ $# -gt 0 ]; then
 	targets="$*"
 else
@@ -52,29 +61,57 @@ fi
 mkdir -p "$FB/obj" "$FB/lib" || exit 2
 
 # ---- libraries ------------------------------------------------------------------------------
-# archive NAME SOURCES...: compiles what changed, archives what compiled.
+obj_of() { echo "$FB/obj/$(echo "$1" | tr '/' '_' | sed 's/\.c$/.o/')"; }
+# compile SRC: its object, or no object and the compiler's errors in OBJ.err.
+compile() {
+	obj=$(obj_of "$1")
+	if $CC $CFLAGS -fsanitize=fuzzer-no-link -c "$1" -o "$obj" 2>"$obj.err"; then
+		rm -f "$obj.err"
+	else
+		rm -f "$obj"
+	fi
+}
+# archive NAME SOURCES...: compiles what changed, J at a time, and archives what compiled.
 archive() {
 	name=$1
 	shift
-	objs=""
-	for src in "$@"; do
-		obj=$FB/obj/$(echo "$src" | tr '/' '_' | sed 's/\.c$/.o/')
+	srcs=$*
+	cpids=""
+	for src in $srcs; do
+		obj=$(obj_of "$src")
 		if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find traces analyze -name '*.h' -newer "$obj" 2>/dev/null | head -n 1)" ]; then
-			# -Wno-string-plus-int: clang warns where gcc, the project's compiler, does not.
-			if ! $CC $CFLAGS -Wno-string-plus-int -fsanitize=fuzzer-no-link -c "$src" -o "$obj" 2>"$FB/obj/err.log"; then
-				echo "run_all.sh: $src does not compile; left out of $name ($(head -n 1 "$FB/obj/err.log"))" >&2
-				rm -f "$obj"
-				continue
+			# shellcheck disable=SC2086
+			set -- $cpids
+			if [ $# -ge "$jobs" ]; then
+				wait "$1"
+				shift
 			fi
+			compile "$src" &
+			cpids="$* $!"
 		fi
-		objs="$objs $obj"
+	done
+	wait
+	objs=""
+	for src in $srcs; do
+		obj=$(obj_of "$src")
+		if [ -f "$obj" ]; then
+			objs="$objs $obj"
+		elif [ $strict = 1 ]; then
+			echo "run_all.sh: $src does not compile:" >&2
+			head -n 20 "$obj.err" >&2
+			build_failed=1
+		else
+			echo "run_all.sh: $src does not compile; left out of $name ($(head -n 1 "$obj.err"))" >&2
+		fi
 	done
 	rm -f "$FB/lib/$name"
 	# shellcheck disable=SC2086
 	ar rcs "$FB/lib/$name" $objs || exit 2
 }
+build_failed=0
 archive libgttrace.a traces/*.c
 archive libgtanalyze.a $(ls analyze/*.c | grep -v '/gpuanalyze\.c$')
+[ $build_failed = 1 ] && { echo "run_all.sh: --strict: the libraries do not compile" >&2; exit 2; }
 
 # ---- targets --------------------------------------------------------------------------------
 built=""
