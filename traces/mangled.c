@@ -35,6 +35,13 @@ static uint64_t add(uint64_t a, uint64_t b) { return a + b >= SAT ? SAT : a + b;
 
 static int peek(const struct est *e) { return e->p < e->end ? (unsigned char)*e->p : 0; }
 static int peek2(const struct est *e) { return e->p + 1 < e->end ? (unsigned char)e->p[1] : 0; }
+/* Moves on n bytes, never past the end (a name may stop in the middle of anything). */
+static void skip(struct est *e, size_t n)
+{
+	size_t left = (size_t)(e->end - e->p);
+	e->p += n < left ? n : left;
+}
+
 static int eat(struct est *e, int c)
 {
 	if (peek(e) != c)
@@ -82,7 +89,7 @@ static uint64_t number(struct est *e, size_t *digits)
 	uint64_t v = 0;
 	while (peek(e) >= '0' && peek(e) <= '9') {
 		v = v > SAT / 10 ? SAT : v * 10 + (uint64_t)(*e->p - '0');
-		e->p++;
+		skip(e, 1);
 	}
 	if (digits)
 		*digits = (size_t)(e->p - s);
@@ -101,7 +108,7 @@ static uint64_t seq_id(struct est *e, int *ok)
 			break;
 		v = v > SAT / 36 ? SAT : v * 36 + (uint64_t)d;
 		any = 1;
-		e->p++;
+		skip(e, 1);
 	}
 	*ok = eat(e, '_');
 	return any ? v + 1 : 0;
@@ -115,7 +122,7 @@ static uint64_t source_name(struct est *e)
 	if (!digits || n == 0 || n > (uint64_t)(e->end - e->p))
 		return fail(e);
 	uint64_t s = n >= 10 && strncmp(e->p, "_GLOBAL__N", 10) == 0 && n < 21 ? 21 : n;
-	e->p += n;
+	skip(e, (size_t)n);
 	return s;
 }
 
@@ -151,13 +158,13 @@ static uint64_t literal(struct est *e)
 {
 	uint64_t s;
 	if (peek(e) == '_' && peek2(e) == 'Z') {
-		e->p += 2;
+		skip(e, 2);
 		s = add(encoding(e), 1);
 	} else {
 		s = add(type(e), 2);
 		const char *v = e->p;
 		while (peek(e) && peek(e) != 'E')
-			e->p++;
+			skip(e, 1);
 		s = add(s, (size_t)(e->p - v) < 5 ? 5 : (uint64_t)(e->p - v)); /* "false" */
 	}
 	if (!eat(e, 'E'))
@@ -192,25 +199,25 @@ static uint64_t expression(struct est *e)
 	if (c == 'T') {
 		s = template_param(e);
 	} else if (c == 'L') {
-		e->p++;
+		skip(e, 1);
 		s = literal(e);
 	} else if (c == 'f' && d == 'p') { /* {parm#n} */
-		e->p += 2;
+		skip(e, 2);
 		while (peek(e) == 'r' || peek(e) == 'V' || peek(e) == 'K')
-			e->p++;
+			skip(e, 1);
 		size_t digits;
 		number(e, &digits);
 		s = eat(e, '_') ? add(8, digits) : fail(e);
 	} else if ((c == 's' || c == 'a') && d == 't') { /* sizeof (type), alignof (type) */
-		e->p += 2;
+		skip(e, 2);
 		s = add(type(e), 12);
 	} else if (c == 'c' && d == 'v' && e->p + 2 < e->end && e->p[2] != '_') { /* (type) expr */
-		e->p += 2;
+		skip(e, 2);
 		s = add(type(e), 2);
 		s = add(s, expression(e));
 	} else if (c && d && arity((char)c, (char)d)) {
 		int n = arity((char)c, (char)d);
-		e->p += 2;
+		skip(e, 2);
 		s = 12;
 		for (int i = 0; i < n && !e->unknown; i++)
 			s = add(s, expression(e));
@@ -224,10 +231,10 @@ static uint64_t template_arg(struct est *e)
 {
 	switch (peek(e)) {
 	case 'L':
-		e->p++;
+		skip(e, 1);
 		return literal(e);
 	case 'J': { /* an argument pack */
-		e->p++;
+		skip(e, 1);
 		uint64_t s = 0, n = 0;
 		while (peek(e) && peek(e) != 'E' && !e->unknown && !e->deep) {
 			s = add(s, add(template_arg(e), 2));
@@ -240,7 +247,7 @@ static uint64_t template_arg(struct est *e)
 		return s;
 	}
 	case 'X': {
-		e->p++;
+		skip(e, 1);
 		uint64_t s = expression(e);
 		if (!eat(e, 'E'))
 			return fail(e);
@@ -256,7 +263,7 @@ static uint64_t template_args(struct est *e)
 {
 	if (!enter(e))
 		return 0;
-	e->p++; /* 'I' */
+	skip(e, 1); /* 'I' */
 	uint64_t s = 3;
 	while (peek(e) && peek(e) != 'E' && !e->unknown && !e->deep) {
 		uint64_t a = template_arg(e);
@@ -272,10 +279,10 @@ static uint64_t template_args(struct est *e)
 /* S_, S<seq-id>_ and the standard abbreviations (St is handled by the callers: it is a prefix). */
 static uint64_t substitution(struct est *e)
 {
-	e->p++; /* 'S' */
+	skip(e, 1); /* 'S' */
 	int c = peek(e);
 	if (c == 'a' || c == 'b' || c == 's' || c == 'i' || c == 'o' || c == 'd') {
-		e->p++;
+		skip(e, 1);
 		return 72; /* the longest, Ss: "std::basic_string<char, std::char_traits<char>, ...>" */
 	}
 	int ok;
@@ -290,7 +297,7 @@ static uint64_t substitution(struct est *e)
  * reading does not follow that; the largest of all is an upper bound wherever it stands. */
 static uint64_t template_param(struct est *e)
 {
-	e->p++; /* 'T' */
+	skip(e, 1); /* 'T' */
 	number(e, NULL);
 	if (!eat(e, '_'))
 		return fail(e);
@@ -304,7 +311,7 @@ static uint64_t operator_name(struct est *e)
 	char a = e->p[0], b = (char)peek2(e);
 	if (!b)
 		return fail(e);
-	e->p += 2;
+	skip(e, 2);
 	if (a == 'c' && b == 'v')
 		return add(type(e), 9);
 	if (a == 'l' && b == 'i')
@@ -321,7 +328,7 @@ static uint64_t unqualified_name(struct est *e, uint64_t last)
 	int c = peek(e);
 	uint64_t s;
 	if (c == 'L') { /* internal linkage */
-		e->p++;
+		skip(e, 1);
 		c = peek(e);
 	}
 	if (c >= '0' && c <= '9') {
@@ -331,21 +338,22 @@ static uint64_t unqualified_name(struct est *e, uint64_t last)
 	} else if (c == 'C' || c == 'D') {
 		if (c == 'D' && (peek2(e) == 'C' || peek2(e) == 'T' || peek2(e) == 't'))
 			return fail(e); /* structured bindings, decltype: not read here */
-		e->p += 2;
-		if (c == 'C' && peek(e) == 'I') { /* inheriting constructor: CI1 <type> */
-			e->p += 2;
-			type(e);
+		if (c == 'C' && peek2(e) == 'I') { /* inheriting constructor: CI1 <type> */
+			skip(e, 3);
+			s = add(last, add(type(e), 1));
+		} else {
+			skip(e, 2);
+			s = add(last, 1);
 		}
-		s = add(last, 1);
 	} else if (c == 'U' && peek2(e) == 't') { /* {unnamed type#n} */
-		e->p += 2;
+		skip(e, 2);
 		size_t digits;
 		number(e, &digits);
 		if (!eat(e, '_'))
 			return fail(e);
 		s = sub(e, add(16, digits));
 	} else if (c == 'U' && peek2(e) == 'l') { /* {lambda(params)#n} */
-		e->p += 2;
+		skip(e, 2);
 		s = type_list(e);
 		if (!eat(e, 'E'))
 			return fail(e);
@@ -359,7 +367,7 @@ static uint64_t unqualified_name(struct est *e, uint64_t last)
 	}
 	discriminator(e);
 	while (peek(e) == 'B') { /* [abi:tag] */
-		e->p++;
+		skip(e, 1);
 		s = add(s, add(source_name(e), 6));
 	}
 	return s;
@@ -369,19 +377,19 @@ static uint64_t unqualified_name(struct est *e, uint64_t last)
  * is a candidate, except the whole name (its caller decides) and a bare substitution. */
 static uint64_t nested_name(struct est *e, int *is_template)
 {
-	e->p++; /* 'N' */
+	skip(e, 1); /* 'N' */
 	uint64_t s = 0, last = 0;
 	while (peek(e) == 'r' || peek(e) == 'V' || peek(e) == 'K')
-		s = add(s, 9), e->p++;
+		s = add(s, 9), skip(e, 1);
 	if (peek(e) == 'R' || peek(e) == 'O')
-		s = add(s, 3), e->p++;
+		s = add(s, 3), skip(e, 1);
 	uint64_t ret = 0;
 	int any = 0;
 	while (peek(e) && peek(e) != 'E' && !e->unknown && !e->deep) {
 		int c = peek(e);
 		*is_template = 0;
 		if (c == 'M') { /* a lambda's initializer scope */
-			e->p++;
+			skip(e, 1);
 			continue;
 		}
 		if (c == 'I') {
@@ -397,7 +405,7 @@ static uint64_t nested_name(struct est *e, int *is_template)
 			continue;
 		} else {
 			if (c == 'S') { /* St: "std::" */
-				e->p += 2;
+				skip(e, 2);
 				ret = add(ret, 5);
 			}
 			last = unqualified_name(e, last);
@@ -415,7 +423,7 @@ static uint64_t nested_name(struct est *e, int *is_template)
 /* <local-name>: Z <encoding> E (s | <name>) [<discriminator>]: "f()::x". */
 static uint64_t local_name(struct est *e)
 {
-	e->p++; /* 'Z' */
+	skip(e, 1); /* 'Z' */
 	uint64_t s = encoding(e);
 	if (!eat(e, 'E'))
 		return fail(e);
@@ -442,7 +450,7 @@ static uint64_t name(struct est *e, int *is_template)
 	uint64_t s;
 	int subst = 0;
 	if (c == 'S' && peek2(e) == 't') {
-		e->p += 2;
+		skip(e, 2);
 		s = add(5, unqualified_name(e, 0));
 	} else if (c == 'S') {
 		s = substitution(e);
@@ -491,7 +499,7 @@ static uint64_t builtin(int c)
 static uint64_t d_type(struct est *e)
 {
 	int c = peek2(e);
-	e->p += 2;
+	skip(e, 2);
 	switch (c) {
 	case 'p': {
 		/* Each element of the pack gets the pattern's qualifiers ("T const&..." is "a const&,
@@ -530,12 +538,12 @@ static uint64_t d_type(struct est *e)
 /* <function-type>: F [Y] <return type> <parameters> [<ref-qualifier>] E, "ret (*)(params)". */
 static uint64_t function_type(struct est *e)
 {
-	e->p++; /* 'F' */
+	skip(e, 1); /* 'F' */
 	eat(e, 'Y');
 	uint64_t s = add(type(e), 6);
 	s = add(s, type_list(e));
 	if (peek(e) == 'R' || peek(e) == 'O')
-		e->p++, s = add(s, 3);
+		skip(e, 1), s = add(s, 3);
 	if (!eat(e, 'E'))
 		return fail(e);
 	return s;
@@ -546,20 +554,20 @@ static uint64_t type_inner(struct est *e)
 	int c = peek(e);
 	uint64_t b = builtin(c);
 	if (b) {
-		e->p++;
+		skip(e, 1);
 		return b;
 	}
 	switch (c) {
 	case 'r': case 'V': case 'K':
-		e->p++;
+		skip(e, 1);
 		return sub(e, add(type(e), 9));
 	case 'P': case 'R': case 'O': case 'C': case 'G':
-		e->p++;
+		skip(e, 1);
 		return sub(e, add(type(e), 3));
 	case 'F':
 		return sub(e, function_type(e));
 	case 'A': {
-		e->p++;
+		skip(e, 1);
 		uint64_t bound = 0;
 		if (peek(e) != '_' && (peek(e) < '0' || peek(e) > '9')) {
 			bound = expression(e);
@@ -573,7 +581,7 @@ static uint64_t type_inner(struct est *e)
 		return sub(e, add(type(e), add(4, bound)));
 	}
 	case 'M': {
-		e->p++;
+		skip(e, 1);
 		uint64_t s = type(e);
 		return sub(e, add(s, add(type(e), 6)));
 	}
@@ -594,7 +602,7 @@ static uint64_t type_inner(struct est *e)
 	case 'D':
 		return d_type(e);
 	case 'u':
-		e->p++;
+		skip(e, 1);
 		return sub(e, source_name(e));
 	case 'N': case 'Z':
 	case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
