@@ -42,8 +42,9 @@ static cxa_demangle_fn find_demangler(void)
 
 int gt_demangle_available(void) { return find_demangler() != NULL; }
 
-/* Says once that names are being left mangled, so that it is never silent; the name is cut to 60
- * bytes (it is printed whole, mangled, where the command shows it). */
+/* Says once that names are being left mangled, so that it is never silent. The name is cut to 60
+ * bytes (the command shows it whole, mangled, escaped for its format), and a byte that is not
+ * printable ASCII becomes '?': the trace chose it, and the warning must stay one plain line. */
 static void warn_refused(const char *name, enum gt_mangled_verdict v)
 {
 	static int warned;
@@ -51,9 +52,14 @@ static void warn_refused(const char *name, enum gt_mangled_verdict v)
 		return;
 	warned = 1;
 	size_t len = strlen(name);
-	gt_warn("kernel name '%.60s%s' (%zu bytes) left mangled: %s (gpuanalyze(1), DEMANGLING); "
-	        "any other such name too",
-	        name, len > 60 ? "..." : "", len, gt_mangled_verdict_text(v));
+	char head[61];
+	size_t n = len < 60 ? len : 60;
+	for (size_t i = 0; i < n; i++)
+		head[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
+	head[n] = '\0';
+	gt_warn("kernel name '%s%s' (%zu bytes) left mangled: %s (gpuanalyze(1), DEMANGLING); any "
+	        "other such name too",
+	        head, len > 60 ? "..." : "", len, gt_mangled_verdict_text(v));
 }
 
 char *gt_demangle(const char *name)
