@@ -3,8 +3,16 @@
  * dlsym(RTLD_DEFAULT) first, in case the process already has libstdc++ (a test linked with it);
  * otherwise dlopen("libstdc++.so.6") and look the symbol up there. The library stays loaded for the
  * life of the process: unloading it while a later call may need it gains nothing.
+ *
+ * A trace's names are untrusted: __cxa_demangle takes time and memory in the size of what it prints,
+ * which a 300-byte name can make gigabytes. So each name is first checked against the caps of
+ * traces/mangled.h (16 KiB mangled, 64 KiB demangled as estimated from above, 256 levels deep) and
+ * left mangled beyond them, with one warning per process naming the first such name.
  */
 #include "demangle.h"
+
+#include "diag.h"
+#include "mangled.h"
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -34,12 +42,35 @@ static cxa_demangle_fn find_demangler(void)
 
 int gt_demangle_available(void) { return find_demangler() != NULL; }
 
+/* Says once that names are being left mangled, so that it is never silent. The name is cut to 60
+ * bytes (the command shows it whole, mangled, escaped for its format), and a byte that is not
+ * printable ASCII becomes '?': the trace chose it, and the warning must stay one plain line. */
+static void warn_refused(const char *name, enum gt_mangled_verdict v)
+{
+	static int warned;
+	if (warned)
+		return;
+	warned = 1;
+	size_t len = strlen(name);
+	char head[61];
+	size_t n = len < 60 ? len : 60;
+	for (size_t i = 0; i < n; i++)
+		head[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
+	head[n] = '\0';
+	gt_warn("kernel name '%s%s' (%zu bytes) left mangled: %s (gpuanalyze(1), DEMANGLING); any "
+	        "other such name too",
+	        head, len > 60 ? "..." : "", len, gt_mangled_verdict_text(v));
+}
+
 char *gt_demangle(const char *name)
 {
 	if (!name)
 		return NULL;
 	/* Itanium ABI names start with _Z; anything else (extern "C" kernels) is already readable. */
-	if (strncmp(name, "_Z", 2) == 0) {
+	enum gt_mangled_verdict v = gt_mangled_check(name, NULL);
+	if (v != GT_MANGLED_OK && v != GT_MANGLED_NOT_MANGLED)
+		warn_refused(name, v);
+	if (v == GT_MANGLED_OK) {
 		cxa_demangle_fn fn = find_demangler();
 		if (fn) {
 			int status = -1;

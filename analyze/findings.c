@@ -11,8 +11,8 @@
 #include "findings.h"
 
 #include "bandwidth.h"
-#include "demangle.h"
 #include "diag.h"
+#include "kname.h"
 #include "load.h"
 #include "stats.h"
 #include "timeline.h"
@@ -738,67 +738,6 @@ static int rule_blocking(struct findings_pass *p)
 	return 0;
 }
 
-/* A kernel's name short enough for a sentence: demangled, without return type, namespaces and
- * parameter list, template arguments elided: "void at::native::foo<float, 4>(int)" -> "foo<...>".
- * The full names are in dump and summary. malloc'd; NULL when out of memory. */
-static char *short_name(const char *mangled)
-{
-	char *d = gt_demangle(mangled);
-	if (!d)
-		return NULL;
-	char *out = malloc(strlen(d) + 8);
-	if (!out) {
-		free(d);
-		return NULL;
-	}
-	size_t n = 0;
-	int depth = 0;
-	for (const char *c = d; *c; c++) {
-		if (*c == '<') {
-			if (depth++ == 0) {
-				memcpy(out + n, "<...>", 5);
-				n += 5;
-			}
-			continue;
-		}
-		if (*c == '>' && depth > 0) {
-			depth--;
-			continue;
-		}
-		if (depth)
-			continue;
-		if (*c == '(') {
-			if (!strncmp(c, "(anonymous namespace)", 21)) {
-				c += 20;
-				continue;
-			}
-			break; /* the parameter list */
-		}
-		if (*c == ':' && c[1] == ':') {
-			n = 0; /* keep what follows the last qualifier */
-			c++;
-			continue;
-		}
-		if (*c == ' ') {
-			n = 0; /* a return type before the name */
-			continue;
-		}
-		out[n++] = *c;
-	}
-	out[n] = '\0';
-	if (!n) {
-		free(out);
-		if (d[0])
-			return d;
-		free(d);
-		return strdup("(unnamed)");
-	}
-	free(d);
-	if (n > 100)
-		memcpy(out + 97, "...", 4);
-	return out;
-}
-
 /* What a label names, for "where". */
 static const char *label_text(const struct findings_pass *p, const struct gt_reader *r, uint32_t label, char *buf,
                               size_t len)
@@ -809,7 +748,7 @@ static const char *label_text(const struct findings_pass *p, const struct gt_rea
 	else if (LBL_KIND(label) == LBL_MEMSET)
 		snprintf(buf, len, "a memset");
 	else {
-		char *d = short_name(gt_reader_string(r, label));
+		char *d = gt_kernel_short_name(gt_reader_string(r, label));
 		snprintf(buf, len, "kernel %s", d ? d : gt_reader_string(r, label));
 		free(d);
 	}
@@ -1078,7 +1017,7 @@ static int rule_kernels(struct findings_pass *p, const struct gt_reader *r)
 		double mfast = gt_stats_percentile_u64(a->d, nfast, 50);
 		double mslow = gt_stats_percentile_u64(a->d + nfast, nslowg, 50);
 		double cost = (mslow - mfast) * (double)nslowg;
-		char *name = short_name(gt_reader_string(r, (uint32_t)id));
+		char *name = gt_kernel_short_name(gt_reader_string(r, (uint32_t)id));
 		if (!name) {
 			rc = GT_ERR_NOMEM;
 			break;
@@ -1114,14 +1053,14 @@ static int rule_kernels(struct findings_pass *p, const struct gt_reader *r)
 			excess += slow[i].excess;
 			warn |= slow[i].excess >= o->warn_pct / 100 * slow[i].total;
 			if (i < 5 && n < sizeof list) {
-				char *d = short_name(gt_reader_string(r, slow[i].id));
+				char *d = gt_kernel_short_name(gt_reader_string(r, slow[i].id));
 				n += (size_t)snprintf(list + n, sizeof list - n, "%s%s: first %.3f us, %.1fx the median %.3f us of the other %llu",
 				                      i ? "; " : "", d ? d : "?", slow[i].first / 1e3, slow[i].ratio,
 				                      slow[i].median / 1e3, (unsigned long long)(slow[i].n - 1));
 				free(d);
 			}
 		}
-		char *top = short_name(gt_reader_string(r, slow[0].id));
+		char *top = gt_kernel_short_name(gt_reader_string(r, slow[0].id));
 		char t[64];
 		rc = add(F, "first-launch", warn ? GT_SEV_WARNING : GT_SEV_INFO,
 		         fmt("%zu %s first launch took at least %.1fx the median of the other launches "

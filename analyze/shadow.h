@@ -33,6 +33,7 @@
 #include "filter.h"
 #include "gputrace.h"
 #include "gputrace_ref.h"
+#include "kname.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -55,10 +56,7 @@ void gt_refs_free(struct gt_refs *r);
 /* The first reference whose kernel is the mangled name, the demangled name, or the demangled name's
  * base (gt_kernel_base_name); NULL when none. */
 const struct gt_ref *gt_refs_find(const struct gt_refs *r, const char *mangled, const char *demangled);
-/* The demangled name without its parameter list and return type: "saxpy" for "saxpy(int, float,
- * float const*, float*)", "ns::f<int>" for "void ns::f<int>(int*)". When the name did not demangle,
- * the source name of a simple mangled name ("_Z5saxpyifPKfPf" -> "saxpy"). Malloc'd; NULL: no memory. */
-char *gt_kernel_base_name(const char *mangled, const char *demangled);
+/* gt_kernel_base_name (the name refs are matched by, and tables show): kname.h. */
 
 /* ---- the walk ------------------------------------------------------------------------------ */
 enum gt_shadow_status {

@@ -19,6 +19,7 @@
 #include "nvml.h"
 #include "output.h"
 #include "signals.h"
+#include "mangled.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -155,7 +156,10 @@ static int keep_kernel(void *ctx, const char *name)
 	(void)ctx;
 	if (regexec(&R.kernel_re, name, 0, NULL, 0) == 0)
 		return 1;
-	/* Also try the demangled name, where the program brought libstdc++'s demangler. */
+	/* Also try the demangled name, where the program brought libstdc++'s demangler, and only
+	 * within the caps of traces/mangled.h: a name that demangles to gigabytes is matched mangled. */
+	if (gt_mangled_check(name, NULL) != GT_MANGLED_OK)
+		return 0;
 	char *(*demangle)(const char *, char *, size_t *, int *) =
 		(char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
 	int st = -1, keep = 0;

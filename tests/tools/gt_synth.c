@@ -16,10 +16,11 @@
  * and frees, a memset per frame, a cubin blob, a module-loading overhead record, clock samples.
  * --all-types adds one record of each remaining type (dropped, graph launch, and a capture with
  * its before/after buffers as blobs), so that a small trace covers every record type, as the fuzz
- * seeds want.
+ * seeds want. --kernel-name NAME gives every kernel (and the capture) that one name, for the
+ * known-bad traces whose trouble is a name (tests/data/bad/crash-*-name*.gtrace).
  *
  *   gt_synth -o FILE [-n KERNELS] [--seed S] [--shape renderer|steady] [--chunk-bytes N]
- *            [--level L] [--truncate] [--no-end] [--all-types] [--stats]
+ *            [--level L] [--truncate] [--no-end] [--all-types] [--kernel-name NAME] [--stats]
  */
 #include "gputrace.h"
 
@@ -52,6 +53,7 @@ struct opts {
 	int no_end;
 	int stats;
 	int all_types;
+	const char *kernel_name; /* NULL: the renderer's names */
 };
 
 /* xorshift64*: deterministic per seed, so a failing test or an odd benchmark can be reproduced. */
@@ -90,7 +92,7 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "usage: gt_synth -o FILE [-n KERNELS] [--seed S] [--shape renderer|steady]\n"
 	        "                [--chunk-bytes N] [--level L] [--truncate] [--no-end] [--all-types]\n"
-	        "                [--stats]\n"
+	        "                [--kernel-name NAME] [--stats]\n"
 	        "  -n KERNELS       kernel records to write (default 3000; 10000000 and more are fine)\n"
 	        "  --seed S         random seed (default 1)\n"
 	        "  --shape renderer the demo renderer's frame loop: NVTX, copies, API, syncs (default)\n"
@@ -100,6 +102,7 @@ static void usage(FILE *f)
 	        "  --truncate       cut the file inside its last data chunk (no END record)\n"
 	        "  --no-end         leave without the END record (gt_writer_abandon), uncut\n"
 	        "  --all-types      add one dropped, graph launch and capture record\n"
+	        "  --kernel-name N  every kernel and the capture named N (a hostile name, say)\n"
 	        "  --stats          print records, bytes, bytes per kernel record, seconds on stdout\n");
 }
 
@@ -139,6 +142,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return -1;
 		} else if (!strcmp(a, "-o")) {
 			o->out = v;
+			i++;
+		} else if (!strcmp(a, "--kernel-name")) {
+			o->kernel_name = v;
 			i++;
 		} else if (!strcmp(a, "--shape")) {
 			if (!strcmp(v, "steady"))
@@ -477,6 +483,10 @@ static int header(struct synth *s, const struct opts *o)
 	struct gt_process p = { .timestamp = s->now, .host_ns = cs.realtime_ns, .pid = s->pid,
 		.event = GT_PROCESS_START };
 	CHECK(gt_writer_add(s->w, GT_REC_PROCESS, &p));
+	/* Before rare(): its capture names the tonemap kernel. */
+	for (unsigned k = 0; k < NKDEF; k++)
+		if (!(s->names[k] = gt_writer_intern(s->w, o->kernel_name ? o->kernel_name : kernels[k].name)))
+			return GT_ERR_NOMEM;
 	if (!o->steady) {
 		/* Module load: the cubin (a stand-in: an ELF header and filler), lazy loading overhead. */
 		uint8_t cubin[2048];
@@ -493,8 +503,6 @@ static int header(struct synth *s, const struct opts *o)
 		if (o->all_types)
 			CHECK(rare(s));
 	}
-	for (unsigned k = 0; k < NKDEF; k++)
-		s->names[k] = gt_writer_intern(s->w, kernels[k].name);
 	s->api_launch = gt_writer_intern(s->w, "cudaLaunchKernel");
 	s->api_memcpy = gt_writer_intern(s->w, "cudaMemcpyAsync");
 	s->api_sync = gt_writer_intern(s->w, "cudaStreamSynchronize");

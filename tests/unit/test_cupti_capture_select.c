@@ -191,6 +191,28 @@ static void test_real_demangler_when_libstdcxx_is_there(void **state)
 	dlclose(h);
 }
 
+/* A name whose demangled form doubles at each of its 31 levels (312 bytes, some 56 GB) is never
+ * handed to the demangler: it is matched mangled only, and the mangled match still works. */
+static void test_names_over_the_demangling_caps_are_not_demangled(void **state)
+{
+	(void)state;
+	char name[512] = "_Z1f1AIS_S_E";
+	for (int i = 1; i < 31; i++) {
+		char seq[8]; /* S<i-1>_ (base 36): the previous level */
+		snprintf(seq, sizeof seq, "S%c_", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[i - 1]);
+		size_t n = strlen(name);
+		snprintf(name + n, sizeof name - n, "S_I%s%sE", seq, seq);
+	}
+	assert_int_equal(strlen(name), 312);
+	fake_calls = 0;
+	assert_false(sel("f", name));
+	assert_int_equal(fake_calls, 0);
+	assert_true(sel("_Z1f1A*", name));
+	/* A normal name still asks it. */
+	assert_true(sel("reduce_sum", "_Z10reduce_sumPKfPfi"));
+	assert_int_equal(fake_calls, 1);
+}
+
 /* ---- spread ------------------------------------------------------------------------------------ */
 
 /* Runs n launches, each captured when claimed; returns how many, with their indices in got. */
@@ -322,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_glob_matches_mangled_demangled_and_bare_names),
 		cmocka_unit_test(test_regex_is_a_search_unless_anchored),
 		cmocka_unit_test(test_without_demangler_only_the_mangled_name),
+		cmocka_unit_test(test_names_over_the_demangling_caps_are_not_demangled),
 		cmocka_unit_test(test_bad_patterns_are_refused_with_a_reason),
 		cmocka_unit_test(test_bare_name),
 		cmocka_unit_test(test_real_demangler_when_libstdcxx_is_there),
