@@ -208,6 +208,16 @@ void gt_esc_md_code_cell(FILE *f, const char *s) { md_code(f, s, 1); }
 
 /* ---- CSV ------------------------------------------------------------------------------------- */
 
+/* Printable ASCII with nothing to quote: most fields of a dump of millions of rows, written as
+ * they are. */
+static int csv_plain(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == ',')
+			return 0;
+	return 1;
+}
+
 void gt_esc_csv(FILE *f, const char *s)
 {
 	if (!s)
@@ -215,24 +225,34 @@ void gt_esc_csv(FILE *f, const char *s)
 	/* A spreadsheet runs a cell that begins with one of these as a formula (TAB and CR and LF
 	 * because some strip them first); the quote makes it text, and is what OWASP recommends. */
 	int formula = s[0] && strchr("=+-@\t\r\n", s[0]) != NULL;
+	if (!formula && csv_plain(s)) {
+		fputs(s, f);
+		return;
+	}
 	int quote = strpbrk(s, ",\"\r\n") != NULL;
 	if (quote)
 		fputc('"', f);
 	if (formula)
 		fputc('\'', f);
-	const unsigned char *p = (const unsigned char *)s;
+	/* Runs of bytes that need nothing are written at once; a quote is doubled by starting the
+	 * next run at it. */
+	const unsigned char *p = (const unsigned char *)s, *run = p;
 	while (*p) {
-		int n = gt_utf8_len(p, NULL);
-		if (!n) {
-			fputs(FFFD, f);
-			p++;
+		int n = *p < 0x80 ? 1 : gt_utf8_len(p, NULL);
+		if (n && *p != '"') {
+			p += n;
 			continue;
 		}
-		if (*p == '"')
+		fwrite(run, 1, (size_t)(p - run), f);
+		if (n) {
 			fputc('"', f);
-		fwrite(p, 1, (size_t)n, f);
-		p += n;
+			run = p++;
+		} else {
+			fputs(FFFD, f);
+			run = ++p;
+		}
 	}
+	fwrite(run, 1, (size_t)(p - run), f);
 	if (quote)
 		fputc('"', f);
 }
