@@ -7,6 +7,7 @@
  */
 #include "escape.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -435,13 +436,14 @@ static void put_other(FILE *f, const char *spec, const char *len, char conv, va_
 	}
 }
 
-/* One conversion, at the '%' that p points to; returns what follows it. */
-static const char *conversion(FILE *f, gt_escaper *esc, const char *p, va_list *ap)
+/* One conversion, at the '%' that p points to; returns what follows it. err: errno when the
+ * printing began, for %m. */
+static const char *conversion(FILE *f, gt_escaper *esc, const char *p, va_list *ap, int err)
 {
 	char flags[8] = "", len[3] = "", spec[64];
 	size_t nf = 0;
 	p++;
-	while (*p && strchr("-+ #0", *p)) {
+	while (*p && strchr("-+ #0'", *p)) {
 		if (nf < sizeof flags - 2)
 			flags[nf++] = *p;
 		p++;
@@ -471,6 +473,8 @@ static const char *conversion(FILE *f, gt_escaper *esc, const char *p, va_list *
 	char conv = *p ? *p++ : '\0';
 	if (conv == '%') {
 		fputc('%', f);
+	} else if (conv == 'm') {
+		put_string(f, esc, strerror(err), strchr(flags, '-') != NULL, width, prec);
 	} else if (conv == 's') {
 		put_string(f, esc, va_arg(*ap, const char *), strchr(flags, '-') != NULL, width, prec);
 	} else if (conv) {
@@ -487,6 +491,7 @@ static const char *conversion(FILE *f, gt_escaper *esc, const char *p, va_list *
 
 void gt_esc_vprintf(FILE *f, gt_escaper *esc, const char *format, va_list ap)
 {
+	int err = errno;
 	va_list aq;
 	va_copy(aq, ap);
 	const char *p = format;
@@ -497,7 +502,7 @@ void gt_esc_vprintf(FILE *f, gt_escaper *esc, const char *format, va_list ap)
 			break;
 		}
 		fwrite(p, 1, (size_t)(pct - p), f);
-		p = conversion(f, esc, pct, &aq);
+		p = conversion(f, esc, pct, &aq, err);
 	}
 	va_end(aq);
 }

@@ -59,8 +59,8 @@ int gt_esc_text_plain(const char *s, size_t n);
 char *gt_esc_dup(gt_escaper *esc, const char *s);
 
 /* printf whose format is ours and whose %s arguments are untrusted: each one goes through esc
- * (after its precision cuts it, before its width pads it); the other conversions are printf's.
- * %n is not supported. */
+ * (after its precision cuts it, before its width pads it), and so does %m's text; the other
+ * conversions are printf's. %n and positional arguments (%1$s) are not supported. */
 void gt_esc_printf(FILE *f, gt_escaper *esc, const char *format, ...) __attribute__((format(printf, 3, 4)));
 void gt_esc_vprintf(FILE *f, gt_escaper *esc, const char *format, va_list ap);
 
