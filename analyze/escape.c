@@ -180,22 +180,30 @@ static void md_code(FILE *f, const char *s, int in_table)
 	if (longest)
 		fputc(' ', f);
 	const unsigned char *p = (const unsigned char *)s;
+	int backslashes = 0; /* the run of them just written */
 	while (*p) {
 		uint32_t c;
 		int n = gt_utf8_len(p, &c);
 		if (!n) {
 			fputs(FFFD, f);
 			p++;
+			backslashes = 0;
 			continue;
 		}
-		if (c == '\n' || c == '\r')
+		if (c == '\n' || c == '\r') {
 			fputc(' ', f);
-		else if (is_control(c))
+		} else if (is_control(c)) {
 			visible(f, c);
-		else if (c == '|' && in_table)
+		} else if (c == '|' && in_table) {
+			/* GFM reads backslashes in pairs before it splits a row, so the one that escapes
+			 * this pipe must not pair with a name's own backslash before it. */
+			if (backslashes % 2)
+				fputc('\\', f);
 			fputs("\\|", f);
-		else
+		} else {
 			fwrite(p, 1, (size_t)n, f);
+		}
+		backslashes = c == '\\' ? backslashes + 1 : 0;
 		p += n;
 	}
 	if (longest)

@@ -117,6 +117,19 @@ def unescaped(line):
     return counts
 
 
+def table_cells(line):
+    """Cells of a GFM table row as cmark-gfm splits it: before code spans, reading a backslash and
+    the punctuation after it as one escaped character."""
+    cells, i = 1, 0
+    while i < len(line):
+        if line[i] == "\\" and i + 1 < len(line) and not line[i + 1].isalnum() and not line[i + 1].isspace():
+            i += 2
+            continue
+        cells += line[i] == "|"
+        i += 1
+    return cells
+
+
 def block_kind(s, depth=0):
     if not s.strip():
         return "blank"
@@ -186,6 +199,8 @@ def check_md(h, t):
         if hk == "table":  # a '#' in a cell is text: only the start of a line makes a heading
             hc.pop("#", None)
             tc.pop("#", None)
+            if table_cells(hs) != table_cells(ts):
+                fail(f"md line {n}: {table_cells(hs)} table cells, the twin's row has {table_cells(ts)}: {hs[:160]!r}")
         if hk not in ("code", "fence") and hc != tc:
             fail(f"md line {n}: markup {hc} where the twin has {tc}: {hs[:160]!r}")
         if len(problems) > 20:

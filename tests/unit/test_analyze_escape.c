@@ -38,7 +38,7 @@
 #define FORMULA "=cmd|' /C calc'!A0"
 #define TERMINAL "\x1b[2J\x1b]0;owned\x07\x1b[31mred"
 #define HTML "<script>alert(1)</script> & <b>"
-#define PIPES "a|b|c"
+#define PIPES "a|b\\|c"
 #define BAD_UTF8 "bad \xff\xfe trunc \xc3 \xe2\x82 overlong \xc0\xaf \xe0\x80\xaf surrogate \xed\xa0\x80 big \xf4\x90\x80\x80 end"
 #define FENCES "```js `tick` ``x``"
 #define MARKUP "+1 @at *em* _u_ [l](http://x) ![i](y) # h ~~s~~ \\ C1 \xc2\x9b[1m bidi \xe2\x80\xae tab\tcr\r"
@@ -115,6 +115,10 @@ static void test_markdown_rule(void **state)
 	expect(gt_esc_md_code, FENCES, "```` ```js `tick` ``x`` ````");
 	expect(gt_esc_md_code, "a|b\nc", "`a|b c`");
 	expect(gt_esc_md_code_cell, "a|b\nc", "`a\\|b c`");
+	/* GFM pairs backslashes before it splits cells: a name's own backslash before a pipe gets one
+	 * more, so that the pipe stays escaped. */
+	expect(gt_esc_md_code_cell, "a\\|b", "`a\\\\\\|b`");
+	expect(gt_esc_md_code_cell, "a\\\\|b", "`a\\\\\\|b`");
 	expect(gt_esc_md_code, "esc\x1b[0m\xff", "`esc\\x1b[0m" FFFD "`");
 	expect(gt_esc_md_code, "", "");
 }
