@@ -4,8 +4,9 @@
  * configurations, the clock samples' ranges, copy sizes, capture and drop counts) and feeds every
  * record to split.c and findings.c (which feeds bandwidth.c and hands its results over) through
  * their per-record interfaces, so the trace is read once; shadow.c and diff.c, when asked for,
- * read their own inputs. Everything from the trace that goes into the Markdown (names, metadata)
- * is escaped by output.h's rules; our own words are written as they are.
+ * read their own inputs. Everything from the trace that goes into the Markdown (names, metadata,
+ * the NVTX range's name) is escaped by escape.h's Markdown rules, through md() and code() and the
+ * tables; our own words are written as they are.
  */
 #include "report.h"
 
