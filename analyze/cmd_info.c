@@ -64,9 +64,9 @@ static void print_text(FILE *out, const struct gt_reader *r, const struct gt_inf
 	gt_reader_version(r, &major, &minor);
 	gt_esc_printf(out, gt_esc_text, "trace: %s\n", path);
 	if (syn)
-		gt_esc_printf(out, gt_esc_text, "  *** SYNTHETIC TRACE (META trace.synthetic = \"%s\"): written by a program, "
-		             "not recorded on a GPU; its numbers are made up ***\n",
-		        syn);
+		gt_esc_printf(out, gt_esc_text, "  *** SYNTHETIC TRACE (META trace.synthetic = \"%s\"): written by "
+		              "a program, not recorded on a GPU; its numbers are made up ***\n",
+		              syn);
 	fprintf(out, "  format:   gputrace %d.%d\n", major, minor);
 	if (t.complete)
 		fprintf(out, "  end:      complete (END record read)\n");

@@ -171,10 +171,10 @@ static void launch_detail(FILE *f, const struct gt_shadow_result *r, const char 
 	for (unsigned k = 0; k < r->noutputs; k++) {
 		const struct gt_shadow_output *o = &r->outputs[k];
 		const struct gt_compare_result *c = &o->cmp;
-		gt_esc_printf(f, gt_esc_text, "%soutput %s (parameter %u, %s, %" PRIu64 " elements from the pointer to the end of "
-		        "its allocation), tolerance %s: %s\n", ind, out_name(o, nb, sizeof nb), o->param,
-		        gt_elem_type_name(c->type), c->elements, gt_tol_describe(&o->decl->tol, tb, sizeof tb),
-		        gt_compare_passed(c) ? "pass" : "FAIL");
+		gt_esc_printf(f, gt_esc_text, "%soutput %s (parameter %u, %s, %" PRIu64 " elements from the pointer "
+		              "to the end of its allocation), tolerance %s: %s\n", ind, out_name(o, nb, sizeof nb),
+		              o->param, gt_elem_type_name(c->type), c->elements,
+		              gt_tol_describe(&o->decl->tol, tb, sizeof tb), gt_compare_passed(c) ? "pass" : "FAIL");
 		if (c->mismatches)
 			fprintf(f, "%s  %" PRIu64 " mismatch%s, the first at [%" PRIu64 "]\n", ind, c->mismatches,
 			        c->mismatches == 1 ? "" : "es", c->first_mismatch);
@@ -385,8 +385,8 @@ static int print_text(const struct ctx *x, int md)
 			fprintf(x->out, " launch %u: %s\n\n", r->launch_index, verdict_upper(r->status));
 			fence_line(x->out, fence);
 		} else {
-			gt_esc_printf(x->out, gt_esc_text, "capture %" PRIu64 ", %s launch %u: %s\n", r->capture_id, name,
-			              r->launch_index, verdict_upper(r->status));
+			gt_esc_printf(x->out, gt_esc_text, "capture %" PRIu64 ", %s launch %u: %s\n", r->capture_id,
+			              name, r->launch_index, verdict_upper(r->status));
 		}
 		free(owned);
 		launch_detail(x->out, r, md ? "" : "  ");

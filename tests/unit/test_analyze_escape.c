@@ -39,7 +39,9 @@
 #define TERMINAL "\x1b[2J\x1b]0;owned\x07\x1b[31mred"
 #define HTML "<script>alert(1)</script> & <b>"
 #define PIPES "a|b\\|c"
-#define BAD_UTF8 "bad \xff\xfe trunc \xc3 \xe2\x82 overlong \xc0\xaf \xe0\x80\xaf surrogate \xed\xa0\x80 big \xf4\x90\x80\x80 end"
+#define BAD_UTF8                                                                                   \
+	"bad \xff\xfe trunc \xc3 \xe2\x82 overlong \xc0\xaf \xe0\x80\xaf surrogate \xed\xa0\x80 big "         \
+	"\xf4\x90\x80\x80 end"
 #define FENCES "```js `tick` ``x``"
 #define MARKUP "+1 @at *em* _u_ [l](http://x) ![i](y) # h ~~s~~ \\ C1 \xc2\x9b[1m bidi \xe2\x80\xae tab\tcr\r"
 
@@ -103,7 +105,8 @@ static void test_markdown_rule(void **state)
 	expect(gt_esc_md, "12. item", "12\\. item");
 	expect(gt_esc_md, "1.5 ms", "1.5 ms");
 	expect(gt_esc_md, HTML, "\\<script\\>alert(1)\\</script\\> \\& \\<b\\>");
-	expect(gt_esc_md, "[l](x) ![i](y) *e* _u_ ~~s~~ a|b `c` \\", "\\[l\\](x) !\\[i\\](y) \\*e\\* \\_u\\_ \\~\\~s\\~\\~ a\\|b \\`c\\` \\\\");
+	expect(gt_esc_md, "[l](x) ![i](y) *e* _u_ ~~s~~ a|b `c` \\",
+	       "\\[l\\](x) !\\[i\\](y) \\*e\\* \\_u\\_ \\~\\~s\\~\\~ a\\|b \\`c\\` \\\\");
 	expect(gt_esc_md, TERMINAL, "\\\\x1b\\[2J\\\\x1b\\]0;owned\\\\x07\\\\x1b\\[31mred");
 	expect(gt_esc_md, "bad\xff", "bad" FFFD);
 	/* A table cell: the same, but a '#' or a leading '-' is only text there. */
