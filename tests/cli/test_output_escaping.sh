@@ -78,13 +78,24 @@ pair csv dump --format csv @a@
 pair json export --format chrome @a@
 pair csv export --format csv @a@
 pair xml diff --format junit @a@ @b@
+# headings FILE WANT...: the section headings of a report, after its title, are exactly WANT.
+headings() {
+	file=$1
+	shift
+	got=$(grep -a '^#' "$file" | tail -n +2 | tr '\n' '/')
+	want=$(printf '%s/' "$@")
+	[ "$got" = "$want" ] || fail "report $file: headings $got, not $want"
+}
+SECTIONS="## Hardware|## Toolkit|## Clock state|## Sizes|## Method|## Correctness|## Result|### Kernels|### End to end|### Copy bandwidth|### Findings"
+pair md summary --format md @a@ @b@
 pair md report @a@
-grep -c '^## Correctness$' "$last" | grep -qx 1 || fail "report: not exactly one Correctness section"
+(IFS='|' && headings "$last" $SECTIONS "## Limitations")
 pair md report --baseline @b@ @a@
+(IFS='|' && headings "$last" $SECTIONS "## Compared with the baseline" "## Limitations")
 if [ -f "$REFS" ]; then
 	cp "$REFS" "$T/refs.so"
 	pair md report --shadow ./refs.so @a@
-	grep -c '^## Correctness$' "$last" | grep -qx 1 || fail "report --shadow: not exactly one Correctness section"
+	(IFS='|' && headings "$last" $SECTIONS "## Limitations")
 	grep -q '^- FAIL: ' "$last" || fail "report --shadow: the launch without a reference is not a FAIL"
 	for f in text md json; do
 		pair $f shadow --ref ./refs.so --format $f @a@
