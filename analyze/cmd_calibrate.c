@@ -9,6 +9,7 @@
 #include "calibrate.h"
 #include "commands.h"
 #include "diag.h"
+#include "escape.h"
 #include "options.h"
 #include "output.h"
 
@@ -66,11 +67,14 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 	int rc = 0;
 	char lb[160];
 	const char *name = o->decl->name && *o->decl->name ? o->decl->name : "?";
-	if (x->md)
-		fprintf(x->out, "\n## Output `%s` (parameter %u, %s)\n\n", name, o->param,
-		        gt_elem_type_name(o->decl->type));
-	else
-		fprintf(x->out, "\noutput %s (parameter %u, %s)\n", name, o->param, gt_elem_type_name(o->decl->type));
+	if (x->md) {
+		fputs("\n## Output ", x->out);
+		gt_esc_md_code(x->out, name);
+		fprintf(x->out, " (parameter %u, %s)\n\n", o->param, gt_elem_type_name(o->decl->type));
+	} else {
+		gt_esc_printf(x->out, gt_esc_text, "\noutput %s (parameter %u, %s)\n", name, o->param,
+		              gt_elem_type_name(o->decl->type));
+	}
 	if (o->ndist)
 		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "spread of the correct results against the reference, in ULPs: worst %.0f, p99 %.1f, "
 		     "median %.1f (%zu element distances from %zu results; p99 and median by NumPy's "
@@ -177,10 +181,10 @@ static int print_text(const struct ctx *x)
 	const struct gt_ref *ref = rep->ref;
 	if (x->md) {
 		fputs("# Calibration: ", x->out);
-		gt_out_md_cell(x->out, rep->demangled, 1);
+		gt_esc_md_code(x->out, rep->demangled);
 		fputs("\n\n", x->out);
 	} else {
-		fprintf(x->out, "calibration of %s\n", rep->demangled);
+		gt_esc_printf(x->out, gt_esc_text, "calibration of %s\n", rep->demangled);
 	}
 	gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "trace: %s%s%s%s", x->trace, rep->info.synthetic ? " (synthetic: " : "",
 	     rep->info.synthetic ? rep->info.synthetic : "", rep->info.synthetic ? "; not recorded on a GPU)" : "");

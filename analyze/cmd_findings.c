@@ -7,6 +7,7 @@
  */
 #include "commands.h"
 #include "diag.h"
+#include "escape.h"
 #include "findings.h"
 #include "gputrace.h"
 #include "options.h"
@@ -28,7 +29,8 @@ struct printer {
 static void text(const struct printer *p, const char *label, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* A line of the preamble: "label: text" in text, a list item in Markdown. */
+/* A line of the preamble: "label: text" in text, a list item in Markdown. The label is ours; the
+ * text holds the trace's names and metadata, so it is escaped by the format's rule. */
 static void text(const struct printer *p, const char *label, const char *fmt, ...)
 {
 	char buf[4096];
@@ -38,10 +40,12 @@ static void text(const struct printer *p, const char *label, const char *fmt, ..
 	va_end(ap);
 	if (p->fmt == GT_FMT_MD) {
 		fprintf(p->out, "- %s%s", label ? label : "", label ? ": " : "");
-		gt_out_md_cell(p->out, buf, 0);
+		gt_esc_md(p->out, buf);
 		fputc('\n', p->out);
 	} else {
-		fprintf(p->out, "%s%s%s\n", label ? label : "", label ? ": " : "", buf);
+		fprintf(p->out, "%s%s", label ? label : "", label ? ": " : "");
+		gt_esc_text(p->out, buf);
+		fputc('\n', p->out);
 	}
 }
 
@@ -112,8 +116,8 @@ static void print_human(const struct printer *p)
 			text(p, "**do**", "%s", f->todo);
 		} else {
 			fprintf(p->out, "\n%zu. [%s] %s\n", i + 1, gt_severity_name(f->severity), f->id);
-			fprintf(p->out, "   what:  %s\n   where: %s\n   cost:  %s\n   do:    %s\n", f->what, f->where,
-			        cost, f->todo);
+			gt_esc_printf(p->out, gt_esc_text, "   what:  %s\n   where: %s\n   cost:  %s\n   do:    %s\n",
+			              f->what, f->where, cost, f->todo);
 		}
 	}
 }

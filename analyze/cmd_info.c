@@ -4,10 +4,12 @@
  * dropped records by reason (always said, "0 dropped" included), chunks, whether the trace ends
  * cleanly, records of unknown types skipped, and, first and loudly, whether the trace is synthetic.
  * Each file is reported on its own; a file that cannot be read is reported and the others still
- * are (exit status 2 at the end).
+ * are (exit status 2 at the end). Metadata and device names are the trace's: text goes through
+ * escape.h's text rule (gt_esc_printf), JSON through the JSON writer.
  */
 #include "commands.h"
 #include "diag.h"
+#include "escape.h"
 #include "info.h"
 #include "load.h"
 #include "options.h"
@@ -60,11 +62,11 @@ static void print_text(FILE *out, const struct gt_reader *r, const struct gt_inf
 	gt_reader_tail(r, &t);
 	int major, minor;
 	gt_reader_version(r, &major, &minor);
-	fprintf(out, "trace: %s\n", path);
+	gt_esc_printf(out, gt_esc_text, "trace: %s\n", path);
 	if (syn)
-		fprintf(out, "  *** SYNTHETIC TRACE (META trace.synthetic = \"%s\"): written by a program, "
-		             "not recorded on a GPU; its numbers are made up ***\n",
-		        syn);
+		gt_esc_printf(out, gt_esc_text, "  *** SYNTHETIC TRACE (META trace.synthetic = \"%s\"): written by "
+		              "a program, not recorded on a GPU; its numbers are made up ***\n",
+		              syn);
 	fprintf(out, "  format:   gputrace %d.%d\n", major, minor);
 	if (t.complete)
 		fprintf(out, "  end:      complete (END record read)\n");
@@ -119,7 +121,7 @@ static void print_text(FILE *out, const struct gt_reader *r, const struct gt_inf
 	for (size_t i = 0; i < nmeta; i++) {
 		const char *k, *v;
 		if (gt_reader_meta_at(r, i, &k, &v) == 0)
-			fprintf(out, "    %s = %s\n", k, v);
+			gt_esc_printf(out, gt_esc_text, "    %s = %s\n", k, v);
 	}
 	size_t ndev = gt_reader_device_count(r);
 	fprintf(out, "  devices:  %zu\n", ndev);
@@ -130,7 +132,7 @@ static void print_text(FILE *out, const struct gt_reader *r, const struct gt_inf
 		uuid_text(d->uuid, uuid, sizeof uuid);
 		peak_text(gt_device_peak_mem_bw(d), mem, sizeof mem);
 		peak_text(gt_device_peak_pcie_bw(d), pcie, sizeof pcie);
-		fprintf(out, "    device %u: %s (%s)\n", d->device_id, name, uuid);
+		gt_esc_printf(out, gt_esc_text, "    device %u: %s (%s)\n", d->device_id, name, uuid);
 		fprintf(out, "      compute %u.%u, %u SMs, SM clock %u MHz, %.2f GiB, L2 %u KiB, %u threads/SM\n",
 		        d->cc_major, d->cc_minor, d->sm_count, d->sm_clock_khz / 1000,
 		        (double)d->global_mem_bytes / (1024.0 * 1024 * 1024), d->l2_bytes / 1024,

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "diag.h"
+#include "escape.h"
 #include "junit.h"
 #include "options.h"
 #include "output.h"
@@ -154,24 +155,26 @@ static void histogram_text(FILE *f, const struct gt_compare_result *c)
 		fputs("(no elements)", f);
 }
 
-/* The detail of one launch, for text (prefix "  ") and for a JUnit case body (prefix ""). */
+/* The detail of one launch, for text (prefix "  "), a Markdown code block and a JUnit case body
+ * (prefix ""). The kernel's name, the reason and the output names go through the text rule: one
+ * line each, no controls. */
 static void launch_detail(FILE *f, const struct gt_shadow_result *r, const char *ind)
 {
 	char tb[128], nb[32], g[48], rv[48], gb[24], rb[24], u[32];
-	fprintf(f, "%s%s; grid (%u, %u, %u), block (%u, %u, %u), %u B dynamic shared memory\n", ind,
-	        r->demangled, r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1], r->block[2],
-	        r->dynamic_smem);
+	gt_esc_printf(f, gt_esc_text, "%s%s; grid (%u, %u, %u), block (%u, %u, %u), %u B dynamic shared memory\n",
+	              ind, r->demangled, r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1],
+	              r->block[2], r->dynamic_smem);
 	if (r->status != GT_SHADOW_PASS && r->status != GT_SHADOW_FAIL) {
-		fprintf(f, "%s%s: %s\n", ind, gt_shadow_status_name(r->status), r->why);
+		gt_esc_printf(f, gt_esc_text, "%s%s: %s\n", ind, gt_shadow_status_name(r->status), r->why);
 		return;
 	}
 	for (unsigned k = 0; k < r->noutputs; k++) {
 		const struct gt_shadow_output *o = &r->outputs[k];
 		const struct gt_compare_result *c = &o->cmp;
-		fprintf(f, "%soutput %s (parameter %u, %s, %" PRIu64 " elements from the pointer to the end of "
-		        "its allocation), tolerance %s: %s\n", ind, out_name(o, nb, sizeof nb), o->param,
-		        gt_elem_type_name(c->type), c->elements, gt_tol_describe(&o->decl->tol, tb, sizeof tb),
-		        gt_compare_passed(c) ? "pass" : "FAIL");
+		gt_esc_printf(f, gt_esc_text, "%soutput %s (parameter %u, %s, %" PRIu64 " elements from the pointer "
+		              "to the end of its allocation), tolerance %s: %s\n", ind, out_name(o, nb, sizeof nb),
+		              o->param, gt_elem_type_name(c->type), c->elements,
+		              gt_tol_describe(&o->decl->tol, tb, sizeof tb), gt_compare_passed(c) ? "pass" : "FAIL");
 		if (c->mismatches)
 			fprintf(f, "%s  %" PRIu64 " mismatch%s, the first at [%" PRIu64 "]\n", ind, c->mismatches,
 			        c->mismatches == 1 ? "" : "es", c->first_mismatch);
@@ -278,10 +281,12 @@ static void tolerances(const struct ctx *x, int md)
 			         d->reason && *d->reason ? d->reason : "(no reason given)");
 			if (md) {
 				fputs("- ", x->out);
-				gt_out_md_cell(x->out, line, 0);
+				gt_esc_md(x->out, line);
 				fputc('\n', x->out);
 			} else {
-				fprintf(x->out, "  %s\n", line);
+				fputs("  ", x->out);
+				gt_esc_text(x->out, line);
+				fputc('\n', x->out);
 			}
 		}
 	}
@@ -325,12 +330,33 @@ static void preamble_lines(const struct ctx *x, int md)
 	for (int i = 0; i < n; i++) {
 		if (md) {
 			fputs("- ", x->out);
-			gt_out_md_cell(x->out, lines[i], 0);
+			gt_esc_md(x->out, lines[i]);
 			fputc('\n', x->out);
 		} else {
-			fprintf(x->out, "%s\n", lines[i]);
+			gt_esc_text(x->out, lines[i]);
+			fputc('\n', x->out);
 		}
 	}
+}
+
+/* A Markdown code block of a launch's detail is fenced by more backticks than any run in the kernel's
+ * name, the one text of the trace's that can begin one of its lines (a name starting with ``` would
+ * otherwise close the block and let the rest of it be read as Markdown). */
+static int fence_length(const char *name)
+{
+	int run = 0, longest = 0;
+	for (const char *p = name ? name : ""; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	return longest < 3 ? 3 : longest + 1;
+}
+
+static void fence_line(FILE *f, int n)
+{
+	while (n-- > 0)
+		fputc('`', f);
+	fputc('\n', f);
 }
 
 static int print_text(const struct ctx *x, int md)
@@ -339,10 +365,10 @@ static int print_text(const struct ctx *x, int md)
 	char res[256];
 	if (md) {
 		fputs("# Shadow replay: ", x->out);
-		gt_out_md_cell(x->out, x->trace, 1);
+		gt_esc_md_code(x->out, x->trace);
 		fputs("\n\n", x->out);
 	} else {
-		fprintf(x->out, "shadow replay of %s\n", x->trace);
+		gt_esc_printf(x->out, gt_esc_text, "shadow replay of %s\n", x->trace);
 	}
 	preamble_lines(x, md);
 	fputs(md ? "\n" : "\n", x->out);
@@ -352,15 +378,21 @@ static int print_text(const struct ctx *x, int md)
 		const struct gt_shadow_result *r = &x->rep->launches[i];
 		char *owned;
 		const char *name = base_name(r, &owned);
-		if (md)
-			fprintf(x->out, "### capture %" PRIu64 ", `%s` launch %u: %s\n\n```\n", r->capture_id, name,
-			        r->launch_index, verdict_upper(r->status));
-		else
-			fprintf(x->out, "capture %" PRIu64 ", %s launch %u: %s\n", r->capture_id, name,
-			        r->launch_index, verdict_upper(r->status));
+		int fence = md ? fence_length(r->demangled) : 0;
+		if (md) {
+			fprintf(x->out, "### capture %" PRIu64 ", ", r->capture_id);
+			gt_esc_md_code(x->out, name);
+			fprintf(x->out, " launch %u: %s\n\n", r->launch_index, verdict_upper(r->status));
+			fence_line(x->out, fence);
+		} else {
+			gt_esc_printf(x->out, gt_esc_text, "capture %" PRIu64 ", %s launch %u: %s\n", r->capture_id,
+			              name, r->launch_index, verdict_upper(r->status));
+		}
 		free(owned);
 		launch_detail(x->out, r, md ? "" : "  ");
-		fputs(md ? "```\n\n" : "\n", x->out);
+		if (md)
+			fence_line(x->out, fence);
+		fputc('\n', x->out);
 	}
 	fputs(md ? "## Tolerances\n\n" : "tolerances:\n", x->out);
 	tolerances(x, md);

@@ -2,9 +2,12 @@
  *
  * A write error (disk full, a closed pipe) is found only when the stream is flushed, so
  * gt_output_close() flushes and checks, and the subcommand's exit status says the output is not
- * complete instead of pretending it is.
+ * complete instead of pretending it is. A message's %s arguments (paths, names and metadata from a
+ * trace) go through escape.h's text rule, so a message stays one line and cannot steer a terminal.
  */
 #include "diag.h"
+
+#include "escape.h"
 
 #include <errno.h>
 #include <string.h>
@@ -20,7 +23,7 @@ int gt_error(const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	fputs("gpuanalyze: ", f);
-	vfprintf(f, fmt, ap);
+	gt_esc_vprintf(f, gt_esc_text, fmt, ap);
 	fputc('\n', f);
 	va_end(ap);
 	fflush(f);
@@ -33,7 +36,7 @@ void gt_warn(const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	fputs("gpuanalyze: warning: ", f);
-	vfprintf(f, fmt, ap);
+	gt_esc_vprintf(f, gt_esc_text, fmt, ap);
 	fputc('\n', f);
 	va_end(ap);
 	fflush(f);

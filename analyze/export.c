@@ -17,9 +17,9 @@
 
 #include "demangle.h"
 #include "diag.h"
+#include "escape.h"
 #include "gzwrite.h"
 #include "load.h"
-#include "output.h"
 #include "timeline.h"
 
 #include <stdlib.h>
@@ -276,24 +276,11 @@ static inline void put_us(struct out *o, uint64_t ns)
 	put(o, b + i, sizeof b - (size_t)i);
 }
 
-/* s escaped for JSON (with quotes) or CSV (quoted when needed) through output.h's rules, as a
- * malloc'd string. */
+/* s escaped for JSON (with quotes) or CSV (quoted when needed, formulas neutralised) by escape.h's
+ * rules, as a malloc'd string. */
 static char *escape(const char *s, int json)
 {
-	char *p = NULL;
-	size_t n = 0;
-	FILE *m = open_memstream(&p, &n);
-	if (!m)
-		return NULL;
-	if (json)
-		gt_out_json_string(m, s);
-	else
-		gt_out_csv_field(m, s);
-	if (fclose(m) != 0) {
-		free(p);
-		return NULL;
-	}
-	return p;
+	return gt_esc_dup(json ? gt_esc_json : gt_esc_csv, s);
 }
 
 static inline void put_escaped(struct ex *x, const char *s)

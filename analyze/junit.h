@@ -4,9 +4,9 @@
  * The de-facto schema those systems read: one <testsuites> root holding one <testsuite> with the
  * counts tests, failures, errors and skipped, optional <properties>, and a <testcase classname=
  * name= time=> per test, holding <failure message= type=>text</failure>, <error ...>, or <skipped
- * message=/> when it did not pass. Text is escaped for XML 1.0: & < > " ' as entities, the control
- * characters XML 1.0 forbids and bytes that are not UTF-8 as U+FFFD, so the document is always
- * well-formed. Cases are held until gt_junit_finish (the suite's counts come first in the file).
+ * message=/> when it did not pass. Text is escaped by escape.h's XML rule (& < > " ' as entities, the
+ * control characters XML 1.0 forbids and bytes that are not UTF-8 as U+FFFD), so the document is
+ * always well-formed. Cases are held until gt_junit_finish (the suite's counts come first in the file).
  */
 #ifndef GT_JUNIT_H
 #define GT_JUNIT_H
@@ -28,8 +28,5 @@ int gt_junit_case(struct gt_junit *j, const char *classname, const char *name, d
 /* Writes the document to f. 0, or GT_ERR_IO when f reports a write error. */
 int gt_junit_finish(struct gt_junit *j, FILE *f);
 void gt_junit_free(struct gt_junit *j);
-
-/* The escaping alone: s as XML character data or attribute value. */
-void gt_junit_escape(FILE *f, const char *s);
 
 #endif

@@ -7,6 +7,7 @@
  */
 #include "output.h"
 
+#include "escape.h"
 #include "gputrace.h"
 
 #include <math.h>
@@ -56,94 +57,17 @@ const char *gt_format_list(unsigned allowed, char *buf, size_t len)
 	return buf;
 }
 
-/* ---- escaping ------------------------------------------------------------------------------ */
+/* ---- escaping: escape.h's rules under output.h's names -------------------------------------- */
 
-void gt_out_csv_field(FILE *f, const char *s)
-{
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
+void gt_out_csv_field(FILE *f, const char *s) { gt_esc_csv(f, s); }
+void gt_out_json_string(FILE *f, const char *s) { gt_esc_json(f, s); }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if the bytes there are not valid UTF-8
- * (overlong forms, surrogates and code points above U+10FFFF included). */
-static int utf8_len(const unsigned char *s)
+void gt_out_md_cell(FILE *f, const char *s, int code)
 {
-	unsigned c = s[0];
-	int n;
-	unsigned min, cp;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		min = 0x80;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		min = 0x800;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		min = 0x10000;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-void gt_out_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	while (*p) {
-		unsigned c = *p;
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc((int)c, f);
-			p++;
-		} else if (c < 0x20) {
-			switch (c) {
-			case '\n': fputs("\\n", f); break;
-			case '\r': fputs("\\r", f); break;
-			case '\t': fputs("\\t", f); break;
-			case '\b': fputs("\\b", f); break;
-			case '\f': fputs("\\f", f); break;
-			default: fprintf(f, "\\u%04x", c); break;
-			}
-			p++;
-		} else if (c < 0x80) {
-			fputc((int)c, f);
-			p++;
-		} else {
-			int n = utf8_len(p);
-			if (n == 0) {
-				fputs("\\ufffd", f);
-				p++;
-			} else {
-				fwrite(p, 1, (size_t)n, f);
-				p += n;
-			}
-		}
-	}
-	fputc('"', f);
+	if (code)
+		gt_esc_md_code_cell(f, s);
+	else
+		gt_esc_md_cell(f, s);
 }
 
 void gt_out_vnote(FILE *f, enum gt_format fmt, const char *format, va_list ap)
@@ -157,10 +81,11 @@ void gt_out_vnote(FILE *f, enum gt_format fmt, const char *format, va_list ap)
 		while (*s == ' ')
 			s++;
 		fputs("- ", f);
-		gt_out_md_cell(f, s, 0);
+		gt_esc_md(f, s);
 		fputc('\n', f);
 	} else {
-		fprintf(f, "%s\n", buf);
+		gt_esc_text(f, buf);
+		fputc('\n', f);
 	}
 }
 
@@ -172,55 +97,14 @@ void gt_out_note(FILE *f, enum gt_format fmt, const char *format, ...)
 	va_end(ap);
 }
 
+/* A title is our words (and perhaps an option's value), not markup to escape; the text rule keeps
+ * it on its one line in both formats. */
 void gt_out_heading(FILE *f, enum gt_format fmt, int level, const char *title)
 {
 	if (fmt == GT_FMT_MD)
-		fprintf(f, "\n%.*s %s\n\n", level < 1 ? 1 : level > 6 ? 6 : level, "######", title);
+		gt_esc_printf(f, gt_esc_text, "\n%.*s %s\n\n", level < 1 ? 1 : level > 6 ? 6 : level, "######", title);
 	else if (fmt == GT_FMT_TEXT)
-		fprintf(f, "\n%s\n", title);
-}
-
-void gt_out_md_cell(FILE *f, const char *s, int code)
-{
-	if (!s || !*s)
-		return;
-	if (code) {
-		/* A code span needs a fence longer than any run of backticks inside it. */
-		int run = 0, longest = 0;
-		for (const char *p = s; *p; p++) {
-			run = *p == '`' ? run + 1 : 0;
-			if (run > longest)
-				longest = run;
-		}
-		int fence = longest + 1;
-		for (int i = 0; i < fence; i++)
-			fputc('`', f);
-		if (longest)
-			fputc(' ', f);
-		for (const char *p = s; *p; p++) {
-			if (*p == '|')
-				fputs("\\|", f);
-			else if (*p == '\n' || *p == '\r')
-				fputc(' ', f);
-			else
-				fputc(*p, f);
-		}
-		if (longest)
-			fputc(' ', f);
-		for (int i = 0; i < fence; i++)
-			fputc('`', f);
-		return;
-	}
-	for (const char *p = s; *p; p++) {
-		if (*p == '\n' || *p == '\r')
-			fputc(' ', f);
-		else if (strchr("|\\`*_<>[]", *p)) {
-			fputc('\\', f);
-			fputc(*p, f);
-		} else {
-			fputc(*p, f);
-		}
-	}
+		gt_esc_printf(f, gt_esc_text, "\n%s\n", title);
 }
 
 void gt_out_format_double(char *buf, size_t len, double v)
@@ -553,9 +437,22 @@ static void put(struct gt_table *t, int kind, const char *s, size_t n)
 	t->row[c] = (struct cell){ off, s ? n : 0, kind };
 }
 
+/* Text cells are escaped as they are stored, so that the widths are those of what is printed;
+ * the other formats escape as they print. */
 void gt_table_str(struct gt_table *t, const char *s)
 {
-	put(t, s ? CELL_STR : CELL_EMPTY, s, s ? strlen(s) : 0);
+	size_t n = s ? strlen(s) : 0;
+	if (!s || t->fmt != GT_FMT_TEXT || gt_esc_text_plain(s, n)) {
+		put(t, s ? CELL_STR : CELL_EMPTY, s, n);
+		return;
+	}
+	char *e = gt_esc_dup(gt_esc_text, s);
+	if (!e) {
+		t->error = GT_ERR_NOMEM;
+		return;
+	}
+	put(t, CELL_STR, e, strlen(e));
+	free(e);
 }
 
 void gt_table_u64(struct gt_table *t, uint64_t v)

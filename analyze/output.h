@@ -22,11 +22,11 @@
  * for a hidden column are ignored. CSV and JSON rows are written as they end (a dump of millions of
  * rows is never held); text and Markdown tables are held until finish to align them.
  *
- * Escaping: CSV quotes a field holding a comma, a double quote, CR or LF and doubles its quotes
- * (RFC 4180; lines end in LF). JSON escapes quotes, backslashes and every control character, and
- * writes U+FFFD for bytes that are not UTF-8, so the output is always valid JSON. Markdown escapes
- * '|' in every cell (GFM tables), replaces line breaks with spaces, puts GT_COL_CODE cells in a code
- * span and backslash-escapes the characters Markdown would otherwise interpret in other cells.
+ * Escaping is this layer's, by escape.h's rule for each format, so that no command can forget it:
+ * every string cell, note and JSON string is escaped as it is written (text: controls shown as
+ * visible escapes; Markdown: markup backslash-escaped, GT_COL_CODE cells in a code span; CSV: RFC
+ * 4180 quoting and formula neutralisation of string cells, never of numbers; JSON: valid always),
+ * and bytes that are not UTF-8 become U+FFFD in every format. Numbers are written by the table.
  */
 #ifndef GT_OUTPUT_H
 #define GT_OUTPUT_H
@@ -45,16 +45,19 @@ int gt_format_parse(const char *s, unsigned allowed, enum gt_format *out);
 /* "text|md|json|csv" for a mask, into buf. */
 const char *gt_format_list(unsigned allowed, char *buf, size_t len);
 
-/* ---- escaping primitives ------------------------------------------------------------------- */
-void gt_out_csv_field(FILE *f, const char *s);
-void gt_out_json_string(FILE *f, const char *s); /* with the surrounding quotes */
-void gt_out_md_cell(FILE *f, const char *s, int code);
-/* A line of notes in a human format: as it is in text, a list item in Markdown (the leading spaces
- * with which text indents sub-items dropped: a list item starts at its text), nothing in JSON or
- * CSV, which carry the same facts as fields. Lines longer than 4 KiB are cut. */
+/* ---- escaping primitives (escape.h's rules) ------------------------------------------------ */
+void gt_out_csv_field(FILE *f, const char *s);   /* a string field: gt_esc_csv */
+void gt_out_json_string(FILE *f, const char *s); /* with the surrounding quotes: gt_esc_json */
+void gt_out_md_cell(FILE *f, const char *s, int code); /* a table cell: gt_esc_md_cell, _code_cell */
+/* A line of notes in a human format: escaped by the text rule in text, a list item escaped by the
+ * Markdown rule in Markdown (the leading spaces with which text indents sub-items dropped: a list
+ * item starts at its text), nothing in JSON or CSV, which carry the same facts as fields. The
+ * whole line is escaped, so a name in it cannot end it or start another. Lines longer than 4 KiB
+ * are cut. */
 void gt_out_note(FILE *f, enum gt_format fmt, const char *format, ...) __attribute__((format(printf, 3, 4)));
 void gt_out_vnote(FILE *f, enum gt_format fmt, const char *format, va_list ap);
-/* A section title: "\n## TITLE\n\n" in Markdown (level #s), "\nTITLE\n" in text, nothing else. */
+/* A section title: "\n## TITLE\n\n" in Markdown (level #s), "\nTITLE\n" in text, nothing else.
+ * The title is our words, written by the text rule in both (one line, no controls). */
 void gt_out_heading(FILE *f, enum gt_format fmt, int level, const char *title);
 /* Shortest decimal text that reads back as v (%.15g..%.17g); "nan"/"inf" are the caller's to avoid. */
 void gt_out_format_double(char *buf, size_t len, double v);

@@ -4,13 +4,15 @@
  * configurations, the clock samples' ranges, copy sizes, capture and drop counts) and feeds every
  * record to split.c and findings.c (which feeds bandwidth.c and hands its results over) through
  * their per-record interfaces, so the trace is read once; shadow.c and diff.c, when asked for,
- * read their own inputs. Everything from the trace that goes into the Markdown (names, metadata)
- * is escaped by output.h's rules; our own words are written as they are.
+ * read their own inputs. Everything from the trace that goes into the Markdown (names, metadata,
+ * the NVTX range's name) is escaped by escape.h's Markdown rules, through md() and code() and the
+ * tables; our own words are written as they are.
  */
 #include "report.h"
 
 #include "bandwidth.h"
 #include "diag.h"
+#include "escape.h"
 #include "findings.h"
 #include "load.h"
 #include "output.h"
@@ -166,7 +168,8 @@ struct rep {
 
 static void say(struct rep *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Our own words and numbers; anything from the trace goes through md() or code(). */
+/* Our own words and numbers, written as they are (they are Markdown); anything from the trace
+ * (names, metadata, an NVTX range's name) goes through md() or code(), never through a %s here. */
 static void say(struct rep *x, const char *fmt, ...)
 {
 	va_list ap;
@@ -175,8 +178,8 @@ static void say(struct rep *x, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void md(struct rep *x, const char *s) { gt_out_md_cell(x->f, s ? s : "", 0); }
-static void code(struct rep *x, const char *s) { gt_out_md_cell(x->f, s && *s ? s : "(none)", 1); }
+static void md(struct rep *x, const char *s) { gt_esc_md(x->f, s ? s : ""); }
+static void code(struct rep *x, const char *s) { gt_esc_md_code(x->f, s && *s ? s : "(none)"); }
 
 static const char *meta(const struct rep *x, const char *key)
 {
@@ -472,6 +475,21 @@ static void split_mode_words(const struct gt_split *s, char *buf, size_t len)
 	}
 }
 
+/* What a unit of work is, into the report: split_mode_words' words, with the range's name (the
+ * trace's) escaped. */
+static void say_units(struct rep *x, const struct gt_split *s)
+{
+	char w[160];
+	if (s->mode != GT_SPLIT_NVTX) {
+		split_mode_words(s, w, sizeof w);
+		say(x, "%s", w);
+		return;
+	}
+	say(x, "instance of the NVTX range '");
+	md(x, s->range ? s->range : "");
+	say(x, "'");
+}
+
 static void method(struct rep *x)
 {
 	const struct gt_samples *ks = &x->p.ks;
@@ -493,9 +511,9 @@ static void method(struct rep *x)
 	say(x, "- Statistics: median; spread as MAD (median |x - median|; x1.4826 estimates a standard deviation); "
 	       "tail as p90 and p99 (NumPy's 'linear' percentiles); gpuanalyze(1) defines each\n");
 	if (x->have_split) {
-		char w[160];
-		split_mode_words(&x->split, w, sizeof w);
-		say(x, "- Units of work (end to end): each %s, %zu of them", w, x->split.nunits);
+		say(x, "- Units of work (end to end): each ");
+		say_units(x, &x->split);
+		say(x, ", %zu of them", x->split.nunits);
 		if (x->split.warmup_dropped)
 			say(x, " after %llu dropped as warm-up", (unsigned long long)x->split.warmup_dropped);
 		say(x, "\n");
@@ -562,8 +580,11 @@ static void correctness(struct rep *x)
 		say(x, " launch %u: %s", l->launch_index, gt_shadow_status_name(l->status));
 		if (l->status == GT_SHADOW_PASS) {
 			const struct gt_ref_output *o = first_output(l);
-			if (o)
-				say(x, " (output %s within %s)", o->name ? o->name : "0", gt_tol_describe(&o->tol, tol, sizeof tol));
+			if (o) {
+				say(x, " (output ");
+				md(x, o->name ? o->name : "0");
+				say(x, " within %s)", gt_tol_describe(&o->tol, tol, sizeof tol));
+			}
 		} else {
 			say(x, ": ");
 			md(x, l->why);
@@ -571,8 +592,9 @@ static void correctness(struct rep *x)
 				const struct gt_compare_result *c = &l->outputs[k].cmp;
 				if (!c->has_worst || gt_compare_passed(c))
 					continue;
-				say(x, "; worst element of %s: index %llu, GPU %.9g, reference %.9g, |error| %.3g, ",
-				    l->outputs[k].decl && l->outputs[k].decl->name ? l->outputs[k].decl->name : "output",
+				say(x, "; worst element of ");
+				md(x, l->outputs[k].decl && l->outputs[k].decl->name ? l->outputs[k].decl->name : "output");
+				say(x, ": index %llu, GPU %.9g, reference %.9g, |error| %.3g, ",
 				    (unsigned long long)c->worst.index, c->worst.gpu, c->worst.ref, c->worst.abs_err);
 				if (c->worst.ulps == GT_ULP_INFINITE)
 					say(x, "NaN or infinity");
@@ -751,9 +773,9 @@ static void result(struct rep *x)
 	}
 	if (x->have_split && x->split.nunits) {
 		const struct gt_split *s = &x->split;
-		char w[160];
-		split_mode_words(s, w, sizeof w);
-		say(x, "- End to end per %s: median %s, of which GPU kernels %s, GPU idle %s (medians over %zu units)\n", w,
+		say(x, "- End to end per ");
+		say_units(x, s);
+		say(x, ": median %s, of which GPU kernels %s, GPU idle %s (medians over %zu units)\n",
 		    dur(s->st[GT_M_WALL].median, b1, sizeof b1), dur(s->st[GT_M_KERNEL].median, b2, sizeof b2),
 		    dur(s->st[GT_M_IDLE].median, b3, sizeof b3), s->nunits);
 	}
@@ -768,11 +790,10 @@ static void result(struct rep *x)
 	}
 	say(x, "\n### End to end\n\n");
 	if (x->have_split && x->split.nunits) {
-		char w[160];
-		split_mode_words(&x->split, w, sizeof w);
-		say(x, "Per %s (gpuanalyze split defines each quantity; kernel and copy times are unions, so "
-		       "concurrent work counts once):\n\n",
-		    w);
+		say(x, "Per ");
+		say_units(x, &x->split);
+		say(x, " (gpuanalyze split defines each quantity; kernel and copy times are unions, so "
+		       "concurrent work counts once):\n\n");
 		split_table(x);
 		if (x->fig_split[0])
 			say(x, "\n![Each unit's wall time: GPU kernels, other GPU work, GPU idle](%s)\n\nIn the figure each "

@@ -1,14 +1,14 @@
 /* svg.c: the report's two figures (svg.h), written element by element with fprintf.
  *
  * Coordinates are printed with one decimal; every string from a trace (kernel names) goes through
- * gt_junit_escape, so the document is well-formed whatever the names hold. The plot area and the
- * scales are computed first, then the elements are written in drawing order: grid and axes, data,
- * labels, legend.
+ * escape.h's XML rule (gt_esc_xml), so the document is well-formed whatever the names hold. The
+ * plot area and the scales are computed first, then the elements are written in drawing order:
+ * grid and axes, data, labels, legend.
  */
 #include "svg.h"
 
+#include "escape.h"
 #include "gputrace.h"
-#include "junit.h"
 #include "stats.h"
 
 #include <math.h>
@@ -24,13 +24,13 @@ static void head(FILE *f, double w, double h, const char *title, const char *des
 	        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" height=\"%.0f\" "
 	        "viewBox=\"0 0 %.0f %.0f\">\n<title>",
 	        w, h, w, h);
-	gt_junit_escape(f, title);
+	gt_esc_xml(f, title);
 	fputs("</title>\n<desc>", f);
-	gt_junit_escape(f, desc);
+	gt_esc_xml(f, desc);
 	fprintf(f, "</desc>\n<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", w, h);
 	fprintf(f, "<text x=\"%.1f\" y=\"22\" " FONT " font-size=\"15\" font-weight=\"bold\" text-anchor=\"middle\">",
 	        w / 2);
-	gt_junit_escape(f, title);
+	gt_esc_xml(f, title);
 	fputs("</text>\n", f);
 }
 
@@ -154,7 +154,7 @@ int gt_svg_durations(FILE *f, const char *title, const char *unit, const struct 
 		else
 			snprintf(lab, sizeof lab, "%s", name);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"11\" text-anchor=\"end\">", left - 8, yc + 4);
-		gt_junit_escape(f, lab);
+		gt_esc_xml(f, lab);
 		fputs("</text>\n", f);
 		if (!m)
 			continue;
@@ -255,7 +255,7 @@ int gt_svg_stacked(FILE *f, const char *title, const char *xlabel, const char *u
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"12\" text-anchor=\"middle\" "
 	           "transform=\"rotate(-90 %.1f %.1f)\">",
 	        left - 52, top + ph / 2, left - 52, top + ph / 2);
-	gt_junit_escape(f, unit);
+	gt_esc_xml(f, unit);
 	fputs("</text>\n", f);
 	double bw = pw / (double)shown, gap = bw > 4 ? bw * 0.15 : 0;
 	for (size_t i = 0; i < shown; i++) {
@@ -283,14 +283,14 @@ int gt_svg_stacked(FILE *f, const char *title, const char *xlabel, const char *u
 		        left + bw * ((double)i + 0.5), y1 + 16, (unsigned long long)(index ? index[b] : b));
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"12\" text-anchor=\"middle\">", left + pw / 2, y1 + 40);
-	gt_junit_escape(f, xlabel);
+	gt_esc_xml(f, xlabel);
 	fputs("</text>\n", f);
 	for (size_t k = 0; k < nparts; k++) {
 		double y = top + 10 + 22 * (double)k;
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"14\" fill=\"%s\"/>\n", left + pw + 16, y,
 		        parts[k].color);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"12\">", left + pw + 36, y + 12);
-		gt_junit_escape(f, parts[k].label);
+		gt_esc_xml(f, parts[k].label);
 		fputs("</text>\n", f);
 	}
 	return tail(f);

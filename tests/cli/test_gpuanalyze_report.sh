@@ -28,7 +28,8 @@ for h in "# GPU benchmark report: splat_render" "## Hardware" "## Toolkit" "## C
 done
 grep -q '^- Not checked: the trace holds no shadow captures' "$T/REPORT.md" || fail "correctness is not 'not checked'"
 grep -q 'PASS' "$T/REPORT.md" && fail "a report without captures says PASS"
-grep -q "^- Units of work (end to end): each instance of the NVTX range 'render_frame', 50 of them after 5 dropped" \
+# The range's name is the trace's, so it is escaped as Markdown text (render\_frame shows render_frame).
+grep -q -F -e "- Units of work (end to end): each instance of the NVTX range 'render\\_frame', 50 of them after 5 dropped" \
 	"$T/REPORT.md" || fail "units: $(grep -n 'Units of work' "$T/REPORT.md")"
 # The median kernel time is summary's.
 med=$("$G" summary --warmup 5 --format csv "$S/h200-splat_render-timed.gtrace" | awk -F, '$1 == "kernel" { print $6; exit }')
