@@ -16,6 +16,9 @@
  *             each level
  *   names     N ranges and N kernels, each with its own name, one after the other
  *   overlap   N long kernels on N streams all spanning N short ranges side by side
+ *   jumble    N each of ranges (3 threads), kernels and copies (3 streams) and API calls at random
+ *             in a span of 8 N ns, so that many start together, nest and overlap partly (a check
+ *             that a faster path gives the numbers of the plain one, more than a timing)
  *
  * Each trace says trace.synthetic=1 and trace.shape, and its device's name says "synthetic".
  *
@@ -181,12 +184,38 @@ static int overlap(struct hostile *h, uint64_t n, uint64_t *end)
 	return 0;
 }
 
+/* xorshift64*, seeded by N: the same jumble for the same N. */
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 2685821657736338717ull;
+}
+
+static int jumble(struct hostile *h, uint64_t n, uint64_t *end)
+{
+	uint64_t t = T0 + 10000, span = 8 * n + 8, x = n * 0x9e3779b97f4a7c15ull + 1;
+	for (uint64_t i = 0; i < n; i++) {
+		/* starts on a coarse grid, so that many coincide; lengths from 0 to a quarter of the span */
+		uint64_t a = t + rnd(&x) % span / 4 * 4, len = rnd(&x) % 4 ? rnd(&x) % 16 : rnd(&x) % (span / 4);
+		switch (rnd(&x) % 4) {
+		case 0: CHECK(range(h, h->rname, a, a + len, 0, 4242 + (uint32_t)(rnd(&x) % 3))); break;
+		case 1: CHECK(kernel(h, h->kname, a, a + len, 13 + (uint32_t)(rnd(&x) % 3))); break;
+		case 2: CHECK(copy(h, a, a + len, 13 + (uint32_t)(rnd(&x) % 3))); break;
+		default: CHECK(sync_at(h, a + len)); break;
+		}
+	}
+	*end = t + span + span / 4 + 1000;
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct hostile *, uint64_t, uint64_t *);
 } shapes[] = {
 	{ "instant", instant }, { "samestart", samestart }, { "threads", threads }, { "streams", streams },
-	{ "deep", deep },       { "names", names },         { "overlap", overlap },
+	{ "deep", deep },       { "names", names },         { "overlap", overlap },  { "jumble", jumble },
 };
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
