@@ -49,12 +49,15 @@ struct hostile {
 		}                                                                                  \
 	} while (0)
 
-/* A kernel [start, end) on stream, named name_id, with its cudaLaunchKernel call [start - 2000,
- * start - 1000) (at the instant itself when start is too early for that). */
+/* A kernel [start, end) on stream, named name_id, with its cudaLaunchKernel call ending when the
+ * kernel is queued, 500 to 800 ns before its start, and starting 500 to 1500 ns before that, so that
+ * units' latency medians differ (at the instant itself when start is too early for that). */
 static int kernel(struct hostile *h, uint32_t name_id, uint64_t start, uint64_t end, uint32_t stream)
 {
 	uint32_t corr = ++h->corr;
-	uint64_t a0 = start >= T0 + 2000 ? start - 2000 : start, a1 = start >= T0 + 2000 ? start - 1000 : start;
+	uint64_t a1 = start - 500 - corr % 300, a0 = a1 - 500 - (uint64_t)corr * 7919 % 997;
+	if (start < T0 + 2500)
+		a0 = a1 = start;
 	struct gt_api a = { .start = a0, .end = a1, .thread_id = 77, .name_id = h->api_launch,
 		.correlation_id = corr, .cbid = 211, .process_id = 4242, .domain = GT_API_RUNTIME };
 	CHECK(gt_writer_add(h->w, GT_REC_API, &a));
