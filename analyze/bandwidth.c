@@ -13,6 +13,7 @@
 
 #include "diag.h"
 #include "growbuf.h"
+#include "idmap.h"
 #include "load.h"
 #include "stats.h"
 
@@ -69,6 +70,8 @@ struct bw_state {
 	size_t hint;                 /* where the last gt_bw_mark_busy looked */
 	uint64_t max_sync;           /* longest synchronous copy, ns */
 	int sorted;
+	struct gt_idmap groups;      /* group key (group_key) -> index in a */
+	struct gt_idmap devices;     /* device id -> index in b->devices (load_devices) */
 };
 
 static int host_kind_of(int copy_kind, int src, int dst)
@@ -107,14 +110,16 @@ static struct acc *group_for(struct bw_state *st, const struct gt_memcpy *m, int
 		    a->dst_kind == m->dst_kind && a->bucket == bucket)
 			return a;
 	}
-	for (size_t i = 0; i < st->n; i++) {
-		struct acc *a = &st->a[i];
-		if (a->device_id == m->device_id && a->copy_kind == m->copy_kind && a->src_kind == m->src_kind &&
-		    a->dst_kind == m->dst_kind && a->bucket == bucket) {
-			st->last = i + 1;
-			return a;
-		}
+	/* by a map, not a scan: a trace may copy on any number of devices */
+	uint64_t key = (uint64_t)m->device_id << 32 | (uint64_t)m->copy_kind << 24 | (uint64_t)m->src_kind << 16 |
+	               (uint64_t)m->dst_kind << 8 | (uint8_t)bucket;
+	size_t i = gt_idmap_get(&st->groups, key);
+	if (i != SIZE_MAX) {
+		st->last = i + 1;
+		return &st->a[i];
 	}
+	if (gt_idmap_put(&st->groups, key, st->n))
+		return NULL;
 	if (st->n == st->cap) {
 		size_t cap = st->cap ? st->cap * 2 : 16;
 		struct acc *q = realloc(st->a, cap * sizeof *q);
@@ -277,11 +282,10 @@ static int load_devices(struct gt_bandwidth *b, const struct gt_reader *r)
 	size_t cap = 0;
 	for (size_t i = 0; i < st->n; i++) {
 		uint32_t id = st->a[i].device_id;
-		size_t k;
-		for (k = 0; k < b->ndevices && b->devices[k].device_id != id; k++)
-			;
-		if (k < b->ndevices)
+		if (gt_idmap_get(&st->devices, id) != SIZE_MAX)
 			continue;
+		if (gt_idmap_put(&st->devices, id, b->ndevices))
+			return GT_ERR_NOMEM;
 		if (b->ndevices == cap) {
 			cap = cap ? cap * 2 : 4;
 			struct gt_bw_device *q = realloc(b->devices, cap * sizeof *q);
@@ -360,10 +364,8 @@ static void sort_rates(double *x, size_t n)
 
 static const struct gt_bw_device *device_of(const struct gt_bandwidth *b, uint32_t id)
 {
-	for (size_t i = 0; i < b->ndevices; i++)
-		if (b->devices[i].device_id == id)
-			return &b->devices[i];
-	return NULL;
+	size_t i = gt_idmap_get(&b->state->devices, id);
+	return i < b->ndevices ? &b->devices[i] : NULL;
 }
 
 static int cmp_groups(const void *pa, const void *pb)
@@ -514,6 +516,8 @@ void gt_bandwidth_release(struct gt_bandwidth *b)
 		}
 		free(b->state->a);
 		gt_tl_vec_release(&b->state->syncs);
+		gt_idmap_release(&b->state->groups);
+		gt_idmap_release(&b->state->devices);
 		free(b->state);
 	}
 	for (size_t i = 0; i < b->ndevices; i++)

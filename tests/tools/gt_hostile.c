@@ -16,6 +16,8 @@
  *             each level
  *   names     N ranges and N kernels, each with its own name, one after the other
  *   overlap   N long kernels on N streams all spanning N short ranges side by side
+ *   devices   N kernels and N copies, each pair on a device of its own (ids the trace never
+ *             describes), one after the other
  *   jumble    N each of ranges (3 threads), kernels and copies (3 streams) and API calls at random
  *             in a span of 8 N ns, so that many start together, nest and overlap partly (a check
  *             that a faster path gives the numbers of the plain one, more than a timing)
@@ -187,6 +189,26 @@ static int overlap(struct hostile *h, uint64_t n, uint64_t *end)
 	return 0;
 }
 
+static int devices(struct hostile *h, uint64_t n, uint64_t *end)
+{
+	uint64_t t = T0 + 10000;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t a = t + 100 * i;
+		uint32_t corr = ++h->corr;
+		struct gt_kernel k = { .start = a, .end = a + 40, .name_id = h->kname, .correlation_id = corr,
+			.device_id = (uint32_t)(1 + i), .context_id = 1, .stream_id = 13, .grid_x = 1, .grid_y = 1,
+			.grid_z = 1, .block_x = 32, .block_y = 1, .block_z = 1 };
+		CHECK(gt_writer_add(h->w, GT_REC_KERNEL, &k));
+		struct gt_memcpy m = { .start = a + 50, .end = a + 90, .bytes = 4096, .correlation_id = ++h->corr,
+			.device_id = (uint32_t)(1 + i), .dst_device_id = (uint32_t)(1 + i), .context_id = 1,
+			.stream_id = 13, .copy_kind = GT_COPY_HTOD, .src_kind = GT_MEM_PINNED,
+			.dst_kind = GT_MEM_DEVICE, .flags = GT_COPY_ASYNC };
+		CHECK(gt_writer_add(h->w, GT_REC_MEMCPY, &m));
+	}
+	*end = t + 100 * n + 1000;
+	return 0;
+}
+
 /* xorshift64*, seeded by N: the same jumble for the same N. */
 static uint64_t rnd(uint64_t *x)
 {
@@ -218,7 +240,8 @@ static const struct {
 	int (*fn)(struct hostile *, uint64_t, uint64_t *);
 } shapes[] = {
 	{ "instant", instant }, { "samestart", samestart }, { "threads", threads }, { "streams", streams },
-	{ "deep", deep },       { "names", names },         { "overlap", overlap },  { "jumble", jumble },
+	{ "deep", deep },       { "names", names },         { "overlap", overlap },  { "devices", devices },
+	{ "jumble", jumble },
 };
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
