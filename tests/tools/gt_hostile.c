@@ -16,6 +16,7 @@
  *             each level
  *   names     N ranges and N kernels, each with its own name, one after the other
  *   overlap   N long kernels on N streams all spanning N short ranges side by side
+ *   apithreads N kernels and copies one after the other, each one's API call on a thread of its own
  *   devices   N kernels and N copies, each pair on a device of its own (ids the trace never
  *             describes), one after the other
  *   jumble    N each of ranges (3 threads), kernels and copies (3 streams) and API calls at random
@@ -39,6 +40,7 @@
 struct hostile {
 	struct gt_writer *w;
 	uint32_t corr;
+	uint64_t api_thread;     /* the thread of the API calls (77; apithreads: one per call) */
 	uint32_t api_launch, api_copy, kname, rname;
 };
 
@@ -60,7 +62,7 @@ static int kernel(struct hostile *h, uint32_t name_id, uint64_t start, uint64_t 
 	uint64_t a1 = start - 500 - corr % 300, a0 = a1 - 500 - (uint64_t)corr * 7919 % 997;
 	if (start < T0 + 2500)
 		a0 = a1 = start;
-	struct gt_api a = { .start = a0, .end = a1, .thread_id = 77, .name_id = h->api_launch,
+	struct gt_api a = { .start = a0, .end = a1, .thread_id = h->api_thread, .name_id = h->api_launch,
 		.correlation_id = corr, .cbid = 211, .process_id = 4242, .domain = GT_API_RUNTIME };
 	CHECK(gt_writer_add(h->w, GT_REC_API, &a));
 	struct gt_kernel k = { .start = start, .end = end, .queued = a1, .submitted = a1,
@@ -73,7 +75,7 @@ static int kernel(struct hostile *h, uint32_t name_id, uint64_t start, uint64_t 
 static int copy(struct hostile *h, uint64_t start, uint64_t end, uint32_t stream)
 {
 	uint32_t corr = ++h->corr;
-	struct gt_api a = { .start = start, .end = end, .thread_id = 77, .name_id = h->api_copy,
+	struct gt_api a = { .start = start, .end = end, .thread_id = h->api_thread, .name_id = h->api_copy,
 		.correlation_id = corr, .cbid = 41, .process_id = 4242, .domain = GT_API_RUNTIME };
 	CHECK(gt_writer_add(h->w, GT_REC_API, &a));
 	struct gt_memcpy m = { .start = start, .end = end, .bytes = 4096, .correlation_id = corr,
@@ -189,6 +191,18 @@ static int overlap(struct hostile *h, uint64_t n, uint64_t *end)
 	return 0;
 }
 
+static int apithreads(struct hostile *h, uint64_t n, uint64_t *end)
+{
+	uint64_t t = T0 + 10000;
+	for (uint64_t i = 0; i < n; i++) {
+		h->api_thread = 100000 + i;
+		CHECK(kernel(h, h->kname, t + 3000 * i + 2000, t + 3000 * i + 2500, 13));
+		CHECK(copy(h, t + 3000 * i + 2600, t + 3000 * i + 2900, 13));
+	}
+	*end = t + 3000 * n + 1000;
+	return 0;
+}
+
 static int devices(struct hostile *h, uint64_t n, uint64_t *end)
 {
 	uint64_t t = T0 + 10000;
@@ -241,6 +255,7 @@ static const struct {
 } shapes[] = {
 	{ "instant", instant }, { "samestart", samestart }, { "threads", threads }, { "streams", streams },
 	{ "deep", deep },       { "names", names },         { "overlap", overlap },  { "devices", devices },
+	{ "apithreads", apithreads },
 	{ "jumble", jumble },
 };
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
@@ -308,6 +323,7 @@ int main(int argc, char **argv)
 	}
 	struct hostile h;
 	memset(&h, 0, sizeof h);
+	h.api_thread = 77;
 	int rc = gt_writer_open(&h.w, out, 0, NULL);
 	if (rc) {
 		fprintf(stderr, "gt_hostile: cannot write '%s': %s\n", out, gt_strerror(rc));
