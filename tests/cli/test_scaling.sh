@@ -3,14 +3,15 @@
 # gave them (issue 11: 100,000 zero-length ranges and kernels at one instant, a 1.4 KB trace, took
 # split 44 s). For each shape gt_hostile writes (tests/tools/gt_hostile.c: ranges and kernels at one
 # instant, ranges with one start, a thread per range, a stream per kernel, deep nesting, a name per
-# range and kernel, kernels across every range, a device per kernel, a thread per API call, a
-# random jumble) and each command, the trace is doubled, and the CPU time (user + sys of the
-# command, not wall time: the machine may be busy) may grow by at most 2.5 times; where it grows
-# more, both sizes are timed twice more and the fastest of three runs taken, and if that still
-# fails, the size is doubled again and four times the records may take at most 6 times as long. A
-# command under 0.2 s CPU at the larger size passes without a ratio: timer ticks of 10 ms make small
-# times noisy, and at these sizes (25,000 to 400,000 of each kind of record) a quadratic step would
-# take seconds (1 ns per pair of 100,000 is 10 s). A run over 20 s CPU is stopped and fails.
+# range and kernel, kernels across every range, a device per kernel, a thread per API call,
+# synchronous copies at one instant or under one that lasts the run, a random jumble) and each
+# command, the trace is doubled, and the CPU time (user + sys of the command, not wall time: the
+# machine may be busy) may grow by at most 2.5 times; where it grows more, both sizes are timed
+# twice more and the fastest of three runs taken, and if that still fails, the size is doubled
+# again and four times the records may take at most 6 times as long. A command under 0.2 s CPU at
+# the larger size passes without a ratio: timer ticks of 10 ms make small times noisy, and at these
+# sizes (25,000 to 400,000 of each kind of record) a quadratic step would take seconds (1 ns per
+# pair of 100,000 is 10 s). A run over 20 s CPU is stopped and fails.
 #
 # Skipped in the sanitizer pass (GT_BUILD ending in /san): there the sanitizers' own costs are timed.
 # GT_SCALING_SHAPES="instant deep" limits the shapes (for a quick look).
@@ -28,7 +29,8 @@ T=$(mktemp -d /tmp/gt_cli_scaling_XXXXXX) || fail "mktemp"
 trap 'rm -rf "$T"' EXIT
 
 # shape and its smaller size: large enough that the slower commands take 0.2 s and more
-SHAPES=${GT_SCALING_SHAPES:-"instant samestart threads streams deep names overlap devices apithreads jumble"}
+SHAPES=${GT_SCALING_SHAPES:-"instant samestart threads streams deep names overlap devices apithreads synccopies
+	jumble"}
 size_of() {
 	case $1 in
 	instant | streams | overlap | apithreads | jumble) echo 100000 ;;

@@ -17,11 +17,15 @@
  *   names     N ranges and N kernels, each with its own name, one after the other
  *   overlap   N long kernels on N streams all spanning N short ranges side by side
  *   apithreads N kernels and copies one after the other, each one's API call on a thread of its own
+ *   synccopies N synchronous copies at one instant, with N kernels on other streams at the same
+ *             instant, then N more synchronous copies one after the other, the first of them as long
+ *             as the run (so that every operation may overlap every copy before it)
  *   devices   N kernels and N copies, each pair on a device of its own (ids the trace never
  *             describes), one after the other
- *   jumble    N each of ranges (3 threads), kernels and copies (3 streams) and API calls at random
- *             in a span of 8 N ns, so that many start together, nest and overlap partly (a check
- *             that a faster path gives the numbers of the plain one, more than a timing)
+ *   jumble    N each of ranges (3 threads), kernels and copies (3 streams; half of the copies
+ *             synchronous, some of those twice) and API calls at random in a span of 8 N ns, so
+ *             that many start together, nest and overlap partly (a check that a faster path gives
+ *             the numbers of the plain one, more than a timing)
  *
  * Each trace says trace.synthetic=1 and trace.shape, and its device's name says "synthetic".
  *
@@ -203,6 +207,30 @@ static int apithreads(struct hostile *h, uint64_t n, uint64_t *end)
 	return 0;
 }
 
+static int sync_copy(struct hostile *h, uint64_t start, uint64_t end, uint32_t stream)
+{
+	struct gt_memcpy m = { .start = start, .end = end, .bytes = 4096, .correlation_id = ++h->corr,
+		.context_id = 1, .stream_id = stream, .copy_kind = GT_COPY_DTOH, .src_kind = GT_MEM_DEVICE,
+		.dst_kind = GT_MEM_PAGEABLE };
+	return gt_writer_add(h->w, GT_REC_MEMCPY, &m);
+}
+
+static int synccopies(struct hostile *h, uint64_t n, uint64_t *end)
+{
+	uint64_t t = T0 + 10000, t2 = t + 10000;
+	for (uint64_t i = 0; i < n; i++) {
+		CHECK(sync_copy(h, t, t + 5000, 13));
+		CHECK(kernel(h, h->kname, t, t + 5000, (uint32_t)(100 + i % 8)));
+	}
+	CHECK(sync_copy(h, t2, t2 + 200 * n + 100, 14));
+	for (uint64_t i = 0; i < n; i++) {
+		CHECK(sync_copy(h, t2 + 200 * i + 10, t2 + 200 * i + 60, 13));
+		CHECK(kernel(h, h->kname, t2 + 200 * i + 100, t2 + 200 * i + 150, 13));
+	}
+	*end = t2 + 200 * n + 1000;
+	return 0;
+}
+
 static int devices(struct hostile *h, uint64_t n, uint64_t *end)
 {
 	uint64_t t = T0 + 10000;
@@ -237,11 +265,21 @@ static int jumble(struct hostile *h, uint64_t n, uint64_t *end)
 	uint64_t t = T0 + 10000, span = 8 * n + 8, x = n * 0x9e3779b97f4a7c15ull + 1;
 	for (uint64_t i = 0; i < n; i++) {
 		/* starts on a coarse grid, so that many coincide; lengths from 0 to a quarter of the span */
-		uint64_t a = t + rnd(&x) % span / 4 * 4, len = rnd(&x) % 4 ? rnd(&x) % 16 : rnd(&x) % (span / 4);
+		uint64_t a = t + rnd(&x) % span / 4 * 4, len = rnd(&x) % 8 ? rnd(&x) % 16 : rnd(&x) % (span / 16);
 		switch (rnd(&x) % 4) {
 		case 0: CHECK(range(h, h->rname, a, a + len, 0, 4242 + (uint32_t)(rnd(&x) % 3))); break;
 		case 1: CHECK(kernel(h, h->kname, a, a + len, 13 + (uint32_t)(rnd(&x) % 3))); break;
-		case 2: CHECK(copy(h, a, a + len, 13 + (uint32_t)(rnd(&x) % 3))); break;
+		case 2:
+			if (rnd(&x) % 2)
+				CHECK(copy(h, a, a + len, 13 + (uint32_t)(rnd(&x) % 3)));
+			else {
+				/* now and then twice, as a copy and its twin that only each other overlap */
+				uint32_t stream = 13 + (uint32_t)(rnd(&x) % 3);
+				CHECK(sync_copy(h, a, a + len, stream));
+				if (rnd(&x) % 4 == 0)
+					CHECK(sync_copy(h, a, a + len, stream));
+			}
+			break;
 		default: CHECK(sync_at(h, a + len)); break;
 		}
 	}
@@ -255,7 +293,7 @@ static const struct {
 } shapes[] = {
 	{ "instant", instant }, { "samestart", samestart }, { "threads", threads }, { "streams", streams },
 	{ "deep", deep },       { "names", names },         { "overlap", overlap },  { "devices", devices },
-	{ "apithreads", apithreads },
+	{ "apithreads", apithreads }, { "synccopies", synccopies },
 	{ "jumble", jumble },
 };
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
