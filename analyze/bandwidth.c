@@ -1,13 +1,15 @@
 /* bandwidth.c: copy bandwidth by device, copy kind, memory and size; peaks; flags (bandwidth.h).
  *
  * A copy costs a look-up of its group and an append of its GB/s and size (16 bytes). Groups are
- * few (kinds x memories x six buckets), and the last group hit is tried first. Synchronous copies
+ * few (kinds x memories x six buckets) but one per device too, so the last group hit is tried
+ * first and a map finds the others. Synchronous copies
  * keep their interval too (32 bytes), for the critical-path test, which needs every other GPU
  * operation of the trace: rather than keep all of them, the caller streams them past
  * gt_bw_mark_busy (bandwidth's own second pass, or findings' arrays), which finds the synchronous
  * copies that may overlap one among those sorted by start, galloping from where the last look-up
- * ended: work arrives nearly in time order, so that is a step or two. Rates are sorted as the bit
- * patterns of positive doubles, which order as the values do, by stats.h's radix sort.
+ * ended: work arrives nearly in time order, so that is a step or two (where it is not, the
+ * operations are kept and settled at the end: "operations kept for later"). Rates are sorted as
+ * the bit patterns of positive doubles, which order as the values do, by stats.h's radix sort.
  */
 #include "bandwidth.h"
 
