@@ -10,7 +10,7 @@
 # twice more and the fastest of three runs taken, and if that still fails, the size is doubled
 # again and four times the records may take at most 6 times as long. A command under 0.2 s CPU at
 # the larger size passes without a ratio: timer ticks of 10 ms make small times noisy, and at these
-# sizes (25,000 to 400,000 of each kind of record) a quadratic step would take seconds (1 ns per
+# sizes (25,000 to 300,000 of each kind of record) a quadratic step would take seconds (1 ns per
 # pair of 100,000 is 10 s). A run over 20 s CPU is stopped and fails.
 #
 # Skipped in the sanitizer pass (GT_BUILD ending in /san): there the sanitizers' own costs are timed.
@@ -36,7 +36,7 @@ size_of() {
 	instant | streams | overlap | apithreads | jumble) echo 100000 ;;
 	names) echo 25000 ;;
 	devices) echo 50000 ;;
-	*) echo 200000 ;;
+	*) echo 150000 ;;
 	esac
 }
 COMMANDS="info dump summary split bandwidth findings diff ranks chrome csv report"
