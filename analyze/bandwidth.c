@@ -1,18 +1,21 @@
 /* bandwidth.c: copy bandwidth by device, copy kind, memory and size; peaks; flags (bandwidth.h).
  *
  * A copy costs a look-up of its group and an append of its GB/s and size (16 bytes). Groups are
- * few (kinds x memories x six buckets), and the last group hit is tried first. Synchronous copies
+ * few (kinds x memories x six buckets) but one per device too, so the last group hit is tried
+ * first and a map finds the others. Synchronous copies
  * keep their interval too (32 bytes), for the critical-path test, which needs every other GPU
  * operation of the trace: rather than keep all of them, the caller streams them past
  * gt_bw_mark_busy (bandwidth's own second pass, or findings' arrays), which finds the synchronous
  * copies that may overlap one among those sorted by start, galloping from where the last look-up
- * ended: work arrives nearly in time order, so that is a step or two. Rates are sorted as the bit
- * patterns of positive doubles, which order as the values do, by stats.h's radix sort.
+ * ended: work arrives nearly in time order, so that is a step or two (where it is not, the
+ * operations are kept and settled at the end: "operations kept for later"). Rates are sorted as
+ * the bit patterns of positive doubles, which order as the values do, by stats.h's radix sort.
  */
 #include "bandwidth.h"
 
 #include "diag.h"
 #include "growbuf.h"
+#include "idmap.h"
 #include "load.h"
 #include "stats.h"
 
@@ -61,6 +64,12 @@ struct sync_copy {               /* sorted by start; 32 bytes, as there may be m
 #define SC_KIND(c) ((int)((c)->bytes >> 56 & 0x7f))
 #define SC_BUSY (1ull << 63)
 
+struct busy_op {                 /* an operation kept for settle_kept */
+	uint64_t start, end;
+	uint32_t device, stream;
+	uint32_t is_copy, pad;
+};
+
 struct bw_state {
 	struct acc *a;
 	size_t n, cap;
@@ -69,6 +78,11 @@ struct bw_state {
 	size_t hint;                 /* where the last gt_bw_mark_busy looked */
 	uint64_t max_sync;           /* longest synchronous copy, ns */
 	int sorted;
+	struct gt_idmap groups;      /* group key (group_key) -> index in a */
+	struct gt_idmap devices;     /* device id -> index in b->devices (load_devices) */
+	uint64_t visits, calls;      /* gt_bw_mark_busy: copies looked at, calls */
+	struct gt_tl_vec kept;       /* operations kept past the visits' budget (struct busy_op) */
+	int keeping, keep_failed;
 };
 
 static int host_kind_of(int copy_kind, int src, int dst)
@@ -96,6 +110,7 @@ int gt_bw_init(struct gt_bandwidth *b, const char *path, const char *peaks_path)
 	if (!(b->path = strdup(path)) || !(b->state = calloc(1, sizeof *b->state)))
 		return GT_ERR_NOMEM;
 	gt_tl_vec_init(&b->state->syncs, sizeof(struct sync_copy));
+	gt_tl_vec_init(&b->state->kept, sizeof(struct busy_op));
 	return 0;
 }
 
@@ -107,14 +122,16 @@ static struct acc *group_for(struct bw_state *st, const struct gt_memcpy *m, int
 		    a->dst_kind == m->dst_kind && a->bucket == bucket)
 			return a;
 	}
-	for (size_t i = 0; i < st->n; i++) {
-		struct acc *a = &st->a[i];
-		if (a->device_id == m->device_id && a->copy_kind == m->copy_kind && a->src_kind == m->src_kind &&
-		    a->dst_kind == m->dst_kind && a->bucket == bucket) {
-			st->last = i + 1;
-			return a;
-		}
+	/* by a map, not a scan: a trace may copy on any number of devices */
+	uint64_t key = (uint64_t)m->device_id << 32 | (uint64_t)m->copy_kind << 24 | (uint64_t)m->src_kind << 16 |
+	               (uint64_t)m->dst_kind << 8 | (uint8_t)bucket;
+	size_t i = gt_idmap_get(&st->groups, key);
+	if (i != SIZE_MAX) {
+		st->last = i + 1;
+		return &st->a[i];
 	}
+	if (gt_idmap_put(&st->groups, key, st->n))
+		return NULL;
 	if (st->n == st->cap) {
 		size_t cap = st->cap ? st->cap * 2 : 16;
 		struct acc *q = realloc(st->a, cap * sizeof *q);
@@ -221,6 +238,100 @@ int gt_bw_end_pass(struct gt_bandwidth *b, const struct gt_reader *r)
 	return st->syncs.n > 0;
 }
 
+/* ---- operations kept for later -------------------------------------------------------------------
+ * The look-up in gt_bw_mark_busy visits every synchronous copy that starts in [start - longest
+ * synchronous copy, end): a step or two in a real trace, but every copy before it when one of them
+ * lasts the whole run, and every copy at an instant where a program issues thousands at once; so
+ * N^2 in all. Past a budget of visits the operations are kept instead (32 bytes each) and settled
+ * at once in gt_bw_finish: a copy is busy when the operations on its device that start before its
+ * end outnumber those that end by its start and the copies that are itself (same stream, start and
+ * end: the look-up skips those), each counted by bisection in a sorted array. */
+static int cmp_op_start(const void *pa, const void *pb)
+{
+	const struct busy_op *a = pa, *b = pb;
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+static int cmp_op_end(const void *pa, const void *pb)
+{
+	const struct busy_op *a = pa, *b = pb;
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return (a->end > b->end) - (a->end < b->end);
+}
+
+static int cmp_op_same(const void *pa, const void *pb)
+{
+	const struct busy_op *a = pa, *b = pb;
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	if (a->stream != b->stream)
+		return a->stream < b->stream ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->end > b->end) - (a->end < b->end);
+}
+
+/* How many of v[0..n), sorted by cmp, order before key (below = 1) or not after it (below = 0). */
+static size_t ops_before(const struct busy_op *v, size_t n, const struct busy_op *key,
+                         int (*cmp)(const void *, const void *), int below)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp(&v[mid], key);
+		if (c < 0 || (!below && c == 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The kept operations' verdict on every synchronous copy not yet found busy. */
+static int settle_kept(struct bw_state *st)
+{
+	size_t n = st->kept.n;
+	if (!n)
+		return 0;
+	struct busy_op *by_start = st->kept.buf.p, *by_end = malloc(n * sizeof *by_end),
+	               *copies = malloc(n * sizeof *copies);
+	if (!by_end || !copies) {
+		free(by_end);
+		free(copies);
+		return GT_ERR_NOMEM;
+	}
+	size_t nc = 0;
+	for (size_t i = 0; i < n; i++) {
+		by_end[i] = by_start[i];
+		if (by_start[i].is_copy)
+			copies[nc++] = by_start[i];
+	}
+	qsort(by_start, n, sizeof *by_start, cmp_op_start);
+	qsort(by_end, n, sizeof *by_end, cmp_op_end);
+	qsort(copies, nc, sizeof *copies, cmp_op_same);
+	struct sync_copy *c = st->syncs.buf.p;
+	for (size_t k = 0; k < st->syncs.n; k++) {
+		if (c[k].bytes & SC_BUSY)
+			continue;
+		struct busy_op at_end = { .start = c[k].end, .device = c[k].device },
+		               at_start = { .end = c[k].start, .device = c[k].device },
+		               self = { c[k].start, c[k].end, c[k].device, c[k].stream, 1, 0 };
+		/* start < its end, less end <= its start: those overlap it (each has end > start) */
+		size_t over = ops_before(by_start, n, &at_end, cmp_op_start, 1) -
+		              ops_before(by_end, n, &at_start, cmp_op_end, 0);
+		size_t itself = ops_before(copies, nc, &self, cmp_op_same, 0) -
+		                ops_before(copies, nc, &self, cmp_op_same, 1);
+		if (over > itself)
+			c[k].bytes |= SC_BUSY;
+	}
+	free(by_end);
+	free(copies);
+	return 0;
+}
+
 void gt_bw_mark_busy(struct gt_bandwidth *b, uint32_t device, uint32_t stream, uint64_t start,
                      uint64_t end, int is_copy)
 {
@@ -228,6 +339,18 @@ void gt_bw_mark_busy(struct gt_bandwidth *b, uint32_t device, uint32_t stream, u
 	size_t n = st->syncs.n;
 	if (!n || end <= start)
 		return;
+	st->calls++;
+	if (!st->keeping && st->visits > 8 * ((uint64_t)n + st->calls) + 65536)
+		st->keeping = 1;
+	if (st->keeping) {
+		struct busy_op *o = gt_tl_vec_push(&st->kept);
+		if (!o) {
+			st->keep_failed = 1; /* reported by gt_bw_finish */
+			return;
+		}
+		*o = (struct busy_op){ start, end, device, stream, (uint32_t)is_copy, 0 };
+		return;
+	}
 	struct sync_copy *c = st->syncs.buf.p;
 	/* The synchronous copies that may overlap [start, end) start before end and at or after
 	 * start - max_sync. Work comes nearly in time order, so the first of them is searched from
@@ -262,6 +385,7 @@ void gt_bw_mark_busy(struct gt_bandwidth *b, uint32_t device, uint32_t stream, u
 	}
 	st->hint = lo;
 	for (size_t k = lo; k < n && c[k].start < end; k++) {
+		st->visits++;
 		if (c[k].device != device || c[k].end <= start || (c[k].bytes & SC_BUSY))
 			continue;
 		if (is_copy && c[k].stream == stream && c[k].start == start && c[k].end == end)
@@ -277,11 +401,10 @@ static int load_devices(struct gt_bandwidth *b, const struct gt_reader *r)
 	size_t cap = 0;
 	for (size_t i = 0; i < st->n; i++) {
 		uint32_t id = st->a[i].device_id;
-		size_t k;
-		for (k = 0; k < b->ndevices && b->devices[k].device_id != id; k++)
-			;
-		if (k < b->ndevices)
+		if (gt_idmap_get(&st->devices, id) != SIZE_MAX)
 			continue;
+		if (gt_idmap_put(&st->devices, id, b->ndevices))
+			return GT_ERR_NOMEM;
 		if (b->ndevices == cap) {
 			cap = cap ? cap * 2 : 4;
 			struct gt_bw_device *q = realloc(b->devices, cap * sizeof *q);
@@ -360,10 +483,8 @@ static void sort_rates(double *x, size_t n)
 
 static const struct gt_bw_device *device_of(const struct gt_bandwidth *b, uint32_t id)
 {
-	for (size_t i = 0; i < b->ndevices; i++)
-		if (b->devices[i].device_id == id)
-			return &b->devices[i];
-	return NULL;
+	size_t i = gt_idmap_get(&b->state->devices, id);
+	return i < b->ndevices ? &b->devices[i] : NULL;
 }
 
 static int cmp_groups(const void *pa, const void *pb)
@@ -382,6 +503,8 @@ static int cmp_groups(const void *pa, const void *pb)
 int gt_bw_finish(struct gt_bandwidth *b, const struct gt_reader *r)
 {
 	struct bw_state *st = b->state;
+	if (st->keep_failed || settle_kept(st))
+		return GT_ERR_NOMEM;
 	int rc = load_devices(b, r);
 	if (rc)
 		return rc;
@@ -514,6 +637,9 @@ void gt_bandwidth_release(struct gt_bandwidth *b)
 		}
 		free(b->state->a);
 		gt_tl_vec_release(&b->state->syncs);
+		gt_idmap_release(&b->state->groups);
+		gt_tl_vec_release(&b->state->kept);
+		gt_idmap_release(&b->state->devices);
 		free(b->state);
 	}
 	for (size_t i = 0; i < b->ndevices; i++)

@@ -38,7 +38,10 @@
  *
  * Streaming: the pass keeps one GB/s value and size per copy (16 bytes) and, for copies without
  * the async flag, their interval (32 bytes); when there are such copies, a second pass over the
- * trace looks for GPU work that overlaps them (gt_bw_mark_busy), so nothing is kept per kernel.
+ * trace looks for GPU work that overlaps them (gt_bw_mark_busy), so nothing is kept per kernel;
+ * unless the look-ups visit more than 8 copies per copy and call (copies that overlap very many
+ * operations: one as long as the run, thousands at one instant), after which each operation is
+ * kept (32 bytes) and settled in gt_bw_finish, so that time stays O(n log n).
  */
 #ifndef GT_BANDWIDTH_H
 #define GT_BANDWIDTH_H

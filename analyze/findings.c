@@ -12,6 +12,7 @@
 
 #include "bandwidth.h"
 #include "diag.h"
+#include "idmap.h"
 #include "kname.h"
 #include "load.h"
 #include "stats.h"
@@ -147,6 +148,7 @@ struct findings_pass {
 	struct gt_findings *F;
 	struct devops *dev;
 	size_t ndev, capdev;
+	struct gt_idmap dev_index;   /* device id -> index in dev: a trace may name any number */
 	struct kacc *k;              /* by kernel name id */
 	size_t nk;
 	struct flagacc pageable_async, sync_memsets;
@@ -187,10 +189,11 @@ static int grow(void **p, size_t *n, size_t need, size_t elem)
 
 static struct devops *devops_for(struct findings_pass *p, uint32_t device)
 {
-	for (size_t i = 0; i < p->ndev; i++)
-		if (p->dev[i].device == device)
-			return &p->dev[i];
-	if (p->ndev == p->capdev && grow((void **)&p->dev, &p->capdev, p->ndev + 1, sizeof *p->dev))
+	size_t i = gt_idmap_get(&p->dev_index, device);
+	if (i != SIZE_MAX)
+		return &p->dev[i];
+	if ((p->ndev == p->capdev && grow((void **)&p->dev, &p->capdev, p->ndev + 1, sizeof *p->dev)) ||
+	    gt_idmap_put(&p->dev_index, device, p->ndev))
 		return NULL;
 	struct devops *d = &p->dev[p->ndev++];
 	d->device = device;
@@ -410,8 +413,7 @@ static int add(struct gt_findings *F, const char *id, int sev, char *what, char 
                char *how, char *todo)
 {
 	struct gt_finding *f = NULL;
-	size_t cap = F->n;
-	if (what && where && how && todo && !grow((void **)&F->f, &cap, F->n + 1, sizeof *F->f))
+	if (what && where && how && todo && !grow((void **)&F->f, &F->cap, F->n + 1, sizeof *F->f))
 		f = &F->f[F->n];
 	if (!f) {
 		free(what);
@@ -1176,6 +1178,7 @@ static void pass_release(struct findings_pass *p)
 		for (int k = 0; k < OP_KINDS; k++)
 			gt_tl_vec_release(&p->dev[i].ops[k]);
 	free(p->dev);
+	gt_idmap_release(&p->dev_index);
 	for (size_t i = 0; i < p->nk; i++)
 		gt_growbuf_release(&p->k[i].buf);
 	free(p->k);

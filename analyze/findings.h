@@ -103,6 +103,8 @@ struct findings_pass;
 struct gt_findings {
 	struct gt_finding *f;    /* by severity (highest first), then cost (largest first) */
 	size_t n;
+	size_t cap;              /* room in f (grown by doubling: a finding per device, and a trace
+	                          * may name any number) */
 	size_t by_severity[3];
 	/* the trace */
 	char *path;

@@ -509,15 +509,72 @@ static const char *mode_words(int mode)
 	     : mode == GT_SPLIT_WINDOW ? "recording windows" : "the whole process";
 }
 
-static uint64_t name_count(const struct gt_split *s, const char *name, int *found)
+static int cmp_name_at(const void *pa, const void *pb)
 {
+	const struct gt_split_name *a = *(const struct gt_split_name *const *)pa;
+	const struct gt_split_name *b = *(const struct gt_split_name *const *)pb;
+	int c = strcmp(a->name, b->name);
+	return c ? c : (a > b) - (a < b);
+}
+
+/* A split's top-level range names in order of name (equal names, which a damaged trace can hold, in
+ * their order in the split), to be looked up by bisection: a program may mark any number of names,
+ * and every rank's are looked up in every other's. NULL when out of memory. */
+static const struct gt_split_name **names_by_name(const struct gt_split *s)
+{
+	const struct gt_split_name **v = malloc((s->nnames ? s->nnames : 1) * sizeof *v);
+	if (!v)
+		return NULL;
 	for (size_t i = 0; i < s->nnames; i++)
-		if (strcmp(s->names[i].name, name) == 0) {
-			*found = 1;
-			return s->names[i].count;
+		v[i] = &s->names[i];
+	qsort(v, s->nnames, sizeof *v, cmp_name_at);
+	return v;
+}
+
+static uint64_t name_count(const struct gt_split_name **by_name, size_t n, const char *name, int *found)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < n && strcmp(by_name[lo]->name, name) == 0;
+	return *found ? by_name[lo]->count : 0; /* the first of equal names, as a scan finds it */
+}
+
+/* The name of s0's that is top-level on every rank with the most instances in all (the first of
+ * s0's order among equals), or NULL; GT_ERR_NOMEM into *rc. */
+static const char *common_name(const struct gt_ranks *g, int *rc)
+{
+	const struct gt_split *s0 = &g->ranks[0].split;
+	const struct gt_split_name ***by = calloc(g->nranks, sizeof *by);
+	const char *best = NULL;
+	*rc = GT_ERR_NOMEM;
+	if (!by)
+		return NULL;
+	for (size_t i = 1; i < g->nranks; i++)
+		if (!(by[i] = names_by_name(&g->ranks[i].split)))
+			goto out;
+	*rc = 0;
+	uint64_t best_total = 0;
+	for (size_t k = 0; k < s0->nnames; k++) {
+		uint64_t total = s0->names[k].count;
+		int everywhere = 1;
+		for (size_t i = 1; i < g->nranks && everywhere; i++)
+			total += name_count(by[i], g->ranks[i].split.nnames, s0->names[k].name, &everywhere);
+		if (everywhere && (!best || total > best_total)) {
+			best = s0->names[k].name;
+			best_total = total;
 		}
-	*found = 0;
-	return 0;
+	}
+out:
+	for (size_t i = 0; i < g->nranks; i++)
+		free(by[i]);
+	free(by);
+	return best;
 }
 
 /* Runs split on every rank and settles what a step is (ranks.h). 0 with steps_mode 0 and steps_why
@@ -547,18 +604,10 @@ static int choose_steps(struct gt_ranks *g, const struct gt_ranks_options *o)
 		}
 	}
 	if (s0->mode == GT_SPLIT_NVTX && !o->range) {
-		const char *best = NULL;
-		uint64_t best_total = 0;
-		for (size_t k = 0; k < s0->nnames; k++) {
-			uint64_t total = s0->names[k].count;
-			int everywhere = 1;
-			for (size_t i = 1; i < g->nranks && everywhere; i++)
-				total += name_count(&g->ranks[i].split, s0->names[k].name, &everywhere);
-			if (everywhere && (!best || total > best_total)) {
-				best = s0->names[k].name;
-				best_total = total;
-			}
-		}
+		int rc;
+		const char *best = common_name(g, &rc);
+		if (rc)
+			return rc;
 		if (!best) {
 			snprintf(g->steps_why, sizeof g->steps_why,
 			         "not matched: no top-level NVTX range is common to every rank (--range NAME picks "

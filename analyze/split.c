@@ -9,7 +9,9 @@
  * union of all GPU work. The kernels overlapping a unit (for counts and launch latency) are found by
  * a sweep that keeps the kernels still running at the unit's start. So an interval is looked at
  * about once per unit it overlaps, however long the trace, and nothing the size of the trace is
- * built besides what was read.
+ * built besides what was read. Where units overlap records many times over (a program that nests
+ * or stacks its ranges, or runs kernels across many of them), indexes and unions answer each unit
+ * in O(log n) instead, with the same numbers (see "units that overlap each other" below).
  */
 #include "split.h"
 
@@ -17,6 +19,7 @@
 #include "growbuf.h"
 #include "load.h"
 #include "timeline.h"
+#include "wavelet.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -470,6 +473,7 @@ struct sweep {
 	size_t next;
 	size_t *active;
 	size_t nactive, cap;
+	uint64_t work;           /* records looked at over all units (see measure) */
 };
 
 static void sweep_release(struct sweep *w) { free(w->active); }
@@ -499,6 +503,7 @@ static int sweep_unit(struct sweep *w, uint64_t a, uint64_t b, int (*fn)(void *,
 		w->next++;
 	}
 	size_t k = 0;
+	w->work += w->nactive;
 	for (size_t i = 0; i < w->nactive; i++) {
 		const uint64_t *x = gt_tl_vec_at(v, w->active[i]);
 		if (x[1] <= a)
@@ -514,6 +519,7 @@ static int sweep_unit(struct sweep *w, uint64_t a, uint64_t b, int (*fn)(void *,
 		const uint64_t *x = gt_tl_vec_at(v, j);
 		if (x[0] >= lim)
 			break;
+		w->work++;
 		int rc = fn(ctx, x);
 		if (rc)
 			return rc;
@@ -707,69 +713,100 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Which mode, and in NVTX mode which name (filtering p->ranges down to it). */
 /* Marks the top-level ranges of the pool (pool_default: the default domain's only): those not
  * inside an earlier range of the pool on the same thread. The ranges are sorted by start; among
  * ranges that start together the longest comes first, so that a parent is seen before the child
  * that begins with it. Returns how many there are. */
+
+/* Each run of ranges with one start, stably by end descending: the radix sort of the key
+ * UINT64_MAX - end put in the start's place for the run, the start put back after (a program may
+ * start any number of ranges at one instant, and an insertion sort would move each past all the
+ * others). 0 or GT_ERR_NOMEM. */
+static int order_equal_starts(struct gt_tl_vec *v)
+{
+	struct range *x = v->buf.p;
+	size_t j;
+	for (size_t i = 0; i < v->n; i = j) {
+		int ordered = 1;
+		for (j = i + 1; j < v->n && x[j].start == x[i].start; j++)
+			ordered &= x[j].end <= x[j - 1].end;
+		if (ordered)
+			continue;
+		uint64_t start = x[i].start;
+		for (size_t k = i; k < j; k++)
+			x[k].start = UINT64_MAX - x[k].end;
+		int rc = gt_tl_sort(x + i, j - i, sizeof *x);
+		for (size_t k = i; k < j; k++)
+			x[k].start = start;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Each thread's furthest range end so far, by thread id in an open-addressed table: a program may
+ * mark ranges on any number of threads. */
 struct thread_end {
-	uint32_t thread;
+	uint32_t thread, used;
 	uint64_t end;
 };
 
-static void order_equal_starts(struct gt_tl_vec *v)
+struct thread_ends {
+	struct thread_end *slot;
+	size_t cap, n;             /* cap a power of two, at most half full */
+};
+
+static size_t thread_slot(const struct thread_ends *t, uint32_t thread)
 {
-	struct range *x = v->buf.p;
-	for (size_t i = 1; i < v->n; i++) {
-		if (x[i].start != x[i - 1].start)
-			continue;
-		struct range t = x[i];
-		size_t j = i;
-		while (j > 0 && x[j - 1].start == t.start && x[j - 1].end < t.end) {
-			x[j] = x[j - 1];
-			j--;
-		}
-		x[j] = t;
+	size_t h = (size_t)(((uint64_t)thread * 0x9e3779b97f4a7c15ull) >> 32) & (t->cap - 1);
+	while (t->slot[h].used && t->slot[h].thread != thread)
+		h = (h + 1) & (t->cap - 1);
+	return h;
+}
+
+/* The entry of thread (end 0 when new), or NULL when out of memory. */
+static struct thread_end *thread_end_of(struct thread_ends *t, uint32_t thread)
+{
+	if (2 * (t->n + 1) > t->cap) {
+		struct thread_ends g = { calloc(t->cap ? t->cap * 2 : 16, sizeof *g.slot), t->cap ? t->cap * 2 : 16, t->n };
+		if (!g.slot)
+			return NULL;
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slot[i].used)
+				g.slot[thread_slot(&g, t->slot[i].thread)] = t->slot[i];
+		free(t->slot);
+		*t = g;
 	}
+	struct thread_end *e = &t->slot[thread_slot(t, thread)];
+	if (!e->used) {
+		*e = (struct thread_end){ thread, 1, 0 };
+		t->n++;
+	}
+	return e;
 }
 
 static int mark_top(struct gt_tl_vec *v, int pool_default, size_t *ntop)
 {
-	struct thread_end *te = NULL;
-	size_t nte = 0, cap = 0, last = 0;
+	struct thread_ends te = { NULL, 0, 0 };
 	*ntop = 0;
 	for (size_t i = 0; i < v->n; i++) {
 		struct range *x = gt_tl_vec_at(v, i);
 		x->name_id &= ~RANGE_TOP;
 		if (pool_default && (x->name_id & RANGE_NAMED))
 			continue;
-		/* the thread's furthest end so far (threads are few: the last one found is tried first) */
-		size_t k = last;
-		if (k >= nte || te[k].thread != x->thread)
-			for (k = 0; k < nte && te[k].thread != x->thread; k++)
-				;
-		if (k == nte) {
-			if (nte == cap) {
-				cap = cap ? cap * 2 : 8;
-				struct thread_end *q = realloc(te, cap * sizeof *q);
-				if (!q) {
-					free(te);
-					return GT_ERR_NOMEM;
-				}
-				te = q;
-			}
-			te[nte].thread = x->thread;
-			te[nte++].end = 0;
+		struct thread_end *e = thread_end_of(&te, x->thread);
+		if (!e) {
+			free(te.slot);
+			return GT_ERR_NOMEM;
 		}
-		last = k;
-		if (x->start >= te[k].end || te[k].end == 0) {
+		if (x->start >= e->end || e->end == 0) {
 			x->name_id |= RANGE_TOP;
 			(*ntop)++;
 		}
-		if (x->end > te[k].end)
-			te[k].end = x->end;
+		if (x->end > e->end)
+			e->end = x->end;
 	}
-	free(te);
+	free(te.slot);
 	return 0;
 }
 
@@ -777,7 +814,8 @@ static int mark_top(struct gt_tl_vec *v, int pool_default, size_t *ntop)
 static int choose(struct pass *p, const struct gt_reader *r)
 {
 	struct gt_split *s = p->s;
-	order_equal_starts(&p->ranges);
+	if (order_equal_starts(&p->ranges))
+		return GT_ERR_NOMEM;
 	/* The pool the default comes from: the program's own ranges (the default domain) when it marked
 	 * any; libraries mark theirs in named domains (NCCL does), and an unclosed one of those would
 	 * otherwise make every range of the program look nested. */
@@ -930,6 +968,350 @@ static int unit_stats(struct gt_split *s)
 	return 0;
 }
 
+/* ---- units that overlap each other ---------------------------------------------------------------
+ * The sweeps and the cursors look at a record once for every unit it overlaps: about once in a real
+ * trace, whose units follow one another, but N times over when a program nests N units, starts N at
+ * one instant, or runs a kernel across N of them, so N^2 in all. Where that happens the same
+ * numbers come from structures that answer each unit in O(log n) without visiting its records:
+ * indexes for the kernels' and copies' counts and the launch medians (built once the sweeps have
+ * looked at more records than a budget allows), and unions with prefix sums for the times (built when
+ * some unit starts before an earlier one ended). The walks stay the path of real traces: they keep
+ * nothing the size of the trace. */
+
+struct oitem {                   /* a record for an index: its interval and its value */
+	uint64_t start, end;
+	double v;
+};
+
+struct okey {                    /* the same by (end, start), with its value's rank */
+	uint64_t end, start, rank;
+};
+
+/* What a sweep visits for [a, lim), counted from two orders: the records that start before lim (a
+ * prefix by start) less those that start before a and end by a (a prefix by (end, start), inside
+ * the first). With values, wavelet matrices over their ranks in both orders give the k-th smallest
+ * of that difference. */
+struct oindex {
+	size_t n;
+	uint64_t *start;         /* by start */
+	struct okey *q;          /* by (end, start) */
+	double *val;             /* values by rank; NULL: counts only */
+	struct gt_wavelet wp, wq;
+};
+
+static void oindex_release(struct oindex *x)
+{
+	free(x->start);
+	free(x->q);
+	free(x->val);
+	gt_wavelet_release(&x->wp);
+	gt_wavelet_release(&x->wq);
+	memset(x, 0, sizeof *x);
+}
+
+struct vrank {
+	double v;
+	size_t i;
+};
+
+static int cmp_vrank(const void *pa, const void *pb)
+{
+	const struct vrank *a = pa, *b = pb;
+	if (a->v != b->v)
+		return a->v < b->v ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* The ranks of the values (ties by position) into x->val and x->q, and the matrix of the order by
+ * start. */
+static int oindex_rank(struct oindex *x, const struct oitem *it, uint32_t *ranks)
+{
+	size_t n = x->n;
+	struct vrank *vr = malloc((n ? n : 1) * sizeof *vr);
+	if (!vr || !(x->val = malloc((n ? n : 1) * sizeof *x->val))) {
+		free(vr);
+		return GT_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		vr[i] = (struct vrank){ it[i].v, i };
+	qsort(vr, n, sizeof *vr, cmp_vrank);
+	for (size_t r = 0; r < n; r++) {
+		x->val[r] = vr[r].v;
+		ranks[vr[r].i] = (uint32_t)r;
+		x->q[vr[r].i].rank = r;
+	}
+	free(vr);
+	return gt_wavelet_build(&x->wp, ranks, n);
+}
+
+/* From n items sorted by start; values: rank them too. */
+static int oindex_build(struct oindex *x, const struct oitem *it, size_t n, int values)
+{
+	memset(x, 0, sizeof *x);
+	x->n = n;
+	size_t m = n ? n : 1;
+	uint32_t *ranks = NULL;
+	int rc = GT_ERR_NOMEM;
+	if (n > UINT32_MAX || !(x->start = malloc(m * sizeof *x->start)) || !(x->q = malloc(m * sizeof *x->q)))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		x->start[i] = it[i].start;
+		x->q[i] = (struct okey){ it[i].end, it[i].start, 0 };
+	}
+	if (values && (!(ranks = malloc(m * sizeof *ranks)) || oindex_rank(x, it, ranks)))
+		goto out;
+	/* stable by end over records by start: by (end, start) */
+	if (gt_tl_sort(x->q, n, sizeof *x->q))
+		goto out;
+	if (values) {
+		for (size_t i = 0; i < n; i++)
+			ranks[i] = (uint32_t)x->q[i].rank;
+		if (gt_wavelet_build(&x->wq, ranks, n))
+			goto out;
+	}
+	rc = 0;
+out:
+	free(ranks);
+	if (rc)
+		oindex_release(x);
+	return rc;
+}
+
+/* The two prefixes for [a, lim), lim > a: *ip records start before lim, *jq of them start before a
+ * and end by a. */
+static void oindex_span(const struct oindex *x, uint64_t a, uint64_t lim, size_t *ip, size_t *jq)
+{
+	size_t lo = 0, hi = x->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->start[mid] < lim)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*ip = lo;
+	lo = 0;
+	hi = x->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct okey *k = &x->q[mid];
+		if (k->end < a || (k->end == a && k->start < a))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*jq = lo;
+}
+
+static uint64_t oindex_count(const struct oindex *x, uint64_t a, uint64_t lim)
+{
+	size_t i, j;
+	oindex_span(x, a, lim, &i, &j);
+	return i - j;
+}
+
+/* The median of the values, as median_of takes it from the sorted values (stats.c's 'linear' rule
+ * at 50 %: the middle one, or b - (b - a) / 2 of the middle two). */
+static double oindex_median(const struct oindex *x, uint64_t a, uint64_t lim)
+{
+	size_t i, j;
+	oindex_span(x, a, lim, &i, &j);
+	size_t c = i - j;
+	if (!c)
+		return NAN;
+	size_t h = (c - 1) / 2;
+	double lo = x->val[gt_wavelet_kth_diff(&x->wp, i, &x->wq, j, h)];
+	if (c % 2)
+		return lo;
+	double hi = x->val[gt_wavelet_kth_diff(&x->wp, i, &x->wq, j, h + 1)];
+	return hi - (hi - lo) * 0.5;
+}
+
+/* The indexes that stand in for the sweeps: every kernel and copy (counts), and per latency the
+ * kernels that have it (paired with their call; the queued two also with queued times). */
+struct findex {
+	struct oindex kern, copy, lat[3];
+	int built;
+};
+
+static void findex_release(struct findex *f)
+{
+	oindex_release(&f->kern);
+	oindex_release(&f->copy);
+	for (int m = 0; m < 3; m++)
+		oindex_release(&f->lat[m]);
+}
+
+/* The kernels' items for latency m (-1: all of them, value 0). */
+static size_t kernel_items(const struct pass *p, int m, struct oitem *it)
+{
+	size_t n = 0, hint = 0;
+	for (size_t i = 0; i < p->kerns.n; i++) {
+		const struct kern *k = gt_tl_vec_at(&p->kerns, i);
+		double v = 0;
+		if (m >= 0) {
+			const struct call *c = find_call(&p->calls, k->corr, &hint);
+			if (!c || (m > 0 && k->wait == NO_QUEUED))
+				continue;
+			if (m == 0)
+				v = (double)(int64_t)(k->start - c->start);
+			else if (m == 1)
+				v = (double)(int64_t)(k->start - k->wait - c->start);
+			else
+				v = (double)k->wait;
+		}
+		it[n++] = (struct oitem){ k->start, k->end, v };
+	}
+	return n;
+}
+
+static int findex_build(struct findex *f, const struct pass *p)
+{
+	size_t most = p->kerns.n > p->copies.n ? p->kerns.n : p->copies.n;
+	struct oitem *it = malloc((most ? most : 1) * sizeof *it);
+	if (!it)
+		return GT_ERR_NOMEM;
+	int rc = oindex_build(&f->kern, it, kernel_items(p, -1, it), 0);
+	for (int m = 0; m < 3 && !rc; m++)
+		rc = oindex_build(&f->lat[m], it, kernel_items(p, m, it), 1);
+	if (!rc) {
+		for (size_t i = 0; i < p->copies.n; i++) {
+			const struct copy *c = gt_tl_vec_at(&p->copies, i);
+			it[i] = (struct oitem){ c->start, c->end, 0 };
+		}
+		rc = oindex_build(&f->copy, it, p->copies.n, 0);
+	}
+	free(it);
+	f->built = !rc;
+	return rc;
+}
+
+/* A unit's counts and launch medians from the indexes: what sweep_unit visits for [a, b). */
+static void unit_from_index(const struct findex *f, struct gt_split_unit *x)
+{
+	uint64_t a = x->start, lim = x->end > a ? x->end : a + 1;
+	double *v = x->v;
+	if (lim <= a) {
+		/* a zero-length unit at the clock's last nanosecond: nothing starts before it and
+		 * ends after it */
+		v[GT_M_LAUNCH] = v[GT_M_LAUNCH_QUEUE] = v[GT_M_LAUNCH_START] = NAN;
+		return;
+	}
+	x->kernels = oindex_count(&f->kern, a, lim);
+	x->copies = oindex_count(&f->copy, a, lim);
+	v[GT_M_LAUNCH] = oindex_median(&f->lat[0], a, lim);
+	v[GT_M_LAUNCH_QUEUE] = oindex_median(&f->lat[1], a, lim);
+	v[GT_M_LAUNCH_START] = oindex_median(&f->lat[2], a, lim);
+}
+
+/* The unions of each kind (gpu_window's and the cursors'), for units that overlap each other. */
+struct unions {
+	struct gt_tl_union k, copy, d[GT_DIR_COUNT], m, a, kc, kcm, all;
+};
+
+static void unions_release(struct unions *u)
+{
+	gt_tl_union_release(&u->k);
+	gt_tl_union_release(&u->copy);
+	for (int d = 0; d < GT_DIR_COUNT; d++)
+		gt_tl_union_release(&u->d[d]);
+	gt_tl_union_release(&u->m);
+	gt_tl_union_release(&u->a);
+	gt_tl_union_release(&u->kc);
+	gt_tl_union_release(&u->kcm);
+	gt_tl_union_release(&u->all);
+}
+
+static int unions_build(struct unions *u, const struct pass *p)
+{
+	memset(u, 0, sizeof *u);
+	const struct gt_tl_vec *k = &p->kerns, *c = &p->copies, *m = &p->memsets, *a = &p->apis;
+	if (gt_tl_union_build(&u->k, k->buf.p, k->n, k->size) || gt_tl_union_build(&u->copy, c->buf.p, c->n, c->size) ||
+	    gt_tl_union_build(&u->m, m->buf.p, m->n, m->size) || gt_tl_union_build(&u->a, a->buf.p, a->n, a->size))
+		return GT_ERR_NOMEM;
+	for (int d = 0; d < GT_DIR_COUNT; d++)
+		if (gt_tl_union_reserve(&u->d[d], p->s->dir_copies[d]))
+			return GT_ERR_NOMEM;
+	for (size_t i = 0; i < c->n; i++) {
+		const struct copy *x = gt_tl_vec_at(c, i);
+		if (gt_tl_union_add(&u->d[x->dir], x->start, x->end))
+			return GT_ERR_NOMEM;
+	}
+	if (gt_tl_union_intersect(&u->k, &u->copy, &u->kc) || gt_tl_union_merge(&u->k, &u->copy, &u->kcm) ||
+	    gt_tl_union_merge(&u->kcm, &u->m, &u->all))
+		return GT_ERR_NOMEM;
+	return 0;
+}
+
+/* A unit's times from the unions: what gpu_window and the cursors give for [a, b). */
+static void unit_from_unions(const struct unions *u, uint64_t a, uint64_t b, double *v)
+{
+	v[GT_M_KERNEL] = (double)gt_tl_union_cover(&u->k, a, b);
+	for (int d = 0; d < GT_DIR_COUNT; d++)
+		v[GT_M_HTOD + d] = (double)gt_tl_union_cover(&u->d[d], a, b);
+	v[GT_M_MEMSET] = (double)gt_tl_union_cover(&u->m, a, b);
+	v[GT_M_OVERLAP] = (double)gt_tl_union_cover(&u->kc, a, b);
+	v[GT_M_API] = (double)gt_tl_union_cover(&u->a, a, b);
+	v[GT_M_IDLE] = (double)(b - a) - (double)gt_tl_union_cover(&u->all, a, b);
+}
+
+/* Does a measured unit start before an earlier one ends? (Then the cursors would keep and rewalk
+ * what the earlier one read.) */
+static int units_overlap(const struct gt_tl_vec *uv, size_t first)
+{
+	uint64_t reach = 0;
+	for (size_t i = first; i < uv->n; i++) {
+		const struct range *r = gt_tl_vec_at(uv, i);
+		if (i > first && r->start < reach)
+			return 1;
+		if (r->end > reach)
+			reach = r->end;
+	}
+	return 0;
+}
+
+/* A unit's counts and launch medians by the sweeps. */
+static int unit_by_sweep(struct sweep *ks, struct sweep *cs, struct unit_acc *acc, struct gt_split_unit *x)
+{
+	acc->count = 0;
+	acc->nlat[0] = acc->nlat[1] = acc->nlat[2] = 0;
+	uint64_t ncopies = 0;
+	int rc;
+	if ((rc = sweep_unit(ks, x->start, x->end, visit_kernel, acc)) != 0 ||
+	    (rc = sweep_unit(cs, x->start, x->end, visit_count, &ncopies)) != 0)
+		return rc;
+	x->kernels = acc->count;
+	x->copies = ncopies;
+	x->v[GT_M_LAUNCH] = median_of(acc->lat[0], acc->nlat[0]);
+	x->v[GT_M_LAUNCH_QUEUE] = median_of(acc->lat[1], acc->nlat[1]);
+	x->v[GT_M_LAUNCH_START] = median_of(acc->lat[2], acc->nlat[2]);
+	return 0;
+}
+
+/* A unit's times by the cursors; next_a: the next unit's start, what these windows may drop. */
+static int unit_by_cursors(struct cursors *c, uint64_t a, uint64_t b, uint64_t next_a, double *v)
+{
+	struct gpu_window gw;
+	int rc;
+	if ((rc = gpu_window(c, a, b, next_a, &gw)) != 0)
+		return rc;
+	for (int d = 0; d < GT_DIR_COUNT; d++) {
+		uint64_t t = 0;
+		if ((rc = gt_tl_cursor_sum(&c->d[d], a, b, next_a, &t)) != 0)
+			return rc;
+		v[GT_M_HTOD + d] = (double)t;
+	}
+	uint64_t api = 0;
+	if ((rc = gt_tl_cursor_sum(&c->a, a, b, next_a, &api)) != 0)
+		return rc;
+	v[GT_M_KERNEL] = (double)gw.kernel;
+	v[GT_M_MEMSET] = (double)gw.memset;
+	v[GT_M_OVERLAP] = (double)gw.overlap;
+	v[GT_M_API] = (double)api;
+	v[GT_M_IDLE] = (double)(b - a) - (double)gw.busy;
+	return 0;
+}
+
 static int measure(struct pass *p, struct gt_tl_vec *uv)
 {
 	struct gt_split *s = p->s;
@@ -940,54 +1322,45 @@ static int measure(struct pass *p, struct gt_tl_vec *uv)
 	if (gt_growbuf_reserve(&s->units_buf, (n ? n : 1) * sizeof *s->units))
 		return GT_ERR_NOMEM;
 	s->units = s->units_buf.p;
-	struct sweep ks = { &p->kerns, 0, NULL, 0, 0 }, cs = { &p->copies, 0, NULL, 0, 0 };
+	struct sweep ks = { &p->kerns, 0, NULL, 0, 0, 0 }, cs = { &p->copies, 0, NULL, 0, 0, 0 };
 	struct unit_acc acc = { .calls = &p->calls, .s = s };
 	struct cursors c;
 	cursors_init(&c, p);
-	int rc = 0;
-	for (size_t i = 0; i < uv->n && !rc; i++) {
+	struct findex fx;
+	memset(&fx, 0, sizeof fx);
+	/* A sweep looks at each record about once, and at each unit's own: past this, units overlap
+	 * records many times over. */
+	uint64_t budget = 8 * ((uint64_t)p->kerns.n + p->copies.n + uv->n) + 65536;
+	struct unions un;
+	int overlap = units_overlap(uv, first), rc = 0;
+	if (overlap && (rc = unions_build(&un, p)) != 0)
+		goto out;
+	for (size_t i = first; i < uv->n && !rc; i++) {
 		const struct range *r = gt_tl_vec_at(uv, i);
 		uint64_t a = r->start, b = r->end;
-		if (i < first)
-			continue; /* warm-up: the sweeps and cursors only need the windows in order */
-		acc.count = 0;
-		acc.nlat[0] = acc.nlat[1] = acc.nlat[2] = 0;
-		uint64_t ncopies = 0;
-		if ((rc = sweep_unit(&ks, a, b, visit_kernel, &acc)) != 0 ||
-		    (rc = sweep_unit(&cs, a, b, visit_count, &ncopies)) != 0)
-			break;
 		struct gt_split_unit *x = &s->units[s->nunits++];
 		memset(x, 0, sizeof *x);
 		x->index = i;
 		x->start = a;
 		x->end = b;
 		x->thread_id = r->thread;
-		x->kernels = acc.count;
-		x->copies = ncopies;
-		double *v = x->v;
-		v[GT_M_WALL] = (double)(b - a);
-		/* the next unit's start: what these windows may drop once read */
+		x->v[GT_M_WALL] = (double)(b - a);
+		if (!fx.built && ks.work + cs.work > budget && (rc = findex_build(&fx, p)) != 0)
+			break;
+		if (fx.built)
+			unit_from_index(&fx, x);
+		else if ((rc = unit_by_sweep(&ks, &cs, &acc, x)) != 0)
+			break;
 		uint64_t next_a = i + 1 < uv->n ? ((const struct range *)gt_tl_vec_at(uv, i + 1))->start : UINT64_MAX;
-		struct gpu_window gw;
-		if ((rc = gpu_window(&c, a, b, next_a, &gw)) != 0)
-			break;
-		for (int d = 0; d < GT_DIR_COUNT && !rc; d++) {
-			uint64_t t = 0;
-			rc = gt_tl_cursor_sum(&c.d[d], a, b, next_a, &t);
-			v[GT_M_HTOD + d] = (double)t;
-		}
-		uint64_t api = 0;
-		if (rc || (rc = gt_tl_cursor_sum(&c.a, a, b, next_a, &api)) != 0)
-			break;
-		v[GT_M_KERNEL] = (double)gw.kernel;
-		v[GT_M_MEMSET] = (double)gw.memset;
-		v[GT_M_OVERLAP] = (double)gw.overlap;
-		v[GT_M_API] = (double)api;
-		v[GT_M_IDLE] = (double)(b - a) - (double)gw.busy;
-		v[GT_M_LAUNCH] = median_of(acc.lat[0], acc.nlat[0]);
-		v[GT_M_LAUNCH_QUEUE] = median_of(acc.lat[1], acc.nlat[1]);
-		v[GT_M_LAUNCH_START] = median_of(acc.lat[2], acc.nlat[2]);
+		if (overlap)
+			unit_from_unions(&un, a, b, x->v);
+		else
+			rc = unit_by_cursors(&c, a, b, next_a, x->v);
 	}
+out:
+	if (overlap)
+		unions_release(&un);
+	findex_release(&fx);
 	sweep_release(&ks);
 	sweep_release(&cs);
 	cursors_release(&c);

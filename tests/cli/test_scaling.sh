@@ -1,0 +1,126 @@
+#!/bin/sh
+# Every command's time grows as n log n in the records it reads, whatever shape the traced program
+# gave them (issue 11: 100,000 zero-length ranges and kernels at one instant, a 1.4 KB trace, took
+# split 44 s). For each shape gt_hostile writes (tests/tools/gt_hostile.c: ranges and kernels at one
+# instant, ranges with one start, a thread per range, a stream per kernel, deep nesting, a name per
+# range and kernel, kernels across every range, a device per kernel, a thread per API call,
+# synchronous copies at one instant or under one that lasts the run, a random jumble) and each
+# command, the trace is doubled, and the CPU time (user + sys of the command, not wall time: the
+# machine may be busy) may grow by at most 2.5 times; where it grows more, both sizes are timed
+# twice more and the fastest of three runs taken, and if that still fails, the size is doubled
+# again and four times the records may take at most 6 times as long. A command under 0.2 s CPU at
+# the larger size passes without a ratio: timer ticks of 10 ms make small times noisy, and at these
+# sizes (25,000 to 300,000 of each kind of record) a quadratic step would take seconds (1 ns per
+# pair of 100,000 is 10 s). A run over 20 s CPU is stopped and fails.
+#
+# Skipped in the sanitizer pass (GT_BUILD ending in /san): there the sanitizers' own costs are timed.
+# GT_SCALING_SHAPES="instant deep" limits the shapes (for a quick look).
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${GT_BUILD:-build}
+case $build in /*) ;; *) build="$root/$build" ;; esac
+case ${build%/} in */san) echo "skipped: timings under the sanitizers measure the sanitizers"; exit 77 ;; esac
+G="$build/gpuanalyze"
+H="$build/tools/gt_hostile"
+fail() { echo "FAIL: $*"; exit 1; }
+[ -x "$G" ] || fail "no analyzer at $G"
+[ -x "$H" ] || fail "no trace writer at $H"
+T=$(mktemp -d /tmp/gt_cli_scaling_XXXXXX) || fail "mktemp"
+trap 'rm -rf "$T"' EXIT
+
+# shape and its smaller size: large enough that the slower commands take 0.2 s and more
+SHAPES=${GT_SCALING_SHAPES:-"instant samestart threads streams deep names overlap devices apithreads synccopies
+	jumble"}
+size_of() {
+	case $1 in
+	instant | streams | overlap | apithreads | jumble) echo 100000 ;;
+	names) echo 25000 ;;
+	devices) echo 50000 ;;
+	*) echo 150000 ;;
+	esac
+}
+COMMANDS="info dump summary split bandwidth findings diff ranks chrome csv report"
+
+# CPU seconds of the children this shell has waited for, from the output of times (its second
+# line: user and sys, as 0m1.234s).
+children_cpu() {
+	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] }
+	     printf "%.3f\n", t }' "$1"
+}
+
+# time_cmd COMMAND TRACE: the command's CPU seconds on stdout; "fail: why" when it failed.
+time_cmd() {
+	case $1 in
+	diff | ranks) set -- "$1" "$2" "$2" ;;
+	chrome | csv) set -- export --format "$1" "$2" ;;
+	esac
+	times > "$T/t0"
+	(ulimit -t 20; exec "$G" "$@" > /dev/null 2> "$T/err")
+	rc=$?
+	times > "$T/t1"
+	case $rc in
+	0 | 1) ;;
+	*) echo "fail: '$*' exited $rc$( [ $rc -gt 128 ] && echo ' (stopped past 20 s CPU, or killed)'): $(head -c 300 "$T/err")"; return ;;
+	esac
+	echo "$(children_cpu "$T/t0") $(children_cpu "$T/t1")" | awk '{ printf "%.3f\n", $2 - $1 }'
+}
+
+# best COMMAND TRACE RUNS: the fastest of RUNS runs, or the failure.
+best() {
+	b=""
+	i=0
+	while [ $i -lt "$3" ]; do
+		t=$(time_cmd "$1" "$2")
+		case $t in fail*) echo "$t"; return ;; esac
+		b=$(echo "$b $t" | awk '{ m = $1; for (i = 2; i <= NF; i++) if ($i < m) m = $i; print m }')
+		i=$((i + 1))
+	done
+	echo "$b"
+}
+
+# ok SMALL LARGE BOUND: passes when LARGE is under the floor or at most BOUND times SMALL.
+ok() {
+	awk -v s="$1" -v l="$2" -v b="$3" 'BEGIN { exit !(l < 0.2 || l <= b * (s < 0.01 ? 0.01 : s)) }'
+}
+
+failures=0
+report() {
+	printf '%-10s %-9s %s\n' "$1" "$2" "$3"
+}
+for shape in $SHAPES; do
+	n=$(size_of "$shape")
+	for k in 1 2; do
+		"$H" -o "$T/$shape.$k.gtrace" --shape "$shape" -n $((n * k)) || fail "cannot write the $shape trace"
+	done
+	have4=0
+	for c in $COMMANDS; do
+		s=$(time_cmd "$c" "$T/$shape.1.gtrace")
+		case $s in fail*) report "$shape" "$c" "$s"; failures=$((failures + 1)); continue ;; esac
+		l=$(time_cmd "$c" "$T/$shape.2.gtrace")
+		case $l in fail*) report "$shape" "$c" "$l"; failures=$((failures + 1)); continue ;; esac
+		if ! ok "$s" "$l" 2.5; then
+			# a busy machine, or a real change: the fastest of three at both sizes
+			s=$(echo "$s $(best "$c" "$T/$shape.1.gtrace" 2)" | awk '{ print ($2 != "" && $2 < $1) ? $2 : $1 }')
+			l=$(echo "$l $(best "$c" "$T/$shape.2.gtrace" 2)" | awk '{ print ($2 != "" && $2 < $1) ? $2 : $1 }')
+		fi
+		if ! ok "$s" "$l" 2.5; then
+			if [ $have4 = 0 ]; then
+				"$H" -o "$T/$shape.4.gtrace" --shape "$shape" -n $((n * 4)) || fail "cannot write the $shape trace"
+				have4=1
+			fi
+			q=$(best "$c" "$T/$shape.4.gtrace" 3)
+			case $q in fail*) report "$shape" "$c" "$q"; failures=$((failures + 1)); continue ;; esac
+			if ! ok "$s" "$q" 6; then
+				report "$shape" "$c" "FAIL: $s s at n=$n, $l s at 2n, $q s at 4n (CPU, fastest of 3)"
+				failures=$((failures + 1))
+				continue
+			fi
+			report "$shape" "$c" "$s s at n=$n, $l s at 2n, $q s at 4n"
+			continue
+		fi
+		report "$shape" "$c" "$s s at n=$n, $l s at 2n"
+	done
+	rm -f "$T/$shape".*.gtrace
+done
+[ $failures -eq 0 ] || fail "$failures command(s) grew faster than n log n on a hostile shape"
+echo "ok: every command scales on every shape"
