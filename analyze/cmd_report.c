@@ -1,8 +1,9 @@
 /* cmd_report.c: `gpuanalyze report FILE`: the benchmark report (Markdown) with its figures.
  *
  * Options only; report.c writes. With -o REPORT.md the figures go beside it as REPORT-kernels.svg
- * and REPORT-split.svg and the report links them by those relative names; on standard output
- * there is no place for figures and the report says so. The exit status is that of a document:
+ * and REPORT-split.svg and the report links them by those relative names; on standard output,
+ * and where -o names something other than a regular file (/dev/stdout, a FIFO, a device node, a
+ * symbolic link), there is no place for figures: one warning line, and the report says so. The exit status is that of a document:
  * 0 whatever the report says (diff and shadow are the gates), 2 for usage and input errors.
  */
 #include "commands.h"
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* "5%", "5", "2.5%": a percentage, 0 to 1000. */
 static int parse_threshold(const char *s, double *out)
@@ -73,6 +75,14 @@ int cmd_report(int argc, char **argv)
 	/* Figures beside the report: REPORT.md -> REPORT-kernels.svg, linked by its own name. */
 	char prefix[4096], link[4096];
 	int to_file = out_path && strcmp(out_path, "-") != 0;
+	struct stat st;
+	if (to_file && lstat(out_path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* /dev/stdout, a FIFO, a device node, a symbolic link: the report goes there, but there
+		 * is no folder of the user's beside it for REPORT-kernels.svg (/dev-kernels.svg...). */
+		gt_warn("report: '%s' is not a regular file: no figures are written beside it", out_path);
+		o.no_figures = "the report's -o path is not a regular file, and figures go only beside one";
+		to_file = 0;
+	}
 	if (to_file) {
 		size_t n = strlen(out_path);
 		if (n >= sizeof prefix)

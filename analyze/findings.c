@@ -549,12 +549,16 @@ static int rule_losses(struct findings_pass *p, const struct gt_reader *r)
 	if (!F->complete) {
 		if (add(F, "trace-incomplete", GT_SEV_ERROR,
 		        fmt("the trace ends early: %llu bytes of an incomplete last chunk are lost and there is "
-		            "no END record; the recording process did not close the trace (killed, or crashed)",
+		            "no END record; the recording process did not close the trace (killed, crashed, "
+		            "or its writes failed, as on a full disk)",
 		            (unsigned long long)F->lost_bytes),
 		        fmt("the end of the trace"), NAN,
-		        fmt("unknown: up to one flush interval of records (GPUTRACE_FLUSH_MS) is missing"),
+		        /* Not "one flush interval": after a write failure the recorder stops and every
+		         * later record is lost, however long the program went on; the trace cannot say. */
+		        fmt("unknown: every record after the last complete chunk is lost, an unknown number "
+		            "(the program may have run on long after)"),
 		        fmt("Let the program exit normally (or end it with SIGINT/SIGTERM, which the recorder "
-		            "handles), then record again")))
+		            "handles) with room on the disk, then record again")))
 			return GT_ERR_NOMEM;
 	}
 	const char *off = gt_reader_meta(r, "tracing.off");

@@ -23,10 +23,13 @@
 #include "svg.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_COPY_GROUPS 32
 #define FIGURE_KERNELS 8
@@ -265,8 +268,8 @@ static void title(struct rep *x)
 	struct gt_tail t;
 	gt_reader_tail(x->r, &t);
 	if (!t.complete)
-		say(x, "\n> **Incomplete trace**: it ends early (%llu bytes of an incomplete chunk lost); its last "
-		       "records are missing.\n",
+		say(x, "\n> **Incomplete trace**: it ends early (%llu bytes of an incomplete chunk lost); the "
+		       "records after its last complete chunk are missing, an unknown number.\n",
 		    (unsigned long long)t.lost_bytes);
 }
 
@@ -936,6 +939,37 @@ static void limitations(struct rep *x)
 
 /* ---- figures --------------------------------------------------------------------------------- */
 
+/* Opens a figure for writing, replacing only a regular file: a symbolic link, a FIFO or a device
+ * node at the name is left alone (one line, the report's input-error status). O_NONBLOCK keeps a
+ * FIFO from blocking the open; the file is emptied only once it is known to be a regular one. */
+static FILE *open_figure(const char *file)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			gt_error("cannot write '%s': it is a symbolic link, which a figure never replaces", file);
+		else if (errno == ENXIO)
+			gt_error("cannot write '%s': it is a FIFO, which a figure never replaces", file);
+		else
+			gt_error("cannot write '%s': %s", file, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		gt_error("cannot write '%s': it exists and is not a regular file, which a figure never "
+		         "replaces", file);
+		close(fd);
+		return NULL;
+	}
+	FILE *f = NULL;
+	if (ftruncate(fd, 0) != 0 || !(f = fdopen(fd, "w"))) {
+		gt_error("cannot write '%s': %s", file, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 static int write_figure_kernels(struct rep *x, const char *file)
 {
 	size_t n = x->ntop < FIGURE_KERNELS ? x->ntop : FIGURE_KERNELS;
@@ -953,9 +987,9 @@ static int write_figure_kernels(struct rep *x, const char *file)
 		s[i] = (struct gt_svg_series){ x->names[i], vals[i], k->n };
 	}
 	if (!rc) {
-		FILE *f = fopen(file, "w");
+		FILE *f = open_figure(file);
 		if (!f) {
-			rc = gt_error("cannot write '%s': %s", file, strerror(errno));
+			rc = GT_EXIT_USAGE;
 		} else {
 			rc = gt_svg_durations(f, "GPU duration per launch, top kernels", "us", s, n);
 			if (fclose(f) != 0 && !rc)
@@ -1000,9 +1034,9 @@ static int write_figure_split(struct rep *x, const char *file)
 	char xl[160], w[160];
 	split_mode_words(s, w, sizeof w);
 	snprintf(xl, sizeof xl, "unit (%.140s), by start", w);
-	FILE *f = fopen(file, "w");
+	FILE *f = open_figure(file);
 	if (!f) {
-		rc = gt_error("cannot write '%s': %s", file, strerror(errno));
+		rc = GT_EXIT_USAGE;
 		goto out;
 	}
 	rc = gt_svg_stacked(f, "Where each unit's wall time goes", xl, scale == 1e6 ? "ms" : "us", parts, 3, v,
@@ -1021,9 +1055,12 @@ static int figures(struct rep *x)
 {
 	const struct gt_report_options *o = x->o;
 	if (!o->figures) {
-		snprintf(x->fig_note, sizeof x->fig_note,
-		         "Figures: not written (the report went to standard output; with -o REPORT.md they are "
-		         "written as REPORT-kernels.svg and REPORT-split.svg beside it)");
+		if (o->no_figures)
+			snprintf(x->fig_note, sizeof x->fig_note, "Figures: not written (%s)", o->no_figures);
+		else
+			snprintf(x->fig_note, sizeof x->fig_note,
+			         "Figures: not written (the report went to standard output; with -o REPORT.md they "
+			         "are written as REPORT-kernels.svg and REPORT-split.svg beside it)");
 		return 0;
 	}
 	char file[1024];

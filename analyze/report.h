@@ -46,6 +46,8 @@ struct gt_report_options {
 	const char *figures;      /* path prefix of the figures ("out/REPORT" -> out/REPORT-kernels.svg),
 	                           * NULL: no figures */
 	const char *link_prefix;  /* how the report names them ("REPORT" -> REPORT-kernels.svg) */
+	const char *no_figures;   /* with figures NULL: why there are none, for the report's note
+	                           * (NULL: the report went to standard output) */
 	struct gt_diff_options diff; /* threshold, seed, bootstrap for the comparison */
 };
 void gt_report_options_default(struct gt_report_options *o);

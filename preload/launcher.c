@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "launcher.h"
+#include "log.h"
 #include "gputrace.h"
 
 #include <errno.h>
@@ -83,13 +84,14 @@ int launcher_bad_option(const char *cmd, int c, char **argv)
 	/* getopt's own message would name the subcommand as the program ("record: invalid option")
 	 * and come on top of ours: one line instead, naming the option as the user wrote it. */
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
-	char shown[128];
+	char opt[128], shown[512];
 	if (optopt && strncmp(arg, "--", 2) != 0)
-		snprintf(shown, sizeof shown, "-%c", optopt);
+		snprintf(opt, sizeof opt, "-%c", optopt);
 	else
-		snprintf(shown, sizeof shown, "%.*s", (int)strcspn(arg, "="), arg);
+		snprintf(opt, sizeof opt, "%.*s", (int)strcspn(arg, "="), arg);
 	fprintf(stderr, "gputrace: %s: %s '%s' (try gputrace --help)\n", cmd,
-	        c == ':' ? "missing value for option" : "unknown option", shown);
+	        c == ':' ? "missing value for option" : "unknown option",
+	        gtp_escape(opt, shown, sizeof shown));
 	return 2;
 }
 
@@ -108,7 +110,10 @@ int launcher_run(char **argv)
 		return -1;
 	if (pid == 0) {
 		execvp(argv[0], argv);
-		fprintf(stderr, "gputrace: cannot run '%s': %s\n", argv[0], strerror(errno));
+		int err = errno;
+		char shown[1024];
+		fprintf(stderr, "gputrace: cannot run '%s': %s\n", gtp_escape(argv[0], shown, sizeof shown),
+		        strerror(err));
 		_exit(127);
 	}
 	child_pid = pid;
@@ -174,6 +179,8 @@ int main(int argc, char **argv)
 		return launcher_record(argc - 1, argv + 1);
 	if (!strcmp(cmd, "peak"))
 		return launcher_peak(argc - 1, argv + 1);
-	fprintf(stderr, "gputrace: unknown command '%s' (try gputrace --help)\n", cmd);
+	char shown[512];
+	fprintf(stderr, "gputrace: unknown command '%s' (try gputrace --help)\n",
+	        gtp_escape(cmd, shown, sizeof shown));
 	return 2;
 }

@@ -6,6 +6,7 @@
  * device's name and UUID so a trace is matched to the peaks of its own GPU.
  */
 #include "launcher.h"
+#include "log.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -98,17 +99,19 @@ int launcher_peak(int argc, char **argv)
 		        st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 		return WIFEXITED(st) && WEXITSTATUS(st) == 3 ? 3 : 1;
 	}
+	char shown[1024];
+	gtp_escape(path, shown, sizeof shown);
 	FILE *f = fopen(path, "a");
 	if (!f) {
-		fprintf(stderr, "gputrace: cannot write '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "gputrace: cannot write '%s': %s\n", shown, strerror(errno));
 		return 2;
 	}
 	for (int i = 0; i < n; i++)
 		fprintf(f, "%s %s\n", device, lines[i]);
 	if (fclose(f) != 0) {
-		fprintf(stderr, "gputrace: cannot write '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "gputrace: cannot write '%s': %s\n", shown, strerror(errno));
 		return 2;
 	}
-	fprintf(stderr, "gputrace: %d measured peaks stored in '%s'\n", n, path);
+	fprintf(stderr, "gputrace: %d measured peaks stored in '%s'\n", n, shown);
 	return 0;
 }

@@ -1,5 +1,6 @@
 /* launcher_record.c: `gputrace record`: preload the recorder into a program and report the trace. */
 #include "launcher.h"
+#include "log.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -35,7 +36,9 @@ static void human_bytes(unsigned long long b, char *out, size_t n)
 }
 
 /* Reads the lines the recorder of each traced process appended and prints the tally. Returns how
- * many traces were written. */
+ * many recorders reported, with a trace or without one: a recorder that could not write its file
+ * ("no-file", "write-failed") has said so in its own line, and the launcher adds nothing, least of
+ * all "the program never initialised CUDA". Paths arrive escaped (one line each). */
 static int report(const char *report_path, int quiet)
 {
 	FILE *f = fopen(report_path, "r");
@@ -58,9 +61,11 @@ static int report(const char *report_path, int quiet)
 			traces++;
 			continue;
 		}
-		if (strcmp(status, "ok") != 0 && strcmp(status, "collision") != 0 && !path[0])
-			continue;
 		traces++;
+		if (!strcmp(status, "no-file") || !strcmp(status, "write-failed"))
+			continue; /* the recorder's own line said what happened, and its counts are not on disk */
+		if (strcmp(status, "ok") != 0 && strcmp(status, "collision") != 0)
+			continue;
 		if (!quiet || d || refused || strcmp(status, "ok") != 0)
 			fprintf(stderr, "gputrace: %s: %llu kernels, %llu copies, %llu memsets, %s copied, "
 			        "%llu dropped%s%s%s\n", path, k, m, s, hb, d,
@@ -69,6 +74,42 @@ static int report(const char *report_path, int quiet)
 	}
 	fclose(f);
 	return traces;
+}
+
+/* -o FILE that exists: only a regular file is ever removed (with --force). A character device
+ * (/dev/null) or a FIFO is left in place and the recorder writes into it; a directory gets the
+ * default name inside; a symbolic link (never followed, never removed: /dev/stdout is one), a block
+ * device or a socket is refused. 0 to go on, -1 after one line. */
+static int check_output(const char *output, int force)
+{
+	char shown[1024];
+	gtp_escape(output, shown, sizeof shown);
+	struct stat st;
+	if (lstat(output, &st) != 0)
+		return 0; /* nothing there (or nothing we can see): the recorder says why if it fails */
+	if (S_ISDIR(st.st_mode) || S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+		return 0;
+	if (S_ISLNK(st.st_mode)) {
+		fprintf(stderr, "gputrace: '%s' is a symbolic link; gputrace neither follows nor removes "
+		        "one (--force included): name a file\n", shown);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "gputrace: '%s' is a %s; a trace goes only to a regular file, a character "
+		        "device or a FIFO\n", shown, S_ISBLK(st.st_mode) ? "block device" : "socket");
+		return -1;
+	}
+	if (!force) {
+		fprintf(stderr, "gputrace: '%s' exists; use --force to replace it\n", shown);
+		return -1;
+	}
+	/* A regular file, as lstat said: Linux has no unlink-if-regular, so the window between the
+	 * two calls stays open; the folder is the user's own. */
+	if (unlink(output) != 0) {
+		fprintf(stderr, "gputrace: cannot replace '%s': %s\n", shown, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 int launcher_record(int argc, char **argv)
@@ -112,7 +153,9 @@ int launcher_record(int argc, char **argv)
 	char libpath[4096];
 	if (lib) {
 		if (!realpath(lib, libpath)) {
-			fprintf(stderr, "gputrace: --lib %s: %s\n", lib, strerror(errno));
+			char shown[1024];
+			fprintf(stderr, "gputrace: --lib %s: %s\n", gtp_escape(lib, shown, sizeof shown),
+			        strerror(errno));
 			return 2;
 		}
 	} else if (launcher_find("libgputrace.so", libpath, sizeof libpath) != 0) {
@@ -120,17 +163,8 @@ int launcher_record(int argc, char **argv)
 		return 2;
 	}
 	if (output) {
-		struct stat st;
-		if (strchr(output, '%') == NULL && lstat(output, &st) == 0 && !S_ISDIR(st.st_mode)) {
-			if (!force) {
-				fprintf(stderr, "gputrace: '%s' exists; use --force to replace it\n", output);
-				return 2;
-			}
-			if (unlink(output) != 0) {
-				fprintf(stderr, "gputrace: cannot replace '%s': %s\n", output, strerror(errno));
-				return 2;
-			}
-		}
+		if (strchr(output, '%') == NULL && check_output(output, force) != 0)
+			return 2;
 		if (set("GPUTRACE_OUTPUT", output))
 			return 2;
 	}
@@ -166,7 +200,9 @@ int launcher_record(int argc, char **argv)
 
 	int status = launcher_run(argv + optind);
 	if (status < 0) {
-		fprintf(stderr, "gputrace: cannot run '%s': %s\n", argv[optind], strerror(errno));
+		char shown[1024];
+		fprintf(stderr, "gputrace: cannot run '%s': %s\n",
+		        gtp_escape(argv[optind], shown, sizeof shown), strerror(errno));
 		unlink(report_path);
 		return 2;
 	}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 const char *output_rank(const char **var)
@@ -114,11 +115,131 @@ static int numbered(const char *base, unsigned k, char *out, size_t n)
 	return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
+#ifndef PROC_SUPER_MAGIC
+#define PROC_SUPER_MAGIC 0x9fa0 /* linux/magic.h */
+#endif
+
+/* Whether path is a symbolic link that leads, link by link, through procfs: /dev/stdout,
+ * /dev/fd/N and /proc/self/fd/N name the program's own open files, not a place for a trace (and
+ * not a folder to put numbered names in). */
+static int through_proc(const char *path)
+{
+	char cur[1024];
+	snprintf(cur, sizeof cur, "%s", path);
+	for (int hop = 0; hop < 40; hop++) {
+		struct stat st;
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			return 0;
+		char dir[1024];
+		snprintf(dir, sizeof dir, "%s", cur);
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof dir, ".");
+		else if (slash == dir)
+			dir[1] = '\0';
+		else
+			*slash = '\0';
+		struct statfs fs;
+		if (statfs(dir, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC)
+			return 1;
+		char target[1024];
+		ssize_t k = readlink(cur, target, sizeof target - 1);
+		if (k <= 0)
+			return 0;
+		target[k] = '\0';
+		int w = target[0] == '/' ? snprintf(cur, sizeof cur, "%s", target)
+		                         : snprintf(cur, sizeof cur, "%s/%s", dir, target);
+		if (w < 0 || (size_t)w >= sizeof cur)
+			return 0;
+	}
+	return 0;
+}
+
+static void say(char *why, size_t wn, const char *text)
+{
+	if (wn)
+		snprintf(why, wn, "%s", text);
+}
+
+/* Opens an existing character device or FIFO (the name the user gave) for writing, as a shell's
+ * redirection would: O_NONBLOCK so that a FIFO without a reader fails at once (ENXIO) instead of
+ * blocking the program inside cuInit, then blocking again for the writer thread. -1 with why
+ * filled; -2 when the name turned out to be something else by the time it was opened (the caller
+ * moves on to the next name). */
+static int open_direct(const char *path, char *why, size_t wn)
+{
+	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		struct stat st;
+		if (e == ENXIO && lstat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+			say(why, wn, "a FIFO with no reader");
+		else
+			say(why, wn, strerror(e));
+		errno = e;
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+		/* Replaced between lstat and open: never write into a file we did not create. */
+		close(fd);
+		return -2;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+		int e = errno;
+		say(why, wn, strerror(e));
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+enum { EX_NEXT, EX_DIRECT, EX_REFUSE };
+
+/* What to do with a name that exists: the next numbered name beside a regular file or a symbolic
+ * link (never followed); the first name, when it is a character device (/dev/null) or a FIFO, is
+ * written directly; anything else is refused (no file is ever made beside a device node or
+ * /dev/stdout). */
+static int existing(const char *path, int first, char *why, size_t wn)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return EX_NEXT; /* gone again: a race with someone else; move on */
+	if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+		return EX_NEXT;
+	if (S_ISLNK(st.st_mode)) {
+		if (!through_proc(path))
+			return EX_NEXT;
+		/* The trace would mix with the program's own output there. */
+		say(why, wn, "it leads to one of the program's own open files, as /dev/stdout does; "
+		             "name a file");
+		return EX_REFUSE;
+	}
+	if (!first)
+		return EX_NEXT;
+	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+		return EX_DIRECT;
+	say(why, wn, S_ISBLK(st.st_mode) ? "it is a block device; a trace goes only to a regular file, a "
+	                                   "character device or a FIFO"
+	                                 : "it is a socket; a trace goes only to a regular file, a "
+	                                   "character device or a FIFO");
+	return EX_REFUSE;
+}
+
 int output_open(const char *pattern, char *path, size_t n)
 {
+	return output_open_why(pattern, path, n, NULL, 0);
+}
+
+int output_open_why(const char *pattern, char *path, size_t n, char *why, size_t wn)
+{
 	char base[1024];
+	say(why, wn, "");
 	if (output_expand(pattern, base, sizeof base) != 0) {
 		errno = ENAMETOOLONG;
+		say(why, wn, strerror(errno));
 		return -1;
 	}
 	struct stat st;
@@ -128,6 +249,7 @@ int output_open(const char *pattern, char *path, size_t n)
 		if (output_expand("%n-%p.gtrace", def, sizeof def) != 0 ||
 		    bl + 1 + strlen(def) + 1 > sizeof base) {
 			errno = ENAMETOOLONG;
+			say(why, wn, strerror(errno));
 			return -1;
 		}
 		snprintf(base + bl, sizeof base - bl, "%s%s", base[bl - 1] == '/' ? "" : "/", def);
@@ -136,19 +258,36 @@ int output_open(const char *pattern, char *path, size_t n)
 		if (k == 0) {
 			if (strlen(base) + 1 > n) {
 				errno = ENAMETOOLONG;
+				say(why, wn, strerror(errno));
 				return -1;
 			}
 			snprintf(path, n, "%s", base);
 		} else if (numbered(base, k, path, n) != 0) {
 			errno = ENAMETOOLONG;
+			say(why, wn, strerror(errno));
 			return -1;
 		}
 		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd >= 0)
 			return fd;
-		if (errno != EEXIST)
+		if (errno != EEXIST) {
+			say(why, wn, strerror(errno));
 			return -1;
+		}
+		switch (existing(path, k == 0, why, wn)) {
+		case EX_DIRECT:
+			fd = open_direct(path, why, wn);
+			if (fd != -2)
+				return fd;
+			break;
+		case EX_REFUSE:
+			errno = EEXIST;
+			return -1;
+		default:
+			break;
+		}
 	}
 	errno = EEXIST;
+	say(why, wn, strerror(errno));
 	return -1;
 }

@@ -4,6 +4,9 @@
  * %n program name (basename of /proc/self/exe's command), %% a percent sign. A path that ends in
  * '/' or names a directory gets the default file name inside it. An existing file is never
  * replaced or followed through a symlink: ".1", ".2", ... is inserted before ".gtrace" instead.
+ * Numbered names are made only beside a regular file or a symbolic link: an existing character
+ * device (/dev/null) or FIFO at the name is written directly (nothing is created or removed), and
+ * a block device, a socket or a link through /proc (/dev/stdout) is refused.
  */
 #ifndef GT_PRELOAD_OUTPUT_H
 #define GT_PRELOAD_OUTPUT_H
@@ -17,7 +20,11 @@ const char *output_program_name(void);
 /* Expands pattern into out. 0, or -1 if the result does not fit. */
 int output_expand(const char *pattern, char *out, size_t n);
 /* Expands and opens for writing with O_EXCL|O_NOFOLLOW, trying numbered names if the file exists.
- * Returns the fd and fills path, or -1 with errno set. */
+ * Returns the fd and fills path, or -1 with errno set. The fd is of a regular file exactly when
+ * this call created it. */
 int output_open(const char *pattern, char *path, size_t n);
+/* The same, and on failure why (wn bytes) says why in words: strerror's, or the refusal of a name
+ * that is not a place for a trace ("it is a block device; ..."). */
+int output_open_why(const char *pattern, char *path, size_t n, char *why, size_t wn);
 
 #endif

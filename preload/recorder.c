@@ -32,10 +32,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 enum { ST_IDLE, ST_RUNNING, ST_FINISHED, ST_OFF };
+
+/* The trace file as we made it: only a regular file that this process created (output_open's
+ * O_EXCL) may ever be removed, and only while the name still leads to that same file. */
+struct made {
+	int created;               /* a regular file of ours (not /dev/null, not a FIFO) */
+	dev_t dev;
+	ino_t ino;
+	uint64_t header_bytes;     /* what the writer had on disk right after opening */
+};
 
 static struct {
 	pthread_mutex_t mu;
@@ -44,7 +54,10 @@ static struct {
 	atomic_int state;
 	char path[1024];
 	struct gt_writer *w;
+	struct made made;
+	uint64_t closed_bytes;       /* gt_writer_bytes just before the final close */
 	int write_failed;
+	int write_failed_removed;    /* ... and the file was removed (nothing useful in it) */
 	pthread_t writer;
 	int writer_started;
 	atomic_int final_how;      /* 0 until an end is requested */
@@ -182,13 +195,51 @@ static void on_context_created(uint32_t device, uint32_t context)
 
 /* ---- the writer thread ----------------------------------------------------------------------- */
 
+/* Notes what we opened: whether it is a regular file we created, and which one. */
+static void made_note(struct made *m, int fd)
+{
+	struct stat st;
+	memset(m, 0, sizeof *m);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		m->created = 1; /* output_open opens an existing regular file never */
+		m->dev = st.st_dev;
+		m->ino = st.st_ino;
+	}
+}
+
+/* Removes the trace file when it is still the regular file we created: a file that holds nothing
+ * useful (no complete chunk) is worse than none, since it looks like a trace. 1 when removed. */
+static int made_remove(const struct made *m, const char *path)
+{
+	struct stat st;
+	if (!m->created || lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_dev != m->dev ||
+	    st.st_ino != m->ino)
+		return 0;
+	return unlink(path) == 0;
+}
+
+/* What the writer has completely on disk: header and whole chunks (a partial chunk is not counted). */
+static uint64_t bytes_on_disk(void) { return R.w ? gt_writer_bytes(R.w) : R.closed_bytes; }
+
 static void writer_failed(int rc)
 {
 	if (R.write_failed)
 		return;
+	int err = errno; /* the write's own, before anything below changes it */
 	R.write_failed = rc;
-	gtp_error("writing trace '%s' failed (%s%s%s); recording stopped, the program goes on", R.path,
-	          gt_strerror(rc), rc == GT_ERR_IO ? ": " : "", rc == GT_ERR_IO ? strerror(errno) : "");
+	char cause[256];
+	snprintf(cause, sizeof cause, "%s%s%s", gt_strerror(rc), rc == GT_ERR_IO ? ": " : "",
+	         rc == GT_ERR_IO ? strerror(err) : "");
+	/* Nothing complete reached the file: remove it (it is ours), which also gives the space back
+	 * to the program at once; the writer's descriptor stays valid until it is abandoned. */
+	if (bytes_on_disk() <= R.made.header_bytes && made_remove(&R.made, R.path)) {
+		R.write_failed_removed = 1;
+		gtp_error("writing trace '%s' failed (%s) before any record reached it; the file was "
+		          "removed, recording stopped, the program goes on", R.path, cause);
+	} else {
+		gtp_error("writing trace '%s' failed (%s); recording stopped, the program goes on", R.path,
+		          cause);
+	}
 	/* Stop producing records nobody can keep: less overhead for the program. */
 	session_stop();
 }
@@ -254,6 +305,10 @@ static void write_report_line(const char *status, unsigned long long refused)
 	if (fd < 0)
 		return;
 	const struct xlate_stats *s = &R.x.stats;
+	/* One line per process: a newline in the path must not start another (the launcher prints
+	 * the path as it stands here, escaped like every log line). */
+	char shown[1024];
+	gtp_escape(R.path, shown, sizeof shown);
 	char line[1536];
 	int n = snprintf(line, sizeof line,
 	                 "pid=%d kernels=%llu memcpy=%llu memset=%llu bytes=%llu dropped=%llu "
@@ -262,7 +317,7 @@ static void write_report_line(const char *status, unsigned long long refused)
 	                 (unsigned long long)s->memsets,
 	                 (unsigned long long)(s->bytes_htod + s->bytes_dtoh + s->bytes_dtod +
 	                                      s->bytes_other),
-	                 (unsigned long long)R.cupti_dropped, refused, status, R.path);
+	                 (unsigned long long)R.cupti_dropped, refused, status, shown);
 	if (n > 0) {
 		ssize_t k = write(fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
 		(void)k; /* the launcher says "no report" if it finds nothing */
@@ -324,6 +379,7 @@ static void finish_trace(int how, int status)
 		rc = rc ? rc : write_clock_sync(R.w);
 		rc = rc ? rc : write_process(R.w, how == RECORDER_END_SIGNAL ? GT_PROCESS_SIGNAL
 		                                                              : GT_PROCESS_EXIT, status);
+		R.closed_bytes = gt_writer_bytes(R.w);
 		int crc = gt_writer_close(R.w);
 		R.w = NULL;
 		if (rc || crc)
@@ -344,7 +400,8 @@ static void finish_trace(int how, int status)
 		        (unsigned long long)(s->bytes_htod + s->bytes_dtoh + s->bytes_dtod + s->bytes_other),
 		        (unsigned long long)R.cupti_dropped,
 		        lost_uncounted ? ", and more lost (CUPTI's buffer requests refused: the number is unknown)" : "");
-	write_report_line(R.write_failed ? "write-failed" : collided ? "collision" : "ok",
+	write_report_line(R.write_failed_removed ? "no-file" : R.write_failed ? "write-failed"
+	                  : collided ? "collision" : "ok",
 	                  lost_uncounted ? (unsigned long long)bs.refused : 0);
 }
 
@@ -522,20 +579,41 @@ static void write_api_meta(struct gt_writer *w, const struct session_result *res
  * finds one with the reason. */
 static void write_empty_trace(const char *via, const char *reason)
 {
-	char path[1024];
-	int fd = output_open(R.cfg.output, path, sizeof path);
-	if (fd < 0)
-		return;
-	struct gt_writer *w;
-	if (gt_writer_open_fd(&w, fd, NULL) != 0) {
-		close(fd);
+	char path[1024], why[512];
+	int fd = output_open_why(R.cfg.output, path, sizeof path, why, sizeof why);
+	if (fd < 0) {
+		/* The line that sent us here already says the program runs untraced. */
+		gtp_debug("no trace saying why either: cannot create the trace file for '%s': %s",
+		          R.cfg.output, why);
+		snprintf(R.path, sizeof R.path, "%s", R.cfg.output);
+		write_report_line("no-file", 0);
 		return;
 	}
-	metadata_write(w, via);
-	gt_writer_meta(w, "tracing.off", reason);
-	write_process(w, GT_PROCESS_TRACING_OFF, 0);
-	gt_writer_close(w);
 	snprintf(R.path, sizeof R.path, "%s", path);
+	struct made m;
+	made_note(&m, fd);
+	struct gt_writer *w;
+	int rc = gt_writer_open_fd(&w, fd, NULL);
+	if (rc == 0) {
+		metadata_write(w, via);
+		gt_writer_meta(w, "tracing.off", reason);
+		write_process(w, GT_PROCESS_TRACING_OFF, 0);
+		rc = gt_writer_close(w);
+	} else {
+		int err = errno;
+		close(fd);
+		errno = err;
+	}
+	if (rc) {
+		/* Header or chunk not written (a full disk): nothing readable is left; say so once. */
+		int err = errno;
+		int removed = made_remove(&m, path);
+		gtp_debug("no trace saying why either: writing '%s' failed (%s%s%s)%s", path,
+		          gt_strerror(rc), rc == GT_ERR_IO ? ": " : "", rc == GT_ERR_IO ? strerror(err) : "",
+		          removed ? "; the file was removed" : "");
+		write_report_line(removed ? "no-file" : "write-failed", 0);
+		return;
+	}
 	write_report_line("off", 0);
 }
 
@@ -574,23 +652,35 @@ void recorder_start(const char *via)
 	}
 	nvml_open(); /* optional: PCIe and clocks are "unknown" without it */
 
-	int fd = output_open(c->output, R.path, sizeof R.path);
+	char cause[512];
+	int fd = output_open_why(c->output, R.path, sizeof R.path, cause, sizeof cause);
 	if (fd < 0) {
-		char reason[1200];
+		char reason[1600];
 		snprintf(reason, sizeof reason, "cannot create the trace file for '%s': %s", c->output,
-		         strerror(errno));
+		         cause);
 		go_off(via, reason, 0);
+		/* So that the launcher knows the recorder ran (it must not add "never initialised CUDA"). */
+		snprintf(R.path, sizeof R.path, "%s", c->output);
+		write_report_line("no-file", 0);
 		pthread_mutex_unlock(&R.mu);
 		return;
 	}
+	made_note(&R.made, fd);
 	int rc = gt_writer_open_fd(&R.w, fd, NULL);
 	if (rc) {
+		/* The header did not fit (a full disk): the file holds nothing; remove it if ours. */
+		int err = errno;
 		close(fd);
-		snprintf(why, sizeof why, "cannot write the trace '%s': %s", R.path, gt_strerror(rc));
+		int removed = made_remove(&R.made, R.path);
+		snprintf(why, sizeof why, "cannot write the trace '%s': %s%s%s%s", R.path, gt_strerror(rc),
+		         rc == GT_ERR_IO ? ": " : "", rc == GT_ERR_IO ? strerror(err) : "",
+		         removed ? " (the file was removed)" : "");
 		go_off(via, why, 0);
+		write_report_line(removed ? "no-file" : "write-failed", 0);
 		pthread_mutex_unlock(&R.mu);
 		return;
 	}
+	R.made.header_bytes = gt_writer_bytes(R.w);
 	metadata_write(R.w, via);
 	xlate_init(&R.x, R.w);
 	R.x.api_name = api_name;

@@ -3,7 +3,11 @@
 # figures written beside the report, well-formed SVG (python3's xml.etree) and linked by names that
 # exist; the renderer's 55 frames (5 of its own warm-up, 50 timed) give 50 units after --warmup 5, and the report's
 # median kernel time agrees with `gpuanalyze summary`; correctness is "not checked" without
-# captures; on standard output there are no figures and the report says so; errors exit 2.
+# captures; on standard output there are no figures and the report says so; errors exit 2;
+# -o /dev/stdout (or a FIFO, a device node, a symbolic link) writes the report there and no figure
+# beside it (one warning line, the report says why: no /dev/stdout-kernels.svg); a FIFO or a
+# symbolic link at a figure's name is left alone (one line, exit 2); a newline in a path named by a
+# message is shown as \n (one line).
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${GT_BUILD:-build}
@@ -65,4 +69,58 @@ case $err in "gpuanalyze: cannot open trace '$T/missing.gtrace':"*) ;; *) fail "
 err=$("$G" report --shadow "$T/none.so" "$S/h200-shadow-histogram.gtrace" 2>&1 >/dev/null); rc=$?
 [ $rc -eq 2 ] || fail "missing library: exit $rc"
 [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "missing library: more than one line: $err"
+# -o /dev/stdout: the report on standard output, no figure beside it (/dev/stdout-kernels.svg).
+TR="$S/h200-splat_render-timed.gtrace"
+for bad in /dev/stdout-kernels.svg /dev/stdout-split.svg; do
+	[ -e "$bad" ] && fail "$bad exists before the test: remove it first"
+done
+"$G" report --warmup 5 -o /dev/stdout "$TR" >"$T/stdout.md" 2>"$T/stdout.err"; rc=$?
+for bad in /dev/stdout-kernels.svg /dev/stdout-split.svg /proc/self/fd/1-kernels.svg; do
+	[ -e "$bad" ] && { rm -f "$bad"; fail "-o /dev/stdout: $bad was created"; }
+done
+[ $rc -eq 0 ] || fail "-o /dev/stdout: exit $rc: $(cat "$T/stdout.err")"
+[ "$(cat "$T/stdout.err")" = "gpuanalyze: warning: report: '/dev/stdout' is not a regular file: no figures are written beside it" ] ||
+	fail "-o /dev/stdout: stderr: $(cat "$T/stdout.err")"
+grep -q '^Figures: not written (the report.s -o path is not a regular file, and figures go only beside one)$' "$T/stdout.md" ||
+	fail "-o /dev/stdout: the report does not say why there are no figures"
+grep -q '^## Hardware$' "$T/stdout.md" || fail "-o /dev/stdout: no report on standard output"
+# The same through a link of our own, and into a FIFO that someone reads.
+ln -s /proc/self/fd/1 "$T/out.md"
+"$G" report --warmup 5 -o "$T/out.md" "$TR" >"$T/link.md" 2>"$T/link.err" || fail "-o link: exit $?"
+[ -e "$T/out-kernels.svg" ] && fail "-o a link to /proc/self/fd/1: a figure was written beside it"
+[ "$(wc -l <"$T/link.err")" -eq 1 ] || fail "-o link: $(cat "$T/link.err")"
+mkfifo "$T/pipe.md" || fail "mkfifo"
+timeout 60 cat "$T/pipe.md" >"$T/pipe.out" &
+catpid=$!
+timeout 60 "$G" report --warmup 5 -o "$T/pipe.md" "$TR" 2>"$T/pipe.err"; rc=$?
+wait $catpid
+[ $rc -eq 0 ] || fail "-o FIFO: exit $rc: $(cat "$T/pipe.err")"
+grep -q '^## Hardware$' "$T/pipe.out" || fail "-o FIFO: the report did not come through the FIFO"
+[ -p "$T/pipe.md" ] || fail "-o FIFO: the FIFO was replaced"
+[ -e "$T/pipe-kernels.svg" ] && fail "-o FIFO: a figure was written beside it"
+echo "ok: -o /dev/stdout, a link to /proc/self/fd/1, a FIFO: the report there, no figure beside it, one line"
+
+# A figure's name taken by a FIFO or a symbolic link: left alone, one line, exit 2.
+mkdir "$T/f" && mkfifo "$T/f/R-kernels.svg" || fail "mkfifo"
+err=$("$G" report --warmup 5 -o "$T/f/R.md" "$TR" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] || fail "FIFO at a figure's name: exit $rc: $err"
+[ "$err" = "gpuanalyze: cannot write '$T/f/R-kernels.svg': it is a FIFO, which a figure never replaces" ] ||
+	fail "FIFO at a figure's name: '$err'"
+[ -p "$T/f/R-kernels.svg" ] || fail "FIFO at a figure's name: replaced"
+printf 'keep\n' >"$T/f/victim"
+rm "$T/f/R-kernels.svg" && ln -s victim "$T/f/R-kernels.svg"
+err=$("$G" report --warmup 5 -o "$T/f/R.md" "$TR" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] || fail "link at a figure's name: exit $rc: $err"
+[ "$(cat "$T/f/victim")" = keep ] || fail "link at a figure's name: its target was written"
+[ -L "$T/f/R-kernels.svg" ] || fail "link at a figure's name: replaced"
+echo "ok: a FIFO or a symbolic link at a figure's name: left alone, one line, exit 2"
+
+# A newline in a path that a message names: one line, shown as \n.
+nl='
+'
+err=$("$G" report "$T/no${nl}such.gtrace" 2>&1 >/dev/null); rc=$?
+[ $rc -eq 2 ] || fail "newline in a path: exit $rc"
+[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "newline in a path: more than one line: $err"
+case $err in "gpuanalyze: cannot open trace '$T/no\\nsuch.gtrace':"*) ;; *) fail "newline in a path: '$err'" ;; esac
+echo "ok: a newline in a path: one line, the newline shown as a visible escape"
 exit 0

@@ -7,7 +7,11 @@
 # - the program's own options after its name are left alone, with or without "--";
 # - a SIGTERM sent to the launcher alone reaches the program, and the launcher dies of it too;
 # - -o FILE that exists is refused (exit 2, one line, file untouched, program not run) unless
-#   --force is given, which removes it before the run.
+#   --force is given, which removes it before the run; --force removes only a regular file: a
+#   symbolic link, a block device node or a socket is refused with one line (exit 2, left as it
+#   is), and a character device node or a FIFO is left in place for the recorder to write into
+#   (device nodes made with mknod in the test's own folder; the real /dev is never touched);
+# - a path with a newline is shown escaped (\n): every message stays one "gputrace:" line.
 # The launcher is taken from GT_BUILD (the sanitizer pass checks it too); the library it preloads
 # from the plain build, through --lib.
 . tests/cli/progs/common.sh
@@ -115,7 +119,47 @@ if [ -e "$WD/keep.gtrace" ]; then
 fi
 [ -e "$WD/keep.1.gtrace" ] && fail "--force: a numbered name was used instead of replacing"
 run with "" $REC -f -o link.gtrace -- "$PLAIN" return 0
-[ "$(cat "$T/with.rc")" = 0 ] || fail "-f over a symlink: status $(cat "$T/with.rc")"
+[ "$(cat "$T/with.rc")" = 2 ] || fail "-f over a symlink: status $(cat "$T/with.rc"), expected 2"
+[ "$(wc -l <"$T/with.err")" -eq 1 ] || fail "-f over a symlink: expected one line: $(cat "$T/with.err")"
+grep -q "^gputrace: 'link.gtrace' is a symbolic link; gputrace neither follows nor removes one (--force included): name a file$" \
+	"$T/with.err" || fail "-f over a symlink: unexpected message: $(cat "$T/with.err")"
+[ -L "$WD/link.gtrace" ] || fail "-f over a symlink: the link was removed"
 [ "$(cat "$WD/target")" = target ] || fail "-f over a symlink: the target was changed"
-note "--force: the old file is replaced, a symlink's target untouched"
+[ -s "$T/with.out" ] && fail "-f over a symlink: the program ran"
+note "--force: the old file is replaced; a symlink is refused even so, link and target untouched"
+
+# Only a regular file is ever removed, --force included. Nodes of our own, in the test's folder.
+if mknod "$WD/null" c 1 3 2>/dev/null && mknod "$WD/blk" b 7 200 2>/dev/null; then
+	run with "" $REC -f -o null -- "$PLAIN" return 5
+	[ "$(cat "$T/with.rc")" = 5 ] || fail "-f over a character device: status $(cat "$T/with.rc"), expected 5: $(cat "$T/with.err")"
+	[ -c "$WD/null" ] || fail "-f over a character device: the node was removed or replaced"
+	[ -e "$WD/null.1" ] && fail "-f over a character device: null.1 was made beside it"
+	grep -q "exists\|replace" "$T/with.err" && fail "-f over a character device: $(cat "$T/with.err")"
+	note "-f -o NODE (a character device, 1,3 as /dev/null): left in place, nothing made beside it, the program runs"
+	run with "" $REC -f -o blk -- "$PLAIN" return 0
+	[ "$(cat "$T/with.rc")" = 2 ] || fail "-f over a block device: status $(cat "$T/with.rc"), expected 2"
+	grep -q "^gputrace: 'blk' is a block device; a trace goes only to a regular file, a character device or a FIFO$" \
+		"$T/with.err" || fail "-f over a block device: unexpected message: $(cat "$T/with.err")"
+	[ -b "$WD/blk" ] || fail "-f over a block device: the node was removed"
+	note "-f -o BLOCKDEV: refused in one line, the node left alone, the program not run"
+else
+	echo "skip: device node cells: mknod is not allowed here (not root, or a nodev mount)"
+fi
+mkfifo "$WD/fifo" || fail "mkfifo failed"
+run with "" $REC -f -o fifo -- "$PLAIN" return 0
+[ "$(cat "$T/with.rc")" = 0 ] || fail "-f over a FIFO: status $(cat "$T/with.rc"): $(cat "$T/with.err")"
+[ -p "$WD/fifo" ] || fail "-f over a FIFO: the FIFO was removed or replaced"
+[ -e "$WD/fifo.1" ] && fail "-f over a FIFO: fifo.1 was made beside it"
+note "-f -o FIFO: left in place, nothing made beside it"
+
+# A newline in the path: shown as \n, one line.
+nl='
+'
+printf 'old\n' >"$WD/a${nl}b.gtrace"
+run with "" $REC -o "a${nl}b.gtrace" -- "$PLAIN" return 0
+[ "$(cat "$T/with.rc")" = 2 ] || fail "newline in -o: status $(cat "$T/with.rc"), expected 2"
+[ "$(wc -l <"$T/with.err")" -eq 1 ] || fail "newline in -o: expected one line: $(cat "$T/with.err")"
+grep -q "^gputrace: 'a\\\\nb.gtrace' exists; use --force to replace it$" "$T/with.err" ||
+	fail "newline in -o: unexpected message: $(cat "$T/with.err")"
+note "a newline in -o FILE: shown as a visible escape, one line"
 exit 0

@@ -11,7 +11,18 @@
 # - an output folder that cannot be written (its parent path is a regular file; a read-only mount,
 #   in a private mount namespace) is one line, and the program runs untraced;
 # - a full disk (a 16 KiB tmpfs in a private mount namespace): one line, recording stops, the program
-#   goes on unharmed, and the trace holds what reached the disk, readable, marked incomplete;
+#   goes on unharmed, and the trace holds what reached the disk, readable, marked incomplete, and
+#   gpuanalyze findings says an unknown number of records is lost (never "one flush interval");
+#   through the launcher, that one line and nothing more; a disk already full when the trace is
+#   opened: one line, and no empty file left behind;
+# - nothing is made beside a device node or /dev/stdout: a character device at the name (one made
+#   with mknod in the test's folder, 1,3 as /dev/null; the real /dev/null is never touched) is
+#   written into directly, with the launcher's -f too, and stays a device node; a FIFO with a
+#   reader gets the trace (read back whole), one without a reader is one line; a symbolic link
+#   through /proc (to /proc/self/fd/1, and /dev/stdout itself) is one line, nothing created;
+# - a newline in the output path is shown as \n: every message stays one "gputrace:" line;
+# - an output the recorder cannot create, through the launcher: the recorder's one line, without
+#   a false "the program never initialised CUDA";
 # - every GPUTRACE_* variable with invalid values: exactly one line naming the variable, the value
 #   and the fallback, and the recording goes on with that fallback (seen in the trace's metadata
 #   where the trace holds the setting).
@@ -22,6 +33,8 @@ need_lib
 FAKELIB=$(prog fakecuda/libcuda.so.1) || skip "skipped: no CUPTI headers under $CUDA_DIR to build the fake driver"
 APP=$(prog fake_app) || fail "cannot build fake_app"
 PEEK=$(prog trace_peek) || fail "cannot build trace_peek"
+need_gputrace
+[ -x "$B/gpuanalyze" ] || fail "$B/gpuanalyze not built"
 FAKE="LD_LIBRARY_PATH=$(dirname "$FAKELIB") GPUTRACE_CUPTI_PATH=$FAKELIB"
 TRACED="$FAKE LD_PRELOAD=$LIB GPUTRACE_FLUSH_MS=50"
 
@@ -116,6 +129,94 @@ line_is "^gputrace: cannot create the trace file for '/proc/gputrace-test/run.gt
 	"under /proc"
 note "an output path under /proc: $(sed -n 's/.*run.gtrace.: \(.*\); the program.*/\1/p' "$T/with.err"), one line, untraced"
 
+# ---- not a place for numbered names: device nodes, FIFOs, /dev/stdout ----------------------------
+fresh
+if mknod "$WD/null" c 1 3 2>/dev/null; then
+	traced "character device" "GPUTRACE_OUTPUT=null"
+	lines 1 "character device"
+	line_is "^gputrace: trace written to 'null': 150 kernels" "character device"
+	[ -c "$WD/null" ] || fail "character device: the node was replaced"
+	[ "$(ls "$WD")" = null ] || fail "character device: files made beside it: $(ls "$WD")"
+	run with "$FAKE GPUTRACE_FLUSH_MS=50" "$GPUTRACE" record --lib "$LIB" -f -o null -- "$APP" return 4 100 0 50 </dev/null
+	compare "launcher -f -o NODE"
+	lines 1 "launcher -f -o NODE"
+	line_is "^gputrace: null: 150 kernels, 100 copies" "launcher -f -o NODE"
+	[ -c "$WD/null" ] || fail "launcher -f -o NODE: the node was removed or replaced"
+	[ "$(ls "$WD")" = null ] || fail "launcher -f -o NODE: files made beside it: $(ls "$WD")"
+	note "a character device node (1,3 as /dev/null) at the name: written into, with the launcher's -f too; never removed, nothing beside it"
+else
+	echo "skip: character device cell: mknod is not allowed here (not root, or a nodev mount)"
+fi
+
+fresh
+mkfifo "$WD/fifo" || fail "mkfifo failed"
+traced "FIFO without a reader" "GPUTRACE_OUTPUT=fifo"
+lines 1 "FIFO without a reader"
+line_is "^gputrace: cannot create the trace file for 'fifo': a FIFO with no reader; the program runs untraced$" \
+	"FIFO without a reader"
+[ -p "$WD/fifo" ] && [ "$(ls "$WD")" = fifo ] || fail "FIFO without a reader: $(ls -l "$WD")"
+# A reader that is there before the recorder opens the FIFO: the shell holds it open (read and
+# write, which never blocks), and cat, without that descriptor, reads until the last writer is gone.
+exec 7<>"$WD/fifo"
+timeout 60 cat "$WD/fifo" >"$T/fifo.gtrace" 7>&- &
+catpid=$!
+traced "FIFO with a reader" "GPUTRACE_OUTPUT=fifo"
+exec 7>&-
+wait $catpid || fail "FIFO with a reader: the reader failed or timed out"
+lines 1 "FIFO with a reader"
+peek "$T/fifo.gtrace"
+has "kernels 150" "FIFO with a reader"
+has "complete 1" "FIFO with a reader"
+[ -p "$WD/fifo" ] && [ "$(ls "$WD")" = fifo ] || fail "FIFO with a reader: $(ls -l "$WD")"
+note "a FIFO: with a reader it carries the whole trace; without one, one line; never replaced"
+
+fresh
+ln -s /proc/self/fd/1 "$WD/out"
+traced "link to /proc/self/fd/1" "GPUTRACE_OUTPUT=out"
+lines 1 "link to /proc/self/fd/1"
+line_is "^gputrace: cannot create the trace file for 'out': it leads to one of the program's own open files, as /dev/stdout does; name a file; the program runs untraced$" \
+	"link to /proc/self/fd/1"
+[ "$(ls "$WD")" = out ] || fail "link to /proc/self/fd/1: files made beside it: $(ls "$WD")"
+[ -e /dev/stdout.1 ] && fail "/dev/stdout.1 exists before the test: remove it first"
+traced "/dev/stdout" "GPUTRACE_OUTPUT=/dev/stdout"
+[ -e /dev/stdout.1 ] && { rm -f /dev/stdout.1; fail "/dev/stdout: /dev/stdout.1 was created"; }
+lines 1 "/dev/stdout"
+line_is "^gputrace: cannot create the trace file for '/dev/stdout': it leads to one of the program's own open files" "/dev/stdout"
+note "a link through /proc (to /proc/self/fd/1, and /dev/stdout): one line, nothing created beside it, the program's output untouched"
+
+# A newline in the output path: escaped in the line, which stays one line (compare checks that no
+# line without the prefix reached the program's stderr).
+fresh
+nl='
+'
+run bare "$FAKE" "$APP" return 4 100 0 50 </dev/null
+(cd "$WD" && exec env $TRACED "GPUTRACE_OUTPUT=a${nl}b.gtrace" "$APP" return 4 100 0 50) </dev/null \
+	>"$T/with.out" 2>"$T/with.err"
+echo $? >"$T/with.rc"
+compare "newline in the path"
+lines 1 "newline in the path"
+line_is "^gputrace: trace written to 'a\\\\nb.gtrace': 150 kernels" "newline in the path"
+peek "$WD/a${nl}b.gtrace"
+has "kernels 150" "newline in the path"
+(cd "$WD" && exec env $TRACED "GPUTRACE_OUTPUT=$T/plainfile/x${nl}y.gtrace" "$APP" return 4 100 0 50) </dev/null \
+	>"$T/with.out" 2>"$T/with.err"
+echo $? >"$T/with.rc"
+compare "newline in an unwritable path"
+lines 1 "newline in an unwritable path"
+line_is "^gputrace: cannot create the trace file for '$T/plainfile/x\\\\ny.gtrace': Not a directory; the program runs untraced$" \
+	"newline in an unwritable path"
+note "a newline in the output path: shown as a visible escape, one line (written, and refused)"
+
+# Through the launcher, an output the recorder cannot create: its one line, and no "the program
+# never initialised CUDA" (it did).
+fresh
+run with "$FAKE" "$GPUTRACE" record --lib "$LIB" -o "$T/plainfile/run.gtrace" -- "$APP" return 4 100 0 50 </dev/null
+compare "launcher, unwritable output"
+lines 1 "launcher, unwritable output"
+line_is "^gputrace: cannot create the trace file for '$T/plainfile/run.gtrace': Not a directory; the program runs untraced$" \
+	"launcher, unwritable output"
+note "through the launcher, an output it cannot create: the recorder's one line, no false 'never initialised CUDA'"
+
 # in_namespace SETUP CMD...: runs CMD in a private mount namespace after the shell commands
 # SETUP; 0 when it ran (CMD's own status goes to $T/ns.rc), 1 when the namespace cannot be made.
 can_unshare() {
@@ -156,7 +257,43 @@ if why=$(can_unshare); then
 	has "complete 0" "full disk"
 	k=$(sed -n 's/^kernels //p' "$T/peek")
 	[ "$k" -gt 0 ] && [ "$k" -lt 70000 ] || fail "full disk: $k kernels in what reached the disk"
-	note "a full disk: status 4, one line, the program unharmed; the trace keeps $k kernels, readable, incomplete"
+	"$B/gpuanalyze" findings "$T/full.gtrace" >"$T/findings" 2>"$T/findings.err" ||
+		fail "full disk: gpuanalyze findings failed: $(cat "$T/findings.err")"
+	grep -q "trace-incomplete" "$T/findings" || fail "full disk: no trace-incomplete finding: $(cat "$T/findings")"
+	grep -q "an unknown number" "$T/findings" || fail "full disk: findings do not say an unknown number is lost"
+	grep -qi "flush interval" "$T/findings" && fail "full disk: findings claim a bound: $(grep -i 'flush interval' "$T/findings")"
+	note "a full disk: status 4, one line, the program unharmed; the trace keeps $k kernels, readable, incomplete; findings: an unknown number lost"
+
+	# The same through the launcher: the recorder's one line, no tally of counts not on disk.
+	fresh
+	(unshare -m sh -c 'mount -t tmpfs -o size=16k gputrace-test "$1" || exit 120
+		shift; cd "$0" && exec env "$@"' \
+		"$WD" "$WD" $FAKE GPUTRACE_FLUSH_MS=50 "$GPUTRACE" record --lib "$LIB" -o run.gtrace -- \
+		"$APP" return 4 50000 100 20000) >"$T/with.out" 2>"$T/with.err"
+	echo $? >"$T/with.rc"
+	[ "$(cat "$T/with.rc")" = 120 ] && fail "full disk, launcher: could not mount a tmpfs"
+	compare "full disk, launcher"
+	lines 1 "full disk, launcher"
+	line_is "^gputrace: writing trace 'run.gtrace' failed (.*No space left on device); recording stopped, the program goes on$" \
+		"full disk, launcher"
+	note "a full disk through the launcher: the recorder's one line and nothing more"
+
+	# A disk already full when the trace is opened: one line, no empty file left.
+	fresh
+	run bare "$FAKE" "$APP" return 4 100 0 50
+	(unshare -m sh -c 'mount -t tmpfs -o size=16k gputrace-test "$1" || exit 120
+		head -c 1048576 /dev/zero >"$1/fill" 2>/dev/null
+		shift; cd "$0" && env "$@"; rc=$?; ls -A "$0" >"$0/../left"; exit $rc' \
+		"$WD" "$WD" $TRACED GPUTRACE_OUTPUT=run.gtrace "$APP" return 4 100 0 50) \
+		>"$T/with.out" 2>"$T/with.err"
+	echo $? >"$T/with.rc"
+	[ "$(cat "$T/with.rc")" = 120 ] && fail "full at open: could not mount a tmpfs"
+	compare "full at open"
+	lines 1 "full at open"
+	line_is "^gputrace: cannot write the trace 'run.gtrace': input/output error: No space left on device (the file was removed); the program runs untraced$" \
+		"full at open"
+	[ "$(cat "$T/left")" = fill ] || fail "full at open: left in the folder: $(cat "$T/left")"
+	note "a disk full at open: one line, the empty file removed"
 else
 	echo "skip: read-only folder and full disk cells: $why"
 fi

@@ -133,12 +133,28 @@ static void test_errno_kept(void **state)
 	close(keep);
 }
 
+/* Control characters in what a message quotes (a newline in a path) are shown as escapes: one
+ * line, always; a backslash stays as it is. */
+static void test_control_characters_escaped(void **state)
+{
+	(void)state;
+	gtp_log_setup(0, 0);
+	capture_begin();
+	gtp_error("trace '%s'", "a\nb\tc\x1b[2J\\d");
+	gtp_log_raw("raw\nline");
+	assert_string_equal(capture_end(), "gputrace: trace 'a\\nb\\tc\\x1b[2J\\d'\ngputrace: raw\\nline\n");
+	char buf[16];
+	assert_string_equal(gtp_escape("x\ny", buf, sizeof buf), "x\\ny");
+	assert_string_equal(gtp_escape("\x01\x01\x01\x01", buf, 10), "\\x01\\x01"); /* whole escapes only */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_long_message_is_one_line),
 		cmocka_unit_test(test_errno_kept),
+		cmocka_unit_test(test_control_characters_escaped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

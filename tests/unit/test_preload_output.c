@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "preload/output.c"
@@ -312,6 +313,53 @@ static void test_open_failures(void **state)
 	}
 }
 
+/* Not a place for numbered names: a FIFO or a character device at the name is written directly
+ * (a FIFO only with a reader), a link through /proc (/dev/stdout) is refused; nothing is ever made
+ * beside them. */
+static void test_open_special_files(void **state)
+{
+	struct dir *d = *state;
+	char fifo[512], path[512], why[256];
+	snprintf(fifo, sizeof fifo, "%s/fifo", d->path);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(output_open_why(fifo, path, sizeof path, why, sizeof why), -1);
+	assert_string_equal(why, "a FIFO with no reader");
+	int rd = open(fifo, O_RDWR); /* a reader (and a writer: never blocks) */
+	assert_true(rd >= 0);
+	int fd = output_open_why(fifo, path, sizeof path, why, sizeof why);
+	assert_true(fd >= 0);
+	assert_string_equal(path, fifo);
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_false(fcntl(fd, F_GETFL) & O_NONBLOCK); /* the writer thread may block, the open did not */
+	assert_int_equal(write(fd, "x", 1), 1);
+	close(fd);
+	close(rd);
+	char link[512];
+	snprintf(link, sizeof link, "%s/out", d->path);
+	assert_int_equal(symlink("/proc/self/fd/1", link), 0);
+	assert_int_equal(output_open_why(link, path, sizeof path, why, sizeof why), -1);
+	assert_non_null(strstr(why, "as /dev/stdout does"));
+	char node[512];
+	snprintf(node, sizeof node, "%s/null", d->path);
+	if (mknod(node, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+		fd = output_open_why(node, path, sizeof path, why, sizeof why);
+		assert_true(fd >= 0);
+		assert_string_equal(path, node);
+		assert_int_equal(fstat(fd, &st), 0);
+		assert_true(S_ISCHR(st.st_mode));
+		close(fd);
+	}
+	char beside[512];
+	snprintf(beside, sizeof beside, "%s/fifo.1", d->path);
+	assert_int_equal(access(beside, F_OK), -1);
+	snprintf(beside, sizeof beside, "%s/out.1", d->path);
+	assert_int_equal(access(beside, F_OK), -1);
+	snprintf(beside, sizeof beside, "%s/null.1", d->path);
+	assert_int_equal(access(beside, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +372,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_directory, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_open_umask, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_open_failures, make_dir, remove_dir),
+		cmocka_unit_test_setup_teardown(test_open_special_files, make_dir, remove_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,7 +69,25 @@ __attribute__((constructor)) static void fake_init(void)
 		drop_next = (size_t)strtoull(d, NULL, 10);
 }
 
-/* Hands the buffer being filled to the tool (outside our lock: the tool's callback calls us). */
+/* Hands a buffer to the tool, outside our lock (the tool's callback calls us), and counts its records
+ * as delivered. */
+static void hand_over(uint8_t *b, size_t size, size_t used)
+{
+	pthread_mutex_lock(&mu);
+	CUpti_BuffersCallbackCompleteFunc done = on_complete;
+	pthread_mutex_unlock(&mu);
+	if (!b || !done)
+		return;
+	long n = 0;
+	for (CUpti_Activity *r = NULL; cuptiActivityGetNextRecord(b, used, &r) == CUPTI_SUCCESS;)
+		n++;
+	done(NULL, 0, b, size, used);
+	pthread_mutex_lock(&mu);
+	delivered += n;
+	pthread_mutex_unlock(&mu);
+}
+
+/* Takes the buffer being filled away from the writers and hands it to the tool (a flush). */
 static void deliver_current(void)
 {
 	pthread_mutex_lock(&mu);
@@ -77,50 +95,55 @@ static void deliver_current(void)
 	size_t size = cur_size, used = cur_used;
 	cur = NULL;
 	cur_size = cur_used = 0;
-	CUpti_BuffersCallbackCompleteFunc done = on_complete;
 	pthread_mutex_unlock(&mu);
-	if (b && done) {
-		long n = 0;
-		for (CUpti_Activity *r = NULL; cuptiActivityGetNextRecord(b, used, &r) == CUPTI_SUCCESS;)
-			n++;
-		done(NULL, 0, b, size, used);
-		pthread_mutex_lock(&mu);
-		delivered += n;
-		pthread_mutex_unlock(&mu);
-	}
+	hand_over(b, size, used);
 }
 
-/* Appends one record the way CUPTI does: into the current buffer, asking for a new one when full. */
+/* Appends one record the way CUPTI does: into the current buffer, asking for a new one when full.
+ * The check that the record fits and the copy happen under one hold of the lock: a flush from the
+ * tool's thread (deliver_current) may take the buffer away at any moment in between, and copying
+ * into a buffer already handed over (or into none) is what crashed the full-disk test about one
+ * run in ten on a loaded machine (the tool's writer thread flushed while the program emitted). */
 static int emit(const void *rec, size_t size, CUpti_ActivityKind kind)
 {
-	pthread_mutex_lock(&mu);
-	int on = kind_on[kind] && on_request;
-	int full = cur && cur_used + size > cur_size;
-	pthread_mutex_unlock(&mu);
-	if (!on)
-		return 0;
-	if (full)
-		deliver_current();
-	pthread_mutex_lock(&mu);
-	int need = !cur;
-	pthread_mutex_unlock(&mu);
-	if (need) {
+	for (;;) {
+		pthread_mutex_lock(&mu);
+		CUpti_BuffersCallbackRequestFunc request = on_request;
+		if (!kind_on[kind] || !request) {
+			pthread_mutex_unlock(&mu);
+			return 0;
+		}
+		if (cur && cur_used + size <= cur_size) {
+			memcpy(cur + cur_used, rec, size);
+			cur_used += size;
+			pthread_mutex_unlock(&mu);
+			return 1;
+		}
+		/* Full (or none): detach it, so that no other thread writes into it once delivered. */
+		uint8_t *full = cur;
+		size_t full_size = cur_size, full_used = cur_used;
+		cur = NULL;
+		cur_size = cur_used = 0;
+		pthread_mutex_unlock(&mu);
+		hand_over(full, full_size, full_used);
 		uint8_t *b = NULL;
 		size_t sz = 0, maxrec = 0;
-		on_request(&b, &sz, &maxrec);
-		if (!b || sz < size)
-			return 0; /* CUPTI would drop it */
+		request(&b, &sz, &maxrec);
+		if (!b || sz < size) {
+			hand_over(b, sz, 0); /* an unusable buffer goes back empty */
+			return 0;            /* CUPTI would drop the record */
+		}
 		pthread_mutex_lock(&mu);
-		cur = b;
-		cur_size = sz;
-		cur_used = 0;
+		if (!cur) {
+			cur = b;
+			cur_size = sz;
+			cur_used = 0;
+			b = NULL;
+		}
 		pthread_mutex_unlock(&mu);
+		hand_over(b, sz, 0); /* another thread installed one first: this one goes back empty */
+		/* and round again: the record goes into whichever buffer is current now */
 	}
-	pthread_mutex_lock(&mu);
-	memcpy(cur + cur_used, rec, size);
-	cur_used += size;
-	pthread_mutex_unlock(&mu);
-	return 1;
 }
 
 /* ---- the test program's "GPU work" ---------------------------------------------------------- */
