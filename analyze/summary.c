@@ -113,11 +113,11 @@ void gt_summary_release(struct gt_summary *s)
 	memset(s, 0, sizeof *s);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
+static int grow_from(void **p, size_t *cap, size_t need, size_t elem, size_t first)
 {
 	if (need <= *cap)
 		return 0;
-	size_t n = *cap ? *cap : 64;
+	size_t n = *cap ? *cap : first;
 	while (n < need)
 		n *= 2;
 	void *q = realloc(*p, n * elem);
@@ -126,6 +126,11 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	*p = q;
 	*cap = n;
 	return 0;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	return grow_from(p, cap, need, elem, 64);
 }
 
 /* A new group, with its name (strdup'd); index in *idx. */
@@ -146,7 +151,9 @@ static int note_file(struct acc *a, size_t file)
 {
 	if (a->nfiles && a->files[a->nfiles - 1] == file)
 		return 0;
-	if (grow((void **)&a->files, &a->capfiles, a->nfiles + 1, sizeof *a->files))
+	/* Most groups are in one or two files; a table of 64 per group cost 512 bytes for each of a
+	 * hostile trace's million distinct names. */
+	if (grow_from((void **)&a->files, &a->capfiles, a->nfiles + 1, sizeof *a->files, 2))
 		return GT_ERR_NOMEM;
 	a->files[a->nfiles++] = file;
 	return 0;

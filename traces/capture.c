@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GT_MAX_CAPTURE_PARAMS 4096u
-
 int gt_capture_encode(const struct gt_capture *c, const struct gt_capture_param *params,
                       const void *param_bytes, uint8_t **out, size_t *len)
 {
@@ -58,5 +56,46 @@ int gt_capture_parse(const struct gt_event *ev, struct gt_capture *c, const uint
 	}
 	if (param_bytes)
 		*param_bytes = p + (size_t)c->nparams * sizeof(struct gt_capture_param);
+	return 0;
+}
+
+struct alloc_span {
+	uint64_t base, bytes;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct alloc_span *x = a, *y = b;
+	return x->base < y->base ? -1 : x->base > y->base;
+}
+
+/* Sums the captured allocations once each: parameters pointing into one allocation share its
+ * copies, as the recorder's byte budget counts them. Sorting keeps this O(n log n) for the 4096
+ * parameters a capture may have. */
+int gt_capture_bytes(const struct gt_capture *c, const uint8_t *params_raw, uint64_t *bytes)
+{
+	*bytes = 0;
+	if (!c->nparams)
+		return 0;
+	struct alloc_span *s = malloc((size_t)c->nparams * sizeof *s);
+	if (!s)
+		return GT_ERR_NOMEM;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < c->nparams; i++) {
+		struct gt_capture_param q;
+		gt_capture_param_get(params_raw, i, &q);
+		if (q.kind == GT_PARAM_POINTER && q.status == GT_PARAM_OK)
+			s[n++] = (struct alloc_span){ q.alloc_base, q.alloc_bytes };
+	}
+	qsort(s, n, sizeof *s, span_cmp);
+	uint64_t sum = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i && s[i].base == s[i - 1].base)
+			continue;
+		/* Saturate: a hostile size must not wrap round to a small sum. */
+		sum = s[i].bytes > UINT64_MAX / 2 - sum ? UINT64_MAX / 2 : sum + s[i].bytes;
+	}
+	free(s);
+	*bytes = 2 * sum;
 	return 0;
 }

@@ -24,15 +24,25 @@
 #define GT_CHUNK_HEADER_BYTES 32u
 #define GT_BLOCK_HEADER_BYTES 16u
 
-/* Limits a reader enforces before it allocates anything. */
+/* Limits a reader enforces before it allocates anything: the cost contract of gputrace-format(5)
+ * ("LIMITS"). Each bounds what one hostile trace can make every reader of it hold, whatever its
+ * compressed size: a 64 MiB chunk of one repeated byte compresses to a few KiB, so sizes on disk
+ * bound nothing. */
 #define GT_MAX_CHUNK_RAW (64u << 20)     /* raw (decompressed) bytes in one chunk */
 #define GT_MAX_RECORD_SIZE 4096u         /* bytes of one fixed record */
 #define GT_MAX_VAR_RECORD (48u << 20)    /* bytes of one variable record */
-#define GT_MAX_STRING_BYTES (1ull << 30) /* all strings of a trace together */
-#define GT_MAX_STRINGS (1u << 24)
+#define GT_MAX_STRING_LEN (1u << 20)     /* bytes of one string */
+#define GT_MAX_STRING_BYTES (128u << 20) /* all strings of a trace together */
+#define GT_MAX_STRINGS (1u << 20)        /* distinct strings (names) of a trace */
 #define GT_MAX_META 65536u
+#define GT_MAX_META_BYTES (16u << 20)    /* keys and values of all META records together */
 #define GT_MAX_DEVICES 4096u
+#define GT_MAX_DEVICE_NAME 1024u         /* bytes of one device's name */
+#define GT_MAX_BLOB_BYTES (1ull << 30)   /* total_bytes of one blob */
+#define GT_MAX_BLOBS_TOTAL (2ull << 30)  /* piece bytes of all BLOB records of a trace together */
+#define GT_MAX_CAPTURE_BYTES (1ull << 30) /* one capture's allocations (each once), times 2 */
 #define GT_BLOB_PIECE_BYTES (8u << 20)   /* the writer's blob piece size */
+#define GT_MAX_CAPTURE_PARAMS 4096u      /* parameters of one CAPTURE record */
 
 enum gt_block_encoding { GT_ENC_VAR = 0, GT_ENC_FIXED = 1 };
 
@@ -46,6 +56,10 @@ struct gt_fixed_desc {
 	uint16_t delta32[GT_MAX_CODED_FIELDS];
 };
 const struct gt_fixed_desc *gt_fixed_desc(int type); /* NULL for types that are not fixed/known */
+
+/* The bytes a capture's buffers take: each captured allocation once, before and after the launch
+ * (compared with GT_MAX_CAPTURE_BYTES). 0, or GT_ERR_NOMEM. */
+int gt_capture_bytes(const struct gt_capture *c, const uint8_t *params_raw, uint64_t *bytes);
 
 /* Little-endian loads and stores at any alignment. */
 static inline uint16_t gt_ld16(const void *p) { uint16_t v; memcpy(&v, p, 2); return v; }

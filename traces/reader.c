@@ -1,6 +1,8 @@
 /* reader.c: streams a trace file chunk by chunk, validating every size before it is trusted.
  *
- * Memory stays bounded by one chunk (GT_MAX_CHUNK_RAW) plus the definitions seen so far. A file cut
+ * Memory stays bounded by one chunk (GT_MAX_CHUNK_RAW) plus the definitions seen so far, and those by
+ * the caps of format.h, checked here and nowhere else: the cost contract of gputrace-format(5). A
+ * file cut
  * off anywhere is read up to its last complete chunk and the loss is reported through gt_reader_tail();
  * anything else that is wrong (bad magic, checksum, inconsistent sizes) is an error whose message names
  * the file and the byte offset of the chunk where it was found.
@@ -59,6 +61,8 @@ struct gt_reader {
 	size_t ndevs, devcap;
 	uint64_t defs_absorbed, defs_this_pass;
 	uint32_t strings_this_pass;
+	uint64_t meta_bytes;          /* keys and values kept */
+	uint64_t blob_bytes_this_pass; /* BLOB piece bytes read in this pass */
 
 	/* tail */
 	int complete, at_end;
@@ -278,7 +282,7 @@ static int load_chunk(struct gt_reader *r)
 		r->lost_bytes = left;
 		return 0;
 	}
-	if (grow(&r->cbuf, &r->ccap, csize ? csize : 1) || grow(&r->raw, &r->rcap, rsize ? rsize : 1))
+	if (grow(&r->cbuf, &r->ccap, csize ? csize : 1))
 		return fail(r, GT_ERR_NOMEM, off, "chunk buffers");
 	if ((rc = read_at(r, r->cbuf, csize, off + GT_CHUNK_HEADER_BYTES)) != 0)
 		return rc;
@@ -292,6 +296,9 @@ static int load_chunk(struct gt_reader *r)
 	size_t fsize = ZSTD_findFrameCompressedSize(r->cbuf, csize);
 	if (!ZSTD_isError(fsize) && fsize != csize)
 		return fail(r, GT_ERR_CORRUPT, off, "%zu bytes after the zstd frame", csize - fsize);
+	/* The raw buffer only now: a few bytes claiming 64 MiB get nothing until the frame agrees. */
+	if (grow(&r->raw, &r->rcap, rsize ? rsize : 1))
+		return fail(r, GT_ERR_NOMEM, off, "chunk buffers");
 	size_t got = ZSTD_decompressDCtx(r->dctx, r->raw, rsize, r->cbuf, csize);
 	if (ZSTD_isError(got)) {
 		int code = ZSTD_getErrorCode(got) == ZSTD_error_checksum_wrong ? GT_ERR_CHECKSUM
@@ -352,6 +359,44 @@ static char *dupn(const void *p, size_t n)
 	return s;
 }
 
+/* A blob's claimed size, and all blob bytes of the trace, within the caps: whoever reassembles a
+ * blob (shadow) holds it whole, and the bytes are cheap to make (a chunk of zeros compresses to
+ * almost nothing). A piece that does not parse is left to its consumer to report, as before. */
+static int check_blob(struct gt_reader *r, const struct gt_event *ev)
+{
+	struct gt_blob_piece piece;
+	const uint8_t *data;
+	if (gt_parse_blob(ev, &piece, &data) != 0)
+		return 0;
+	if (piece.total_bytes > GT_MAX_BLOB_BYTES)
+		return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "blob %llu of %llu bytes, limit %llu",
+		            (unsigned long long)piece.blob_id, (unsigned long long)piece.total_bytes,
+		            (unsigned long long)GT_MAX_BLOB_BYTES);
+	r->blob_bytes_this_pass += piece.piece_bytes;
+	if (r->blob_bytes_this_pass > GT_MAX_BLOBS_TOTAL)
+		return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "more than %llu bytes of blobs",
+		            (unsigned long long)GT_MAX_BLOBS_TOTAL);
+	return 0;
+}
+
+/* A capture's buffers within the cap: a replay holds each allocation before, after and as a
+ * working copy, and many parameters may claim one blob under different allocation bases. */
+static int check_capture(struct gt_reader *r, const struct gt_event *ev)
+{
+	struct gt_capture c;
+	const uint8_t *params_raw;
+	if (gt_capture_parse(ev, &c, &params_raw, NULL) != 0)
+		return 0;
+	uint64_t bytes;
+	if (gt_capture_bytes(&c, params_raw, &bytes) != 0)
+		return fail(r, GT_ERR_NOMEM, r->chunk_off, "capture");
+	if (bytes > GT_MAX_CAPTURE_BYTES)
+		return fail(r, GT_ERR_TOO_LARGE, r->chunk_off,
+		            "capture %llu of %llu buffer bytes, limit %llu", (unsigned long long)c.capture_id,
+		            (unsigned long long)bytes, (unsigned long long)GT_MAX_CAPTURE_BYTES);
+	return 0;
+}
+
 /* Keeps STRING, META and DEVICE definitions. A second pass after a rewind does not add them twice. */
 static int absorb(struct gt_reader *r, const struct gt_event *ev)
 {
@@ -368,12 +413,22 @@ static int absorb(struct gt_reader *r, const struct gt_event *ev)
 		r->strings_this_pass++;
 		if (id <= r->strings.count)
 			return 0; /* kept on an earlier pass, before a rewind */
-		if (r->strings.count >= GT_MAX_STRINGS || r->strings.bytes + len > GT_MAX_STRING_BYTES)
-			return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "more strings than the format allows");
+		if (len - 4 > GT_MAX_STRING_LEN)
+			return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "string %u of %u bytes, limit %u", id,
+			            len - 4, GT_MAX_STRING_LEN);
+		if (r->strings.count >= GT_MAX_STRINGS)
+			return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "more than %u strings", GT_MAX_STRINGS);
+		if (r->strings.bytes + (len - 4) > GT_MAX_STRING_BYTES)
+			return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "more than %u bytes of strings",
+			            GT_MAX_STRING_BYTES);
 		if (!gt_strtab_append(&r->strings, (const char *)d + 4, len - 4))
 			return fail(r, GT_ERR_NOMEM, r->chunk_off, "string table");
 		return 0;
 	}
+	if (ev->type == GT_REC_BLOB)
+		return check_blob(r, ev);
+	if (ev->type == GT_REC_CAPTURE)
+		return check_capture(r, ev);
 	if (ev->type != GT_REC_META && ev->type != GT_REC_DEVICE)
 		return 0;
 	if (++r->defs_this_pass <= r->defs_absorbed)
@@ -387,6 +442,10 @@ static int absorb(struct gt_reader *r, const struct gt_event *ev)
 		if (r->nmeta >= GT_MAX_META)
 			return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "more than %u metadata records",
 			            GT_MAX_META);
+		if (r->meta_bytes + kl + vl > GT_MAX_META_BYTES)
+			return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "more than %u bytes of metadata",
+			            GT_MAX_META_BYTES);
+		r->meta_bytes += kl + vl;
 		if (r->nmeta == r->metacap) {
 			size_t cap = r->metacap ? r->metacap * 2 : 32;
 			struct meta_kv *m = realloc(r->meta, cap * sizeof *m);
@@ -413,6 +472,9 @@ static int absorb(struct gt_reader *r, const struct gt_event *ev)
 	if (dev.name_len > len - sizeof dev)
 		return fail(r, GT_ERR_CORRUPT, r->chunk_off, "device name of %u bytes in a %u-byte record",
 		            dev.name_len, len);
+	if (dev.name_len > GT_MAX_DEVICE_NAME)
+		return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "device name of %u bytes, limit %u",
+		            dev.name_len, GT_MAX_DEVICE_NAME);
 	uint32_t fixed = len - dev.name_len;
 	if (r->ndevs >= GT_MAX_DEVICES)
 		return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "more than %u devices", GT_MAX_DEVICES);
@@ -501,6 +563,7 @@ int gt_reader_rewind(struct gt_reader *r)
 	r->at_end = 0;
 	r->defs_this_pass = 0;
 	r->strings_this_pass = 0;
+	r->blob_bytes_this_pass = 0;
 	r->chunks = r->records = r->skipped = 0;
 	r->lost_bytes = 0;
 	return 0;
