@@ -240,7 +240,10 @@ int config_load(struct gtp_config *c, char *msgs, size_t n)
 	get_str(&m, "GPUTRACE_REPORT", "", c->report_path, sizeof c->report_path);
 	get_str(&m, "GPUTRACE_SHADOW", "", c->shadow, sizeof c->shadow);
 	c->shadow_max = (unsigned)get_num(&m, "GPUTRACE_SHADOW_MAX", 3, 1, 1000000);
-	c->shadow_bytes = get_num(&m, "GPUTRACE_SHADOW_BYTES", 1ull << 30, 0, 1ull << 40);
+	/* At most what a reader accepts of one capture and of blobs (GT_MAX_CAPTURE_BYTES, 1 GiB, of
+	 * GT_MAX_BLOBS_TOTAL's 2 GiB, the rest left to cubins): a larger budget would record a trace
+	 * that gpuanalyze refuses whole. */
+	c->shadow_bytes = get_num(&m, "GPUTRACE_SHADOW_BYTES", 1ull << 30, 0, 1ull << 30);
 	return m.count;
 }
 

@@ -111,6 +111,18 @@ static int rehash(struct gt_strtab *t, size_t nslots)
 	return 0;
 }
 
+uint32_t gt_strtab_find(const struct gt_strtab *t, const char *s, size_t len)
+{
+	if (!t->nslots)
+		return 0;
+	for (size_t i = hash(s, len) & (t->nslots - 1); t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
+		uint32_t id = t->slots[i];
+		if (t->lens[id - 1] == len && memcmp(t->by_id[id - 1], s, len) == 0)
+			return id;
+	}
+	return 0;
+}
+
 uint32_t gt_strtab_intern(struct gt_strtab *t, const char *s, size_t len, int *added)
 {
 	*added = 0;

@@ -26,6 +26,8 @@ int gt_strtab_init(struct gt_strtab *t);
 void gt_strtab_release(struct gt_strtab *t);
 /* Returns the id of s (adding it when new: *added = 1), or 0 when out of memory. */
 uint32_t gt_strtab_intern(struct gt_strtab *t, const char *s, size_t len, int *added);
+/* The id of s, or 0 when the table does not hold it (a table built by append has no index). */
+uint32_t gt_strtab_find(const struct gt_strtab *t, const char *s, size_t len);
 /* Adds s as the next id without looking for an equal string; 0 when out of memory. */
 uint32_t gt_strtab_append(struct gt_strtab *t, const char *s, size_t len);
 const char *gt_strtab_get(const struct gt_strtab *t, uint32_t id); /* NULL if unknown */

@@ -38,6 +38,7 @@ struct gt_writer {
 	struct gt_strtab strings;
 	uint64_t records, chunks, bytes, next_blob_id;
 	uint32_t chunk_records;
+	uint64_t meta_bytes, nmeta, blob_bytes; /* against the reader's caps (format.h) */
 };
 
 static int grow(uint8_t **buf, size_t *cap, size_t need)
@@ -219,8 +220,17 @@ uint32_t gt_writer_intern_n(struct gt_writer *w, const char *s, size_t len)
 {
 	if (!w || !s || w->failed)
 		return 0;
+	/* Within what a reader accepts (format.h): a longer string is cut, and past the table's caps a
+	 * new string gets no id (0, the empty name) rather than making the whole trace unreadable. */
+	if (len > GT_MAX_STRING_LEN)
+		len = GT_MAX_STRING_LEN;
 	int added = 0;
-	uint32_t id = gt_strtab_intern(&w->strings, s, len, &added);
+	uint32_t id = gt_strtab_find(&w->strings, s, len);
+	if (id)
+		return id;
+	if (w->strings.count >= GT_MAX_STRINGS || w->strings.bytes + len > GT_MAX_STRING_BYTES)
+		return 0;
+	id = gt_strtab_intern(&w->strings, s, len, &added);
 	if (!id) {
 		w->failed = GT_ERR_NOMEM;
 		return 0;
@@ -244,7 +254,9 @@ int gt_writer_meta(struct gt_writer *w, const char *key, const char *value)
 	if (!w || !key || !value)
 		return GT_ERR_ARG;
 	size_t kl = strlen(key), vl = strlen(value);
-	if (kl + vl + 4 > GT_MAX_VAR_RECORD)
+	/* Refused here rather than recorded: a reader refuses the whole trace past these caps. */
+	if (kl + vl + 4 > GT_MAX_VAR_RECORD || w->nmeta >= GT_MAX_META ||
+	    w->meta_bytes + kl + vl > GT_MAX_META_BYTES)
 		return GT_ERR_TOO_LARGE;
 	uint8_t *tmp = malloc(4 + kl + vl);
 	if (!tmp)
@@ -254,6 +266,10 @@ int gt_writer_meta(struct gt_writer *w, const char *key, const char *value)
 	memcpy(tmp + 4 + kl, value, vl);
 	int rc = add_var2(w, GT_REC_META, tmp, 4 + kl + vl, NULL, 0);
 	free(tmp);
+	if (!rc) {
+		w->nmeta++;
+		w->meta_bytes += kl + vl;
+	}
 	return rc;
 }
 
@@ -266,6 +282,8 @@ int gt_writer_device(struct gt_writer *w, const struct gt_device *d, const char 
 	 * (C11 6.2.6.1), and GCC does copy the caller's padding bytes when the record is a struct. */
 	uint8_t rec[sizeof(struct gt_device)];
 	size_t nl = name ? strlen(name) : 0;
+	if (nl > GT_MAX_DEVICE_NAME)
+		nl = GT_MAX_DEVICE_NAME; /* cut: a longer name makes a reader refuse the trace */
 	memset(rec, 0, sizeof rec);
 	memcpy(rec, d, offsetof(struct gt_device, uuid) + sizeof d->uuid);
 	gt_st32(rec + offsetof(struct gt_device, name_len), (uint32_t)nl);
@@ -279,6 +297,10 @@ int64_t gt_writer_blob(struct gt_writer *w, uint32_t kind, const void *data, uin
 		return GT_ERR_ARG;
 	if (w->failed)
 		return w->failed;
+	/* A blob a reader would refuse, with the whole trace, is not written (format.h's caps). */
+	if (len > GT_MAX_BLOB_BYTES || w->blob_bytes + len > GT_MAX_BLOBS_TOTAL)
+		return GT_ERR_TOO_LARGE;
+	w->blob_bytes += len;
 	uint64_t id = w->next_blob_id++;
 	uint64_t off = 0;
 	do {

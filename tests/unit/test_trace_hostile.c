@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "format.h"
 #include "gputrace.h"
 
 /* ---- helpers -------------------------------------------------------------------------------- */
@@ -1162,6 +1163,42 @@ static void test_writer_keeps_chunks_within_limits(void **state)
 	unlink(path);
 }
 
+/* The writer stays within the reader's string caps (format.h): a string over GT_MAX_STRING_LEN is
+ * cut to it, a new string past GT_MAX_STRINGS gets id 0 (no name) while known ones keep theirs, and
+ * the file reads back: a program with too many names must not record a trace the reader refuses. */
+static void test_writer_stays_within_string_caps(void **state)
+{
+	(void)state;
+	char path[64];
+	tmp_path(path, sizeof path);
+	struct gt_writer *w;
+	assert_int_equal(gt_writer_open(&w, path, 0, NULL), 0);
+	size_t big = 2 * (size_t)GT_MAX_STRING_LEN;
+	char *s = malloc(big);
+	assert_non_null(s);
+	memset(s, 'x', big);
+	assert_int_equal(gt_writer_intern_n(w, s, big), 1);
+	assert_int_equal(gt_writer_intern_n(w, s, GT_MAX_STRING_LEN), 1); /* the same string, cut */
+	free(s);
+	char name[32];
+	for (uint32_t i = 2; i <= GT_MAX_STRINGS; i++) {
+		snprintf(name, sizeof name, "k%u", i);
+		assert_int_equal(gt_writer_intern(w, name), i);
+	}
+	assert_int_equal(gt_writer_intern(w, "one too many"), 0);
+	assert_int_equal(gt_writer_intern(w, "k7"), 7);
+	assert_int_equal(gt_writer_close(w), 0);
+	struct gt_reader *r;
+	char msg[512];
+	assert_int_equal(gt_reader_open(&r, path, msg, sizeof msg), 0);
+	if (gt_reader_scan_definitions(r) != 0)
+		fail_msg("the writer's own file: %s", gt_reader_error(r));
+	assert_int_equal(gt_reader_string_count(r), GT_MAX_STRINGS);
+	assert_int_equal(strlen(gt_reader_string(r, 1)), GT_MAX_STRING_LEN);
+	gt_reader_close(r);
+	unlink(path);
+}
+
 /* ---- known-bad inputs: tests/data/bad/FILE with FILE.err -------------------------------------- */
 static int code_by_name(const char *s)
 {
@@ -1251,6 +1288,7 @@ int main(void)
 		cmocka_unit_test(test_device_name_len),
 		cmocka_unit_test(test_not_a_trace),
 		cmocka_unit_test(test_writer_keeps_chunks_within_limits),
+		cmocka_unit_test(test_writer_stays_within_string_caps),
 		cmocka_unit_test(test_known_bad_inputs),
 	};
 	return cmocka_run_group_tests_name("trace hostile input", tests, NULL, NULL);
