@@ -16,6 +16,10 @@
  *   expand 1.6 times (median), 4 (p99), 11 at most, the longest demangled is 9,225 bytes, and the
  *   estimate is at most 2.6 times the real length; 64 KiB leaves room for all of them while
  *   bounding one name's cost (a millisecond, 64 KiB of output) whatever the trace says.
+ * - GT_DEMANGLE_MAX_TOTAL, 64 MiB of demangled text in one analyzer run (estimated before each
+ *   name, counted after): every kernel name of CUDA 13's libcublas and libcublasLt together
+ *   demangles to a small fraction of it, while 64 KiB per name times a million names would not
+ *   be bounded at all.
  * - GT_DEMANGLE_MAX_DEPTH, 256 levels of nesting: deeper names are refused rather than walked
  *   recursively (libstdc++'s demangler has a limit of its own, 2048 components deep).
  * The analyzer states them in gpuanalyze(1) (DEMANGLING) and README's Reliability section.
@@ -28,6 +32,7 @@
 #define GT_DEMANGLE_MAX_MANGLED 16384u
 #define GT_DEMANGLE_MAX_DEMANGLED 65536u
 #define GT_DEMANGLE_MAX_DEPTH 256
+#define GT_DEMANGLE_MAX_TOTAL (64u << 20)
 
 /* Why a name may or may not be demangled. */
 enum gt_mangled_verdict {

@@ -315,6 +315,37 @@ static void test_short_name_of_angle_pairs(void **state)
 	free(s);
 }
 
+/* The run's budget for demangled text (GT_DEMANGLE_MAX_TOTAL): 11 levels of doubling_name make
+ * 26 KB each, within the per-name cap, so a few thousand of them pass 64 MiB; after that a name is
+ * handed back mangled. Last in this file: the budget is the process's. */
+static void test_total_budget(void **state)
+{
+	(void)state;
+	if (!gt_demangle_available())
+		skip();
+	char *name = doubling_name(11);
+	size_t total = 0, calls = 0;
+	for (;;) {
+		char *d = gt_demangle(name);
+		assert_non_null(d);
+		calls++;
+		if (strcmp(d, name) == 0) {
+			free(d);
+			break;
+		}
+		total += strlen(d);
+		free(d);
+		assert_true(total <= GT_DEMANGLE_MAX_TOTAL);
+	}
+	/* Earlier tests spent some of the budget too, so only its order of magnitude is checked. */
+	assert_true(total > GT_DEMANGLE_MAX_TOTAL / 2);
+	assert_true(calls > 1000);
+	char *d = gt_demangle(name); /* and stays so */
+	assert_string_equal(d, name);
+	free(d);
+	free(name);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_length_and_depth_caps),
 		cmocka_unit_test(test_base_name_of_undemangled_nested_names),
 		cmocka_unit_test(test_short_name_of_angle_pairs),
+		cmocka_unit_test(test_total_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,7 +14,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_bad import (HERE, STRING, META, DEVICE, VAR, block, chunk, device, file_header,  # noqa: E402
-                      meta, string, var_block)
+                      kernel_block, meta, string, var_block)
 
 BLOB, CAPTURE = 4, 5
 MIB = 1 << 20
@@ -141,6 +141,45 @@ def _():
     off = len(file_header()) + sum(len(chunk(*p, s)) for s, p in enumerate(parts[:-1]))
     return data, "GT_ERR_TOO_LARGE %d capture 1 of %d buffer bytes, limit 1073741824" % (
         off, 2 * 4096 * size)
+
+
+def seq_id(i):
+    """The Itanium ABI's substitution S<i>_: S_ for the first, then S0_, S1_, ... in base 36."""
+    if i == 0:
+        return "S_"
+    i -= 1
+    d = ""
+    while True:
+        d = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[i % 36] + d
+        i //= 36
+        if not i:
+            return "S" + d + "_"
+
+
+def doubling_name(tag, levels):
+    """f<tag>(A<A, A>, A<A<A, A>, A<A, A> >, ...): each parameter twice the one before, so a name
+    of 12 levels (about 100 bytes) demangles to tens of KiB, within the 64 KiB per-name cap."""
+    fn = "f%d" % tag
+    s = "_Z%d%s1AIS_S_E" % (len(fn), fn)
+    for i in range(1, levels):
+        s += "S_I" + seq_id(i) + seq_id(i) + "E"
+    return s
+
+
+@case("amp-demangled.gtrace")
+def _():
+    # 20,000 distinct names of 12 levels, each launched once: about 130 bytes of name and 120 of
+    # kernel record each (5 MB decompressed), each name demangling to 40 KB: dump and export keep
+    # every one (800 MB), summary and report each kernel's. Not refused: the names are legal; the
+    # analyzer's budget for demangled text (64 MiB) leaves the rest mangled, with one warning.
+    n = 40000
+    names = [doubling_name(i, 11) for i in range(n)]
+    parts = [one(STRING, [string(i + 1, names[i]) for i in range(n)])]
+    for first in range(0, n, 5000):
+        ks = [(10**9 + i * 1000, 10**9 + i * 1000 + 500, i + 1, i + 1)
+              for i in range(first, first + 5000)]
+        parts.append((kernel_block(ks), 5000, 1))
+    return chunks(parts), "GT_OK"
 
 
 def main():
