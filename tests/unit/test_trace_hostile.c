@@ -1163,6 +1163,44 @@ static void test_writer_keeps_chunks_within_limits(void **state)
 	unlink(path);
 }
 
+/* GT_MAX_STRINGS distinct strings read; one more is refused at the chunk that holds it, before the
+ * table grows: a name table is what every command keeps, and names cost a few bytes of file each. */
+static void test_string_count_cap(void **state)
+{
+	(void)state;
+	const uint32_t per = GT_MAX_STRINGS / 4;
+	uint32_t *ids = malloc(per * sizeof *ids);
+	assert_non_null(ids);
+	struct buf f = { 0 };
+	file_header(&f, 1, 0);
+	for (uint32_t c = 0; c < 4; c++) {
+		struct buf raw = { 0 };
+		for (uint32_t i = 0; i < per; i++)
+			ids[i] = c * per + i + 1;
+		string_block(&raw, ids, per);
+		chunk(&f, &raw, per, 1, c);
+		free(raw.p);
+	}
+	char path[64];
+	struct result res;
+	read_buf(&f, path, sizeof path, &res);
+	if (res.rc != 0)
+		fail_msg("%u strings, the cap: %s", GT_MAX_STRINGS, res.msg);
+	assert_int_equal(res.records, GT_MAX_STRINGS);
+	unlink(path);
+	struct buf raw = { 0 };
+	ids[0] = GT_MAX_STRINGS + 1;
+	string_block(&raw, ids, 1);
+	uint64_t off = chunk(&f, &raw, 1, 1, 4);
+	read_buf(&f, path, sizeof path, &res);
+	assert_error(&res, GT_ERR_TOO_LARGE, path, off);
+	assert_non_null(strstr(res.msg, "more than 1048576 strings"));
+	unlink(path);
+	free(raw.p);
+	free(f.p);
+	free(ids);
+}
+
 /* The writer stays within the reader's string caps (format.h): a string over GT_MAX_STRING_LEN is
  * cut to it, a new string past GT_MAX_STRINGS gets id 0 (no name) while known ones keep theirs, and
  * the file reads back: a program with too many names must not record a trace the reader refuses. */
@@ -1288,6 +1326,7 @@ int main(void)
 		cmocka_unit_test(test_device_name_len),
 		cmocka_unit_test(test_not_a_trace),
 		cmocka_unit_test(test_writer_keeps_chunks_within_limits),
+		cmocka_unit_test(test_string_count_cap),
 		cmocka_unit_test(test_writer_stays_within_string_caps),
 		cmocka_unit_test(test_known_bad_inputs),
 	};
