@@ -202,6 +202,9 @@ dict_of() {
 maxlen_of() {
 	case $1 in
 	analyze_*) echo "-max_len=${FUZZ_MAX_LEN:-4096}" ;;
+	# A description of 2 KiB is some 300 records (OP_REPEAT makes more); it caps itself at 2000
+	# opcodes whatever its length.
+	structured) echo "-max_len=${FUZZ_MAX_LEN:-2048}" ;;
 	esac
 }
 
