@@ -932,8 +932,12 @@ static void column_stats(struct gt_stats *st, const struct gt_split_unit *units,
 		if (isnan(v))
 			continue;
 		double t = 2 * v;
-		ok &= v >= 0 && t < 0x1p63 && t == (double)(uint64_t)t;
-		half |= v != (double)(uint64_t)v;
+		/* Only a value that fits is converted: a negative one (a kernel that started before its
+		 * launch call returned) is undefined as uint64_t (found by fuzz_structured). */
+		int whole = v >= 0 && t < 0x1p63 && t == (double)(uint64_t)t;
+		ok &= whole;
+		if (whole)
+			half |= v != (double)(uint64_t)v;
 		dscratch[k++] = v;
 	}
 	if (!ok) {
