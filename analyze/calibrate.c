@@ -274,7 +274,7 @@ static int visit(void *ctx, const struct gt_shadow_launch *l)
 	struct gt_shadow_call call;
 	if (gt_shadow_call_init(&call, l) != 0)
 		return GT_ERR_NOMEM;
-	if (ref->run(&call.call) != 0) {
+	if (gt_shadow_call_run(&call, ref, -1) != 0) {
 		if (!rep->skipped++)
 			snprintf(rep->skipped_why, sizeof rep->skipped_why, "capture %llu: the reference refused "
 			         "it: %s", (unsigned long long)l->cap.capture_id, call.call.message);
@@ -306,7 +306,7 @@ static int visit(void *ctx, const struct gt_shadow_launch *l)
 	}
 	for (unsigned ord = 0; ord < ref->norders && !rc; ord++) {
 		gt_shadow_call_reset(&call);
-		if (ref->order(&call.call, ord) != 0) {
+		if (gt_shadow_call_run(&call, ref, (int)ord) != 0) {
 			if (!rep->skipped_why[0])
 				snprintf(rep->skipped_why, sizeof rep->skipped_why, "capture %llu: order '%s' refused "
 				         "it: %s", (unsigned long long)l->cap.capture_id, ref->order_names[ord],

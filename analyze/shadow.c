@@ -744,14 +744,8 @@ int gt_shadow_call_init(struct gt_shadow_call *c, const struct gt_shadow_launch 
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct gt_shadow_param *p = &l->params[i];
-		struct gt_ref_param *q = &c->params[i];
-		q->size = p->cp.size;
-		q->value = p->value;
-		if (!p->pointer) {
-			q->kind = GT_REF_PARAM_SCALAR;
+		if (!p->pointer)
 			continue;
-		}
-		q->kind = GT_REF_PARAM_POINTER;
 		if (p->group == (int)i) {
 			uint64_t bytes = p->cp.alloc_bytes;
 			c->base[i] = malloc(bytes ? bytes : 1);
@@ -763,6 +757,29 @@ int gt_shadow_call_init(struct gt_shadow_call *c, const struct gt_shadow_launch 
 		} else {
 			c->base[i] = c->base[p->group];
 		}
+	}
+	gt_shadow_call_reset(c);
+	return 0;
+}
+
+/* The call as a reference receives it, from the launch and the working copies alone: a reference
+ * may have written over any field of it (its pointers, counts, the parameter table), and none of
+ * that may reach the comparison or the next evaluation order. */
+static void fill_call(struct gt_shadow_call *c)
+{
+	const struct gt_shadow_launch *l = c->launch;
+	memset(&c->call, 0, sizeof c->call);
+	memset(c->params, 0, (l->nparams ? l->nparams : 1) * sizeof *c->params);
+	for (uint32_t i = 0; i < l->nparams; i++) {
+		const struct gt_shadow_param *p = &l->params[i];
+		struct gt_ref_param *q = &c->params[i];
+		q->size = p->cp.size;
+		q->value = p->value;
+		if (!p->pointer) {
+			q->kind = GT_REF_PARAM_SCALAR;
+			continue;
+		}
+		q->kind = GT_REF_PARAM_POINTER;
 		q->data = c->base[i] + p->offset;
 		q->offset = p->offset;
 		q->bytes = p->cp.alloc_bytes - p->offset;
@@ -775,10 +792,8 @@ int gt_shadow_call_init(struct gt_shadow_call *c, const struct gt_shadow_launch 
 	memcpy(c->call.block, l->cap.block, sizeof c->call.block);
 	memcpy(c->call.cluster, l->cap.cluster, sizeof c->call.cluster);
 	c->call.dynamic_smem = l->cap.dynamic_smem;
-	c->call.nparams = n;
+	c->call.nparams = l->nparams;
 	c->call.params = c->params;
-	gt_shadow_call_reset(c);
-	return 0;
 }
 
 void gt_shadow_call_reset(struct gt_shadow_call *c)
@@ -787,7 +802,15 @@ void gt_shadow_call_reset(struct gt_shadow_call *c)
 	for (uint32_t i = 0; i < l->nparams; i++)
 		if (l->params[i].pointer && l->params[i].group == (int)i && l->params[i].cp.alloc_bytes)
 			memcpy(c->base[i], l->params[i].before, l->params[i].cp.alloc_bytes);
-	c->call.message[0] = '\0';
+	fill_call(c);
+}
+
+int gt_shadow_call_run(struct gt_shadow_call *c, const struct gt_ref *ref, int order)
+{
+	int rc = order < 0 ? ref->run(&c->call) : ref->order(&c->call, (unsigned)order);
+	/* The message is the reference's to fill, and may lack its terminating NUL. */
+	c->call.message[sizeof c->call.message - 1] = '\0';
+	return rc;
 }
 
 void gt_shadow_call_release(struct gt_shadow_call *c)
@@ -849,7 +872,7 @@ int gt_shadow_check(const struct gt_shadow_launch *l, struct gt_shadow_result *r
 		gt_shadow_result_release(res);
 		return GT_ERR_NOMEM;
 	}
-	if (ref->run(&c.call) != 0) {
+	if (gt_shadow_call_run(&c, ref, -1) != 0) {
 		res->status = GT_SHADOW_ERROR;
 		snprintf(res->why, sizeof res->why, "the reference refused the launch: %s",
 		         c.call.message[0] ? c.call.message : "(no reason given)");

@@ -126,8 +126,10 @@ struct gt_shadow_call {
 /* Working copies of every captured allocation from the "before" buffers, and call filled. 0 or
  * GT_ERR_NOMEM. The launch must be ready. */
 int gt_shadow_call_init(struct gt_shadow_call *c, const struct gt_shadow_launch *l);
-/* Back to the "before" state (for another evaluation order). */
+/* Back to the "before" state (for another evaluation order), the call rebuilt. */
 void gt_shadow_call_reset(struct gt_shadow_call *c);
+/* Runs ref's run function (order < 0) or its evaluation order `order` on c->call; what it returns. */
+int gt_shadow_call_run(struct gt_shadow_call *c, const struct gt_ref *ref, int order);
 void gt_shadow_call_release(struct gt_shadow_call *c);
 
 /* ---- the check ----------------------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every fuzz target of tests/fuzz/ builds and runs (issue 16). The fuzzers build with clang and
 # libFuzzer, the project with gcc, and nothing else built them: a clang-only error
-# (-Wstring-plus-int in analyze/) stopped tests/fuzz/run.sh, unnoticed until someone fuzzed.
+# (-Wstring-plus-int in analyze/) stopped tests/fuzz/run.sh (now a wrapper of run_all.sh), unnoticed until someone fuzzed.
 #
 # Through tests/fuzz/run_all.sh --strict (one clang build of the libraries, -fsanitize=fuzzer-no-link,
 # address,undefined, shared by all targets; a source that does not compile fails, none is left out):

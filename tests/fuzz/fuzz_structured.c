@@ -21,6 +21,11 @@
  * ranks compare (when rank 1 holds nothing, rank 0 is compared with itself). At most MAX_OPS opcodes
  * per input (a bounded cost per execution); OP_REPEAT may write up to 64 kernels at once.
  *
+ * shadow and calibrate run with a hostile reference library, tests/fuzz/hostile_refs.c, loaded as
+ * `--ref` loads one (run_all.sh builds it beside the target; FUZZ_REFS names another): its strings
+ * reach every report format, and its run functions misbehave in the ways that file lists, chosen by
+ * each capture's launch index.
+ *
  * LLVMFuzzerCustomMutator: half of the time it inserts, deletes or duplicates whole opcodes (so
  * that a record is never cut in half by a mutation), otherwise it leaves the bytes to libFuzzer's
  * own mutator, which then changes fields.
@@ -34,6 +39,7 @@
 #include "fuzz_analyze.h"
 
 #include "analyze/bandwidth.h"
+#include "analyze/calibrate.h"
 #include "analyze/diff.h"
 #include "analyze/export.h"
 #include "analyze/fields.h"
@@ -42,6 +48,7 @@
 #include "analyze/load.h"
 #include "analyze/ranks.h"
 #include "analyze/report.h"
+#include "analyze/shadow.h"
 #include "analyze/split.h"
 #include "analyze/summary.h"
 
@@ -370,7 +377,7 @@ static void op_capture(struct desc *d, struct rank *r, struct cursor *c)
 	/* At most 8 blobs per trace, so that the blob bytes stay small. */
 	for (unsigned i = 0; i < np; i++) {
 		p[i].offset = 8 * i;
-		p[i].size = (nparams & 0x80) && i == 0 ? 4 : 8;
+		p[i].size = (nparams & 0x80) && !(size & 0x80) && i == 0 ? 4 : 8; /* a 4-byte "pointer" */
 		p[i].kind = (nparams >> (4 + (i & 3)) & 1) ? GT_PARAM_POINTER : GT_PARAM_SCALAR;
 		p[i].status = (flags >> 5) % 6;
 		if (p[i].kind == GT_PARAM_POINTER && r->blobs < 8) {
@@ -382,11 +389,18 @@ static void op_capture(struct desc *d, struct rank *r, struct cursor *c)
 			p[i].alloc_bytes = size;
 			p[i].before_blob = b > 0 ? (uint64_t)b : 0;
 			p[i].after_blob = (flags & 1) ? p[i].before_blob : 999;
+			/* The launched value points into the allocation (at 4 * i bytes, past its end when
+			 * it is that small), unless size's bit 6 leaves the 0xa5 pattern: a wild pointer. */
+			if (!(size & 0x40) && p[i].size == 8) {
+				uint64_t ptr = p[i].alloc_base + 4 * i;
+				memcpy(args + 8 * i, &ptr, 8);
+			}
 		}
 	}
 	struct gt_capture cap = { .capture_id = ++r->blobs, .timestamp = r->t, .name_id = name_id(d, name),
 		.correlation_id = r->corr, .stream_id = 7, .grid = { 1, 1, 1 }, .block = { 64, 1, 1 },
-		.nparams = np, .param_bytes = 8 * np, .flags = flags & 0x1f, .launch_index = flags >> 5 };
+		.nparams = np, .param_bytes = 8 * np, .flags = flags & 0x1f,
+		.launch_index = (flags >> 5) + (size >> 4) /* apart from the status: it picks hostile_refs.c's behaviour */ };
 	uint8_t *rec;
 	size_t len;
 	if (gt_capture_encode(&cap, p, args, &rec, &len) == 0) {
@@ -610,6 +624,34 @@ static int all_fields(void *ctx, const struct gt_reader *r, const struct gt_even
 	return 0;
 }
 
+/* The hostile reference library: beside the target (run_all.sh builds it there), or $FUZZ_REFS. */
+static struct gt_refs *hostile_refs;
+static char hostile_refs_path[4096];
+
+static void load_hostile_refs(void)
+{
+	const char *env = getenv("FUZZ_REFS");
+	if (env && *env) {
+		snprintf(hostile_refs_path, sizeof hostile_refs_path, "%s", env);
+	} else {
+		char exe[4096];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		if (n <= 0)
+			fa_die("/proc/self/exe");
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		snprintf(hostile_refs_path, sizeof hostile_refs_path, "%s/hostile_refs.so", exe);
+	}
+	char err[512];
+	if (gt_refs_load(&hostile_refs, hostile_refs_path, err, sizeof err) != 0) {
+		fprintf(stderr, "fuzz_structured: %s: %s (run_all.sh builds it from tests/fuzz/hostile_refs.c)\n",
+		        hostile_refs_path, err);
+		exit(1);
+	}
+}
+
 static void engines(const char *a, const char *b, unsigned v, FILE *null)
 {
 	static struct gt_name_filter filter;
@@ -707,6 +749,26 @@ static void engines(const char *a, const char *b, unsigned v, FILE *null)
 	if (gt_ranks_run(&g, paths, 2, &ro) == 0)
 		gt_ranks_release(&g);
 
+	/* shadow and calibrate, with the hostile reference library (hostile_refs.c). */
+	struct gt_shadow_report sr;
+	memset(&sr, 0, sizeof sr);
+	if (gt_shadow_run(a, hostile_refs, (v & 2) ? &filter : NULL, &sr) == 0)
+		sum += (size_t)gt_shadow_all_passed(&sr);
+	gt_shadow_report_release(&sr);
+	static const char *const calib_kernels[] = { "k1", "saxpy", "_Z6kernelPf", "step", "backward" };
+	static struct gt_name_filter calib_filter[5];
+	unsigned ck = (v >> 4) % 5;
+	char cerr[256];
+	if (calib_filter[ck].active ||
+	    gt_name_filter_set(&calib_filter[ck], calib_kernels[ck], cerr, sizeof cerr) == 0) {
+		struct gt_calib_options co;
+		gt_calib_options_default(&co);
+		struct gt_calib_report cr;
+		memset(&cr, 0, sizeof cr);
+		gt_calib_run(a, hostile_refs, &calib_filter[ck], &co, &cr);
+		gt_calib_report_release(&cr);
+	}
+
 	struct gt_report_options rep;
 	gt_report_options_default(&rep);
 	rep.baseline = (v & 4) ? b : NULL;
@@ -723,7 +785,8 @@ static void engines(const char *a, const char *b, unsigned v, FILE *null)
  * fuzzed too. */
 static void command(const char *a, const char *b, unsigned v)
 {
-	switch (v % 16) {
+	const char *lib = hostile_refs_path;
+	switch (((v & 0x0f) | (v >> 2 & 0x30)) % 22) {
 	case 0: fa_cmd(cmd_summary, (const char *const[]){ "summary", "--format", "md", a, NULL }); break;
 	case 1: fa_cmd(cmd_summary, (const char *const[]){ "summary", "--format", "csv", a, b, NULL }); break;
 	case 2: fa_cmd(cmd_summary, (const char *const[]){ "summary", "--format", "json", a, NULL }); break;
@@ -739,7 +802,13 @@ static void command(const char *a, const char *b, unsigned v)
 	case 12: fa_cmd(cmd_ranks, (const char *const[]){ "ranks", "--format", "csv", a, b, NULL }); break;
 	case 13: fa_cmd(cmd_dump, (const char *const[]){ "dump", a, NULL }); break;
 	case 14: fa_cmd(cmd_info, (const char *const[]){ "info", "--format", "json", a, NULL }); break;
-	default: fa_cmd(cmd_bandwidth, (const char *const[]){ "bandwidth", "--format", "md", a, NULL }); break;
+	case 15: fa_cmd(cmd_bandwidth, (const char *const[]){ "bandwidth", "--format", "md", a, NULL }); break;
+	case 16: fa_cmd(cmd_shadow, (const char *const[]){ "shadow", "--ref", lib, a, NULL }); break;
+	case 17: fa_cmd(cmd_shadow, (const char *const[]){ "shadow", "--ref", lib, "--format", "md", a, NULL }); break;
+	case 18: fa_cmd(cmd_shadow, (const char *const[]){ "shadow", "--ref", lib, "--format", "json", a, NULL }); break;
+	case 19: fa_cmd(cmd_shadow, (const char *const[]){ "shadow", "--ref", lib, "--format", "junit", a, NULL }); break;
+	case 20: fa_cmd(cmd_calibrate, (const char *const[]){ "calibrate", "--ref", lib, "--kernel", "k1", a, NULL }); break;
+	default: fa_cmd(cmd_calibrate, (const char *const[]){ "calibrate", "--ref", lib, "--kernel", "saxpy", "--format", "json", a, NULL }); break;
 	}
 }
 
@@ -757,8 +826,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		snprintf(scratch_path[i], sizeof scratch_path[i], "/proc/self/fd/%d", scratch[i]);
 	}
 	const char *out = getenv("FUZZ_STRUCTURED_WRITE");
-	if (!out || !*out)
+	if (!out || !*out) {
+		load_hostile_refs();
 		return 0;
+	}
 	/* Turn each description named on the command line into trace files, then stop. */
 	for (int i = 1; i < *argc; i++) {
 		const char *in = (*argv)[i];

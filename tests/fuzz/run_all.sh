@@ -112,6 +112,11 @@ build_failed=0
 archive libgttrace.a traces/*.c
 archive libgtanalyze.a $(ls analyze/*.c | grep -v '/gpuanalyze\.c$')
 [ $build_failed = 1 ] && { echo "run_all.sh: --strict: the libraries do not compile" >&2; exit 2; }
+# The hostile reference library that fuzz_structured loads (beside it) for shadow and calibrate.
+# Not instrumented: it stands for a user's library, and what it does itself is not under test.
+$CC -std=c11 -Wall -Wextra -Werror -O1 -I. -shared -fPIC -o "$FB/hostile_refs.so" \
+	tests/fuzz/hostile_refs.c 2>"$FB/hostile_refs.build.log" ||
+	{ echo "run_all.sh: tests/fuzz/hostile_refs.c does not compile:" >&2; head -n 20 "$FB/hostile_refs.build.log" >&2; exit 2; }
 
 # ---- targets --------------------------------------------------------------------------------
 built=""
