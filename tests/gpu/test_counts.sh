@@ -19,8 +19,11 @@ CUDA_INJECTION64_PATH="$B/libgputrace.so" GPUTRACE_OUTPUT="$KEEP/launch_storm-in
 	"$B/kernels/launch_storm" --launches 20000 > "$KEEP/launch_storm-injection.out"
 "$GA" dump "$KEEP/launch_storm-injection.gtrace" --type kernel,memcpy,memset --format csv > "$WORK/inj.csv"
 check "injection counts" python3 "$REPO/tests/gpu/check_counts.py" "$KEEP/launch_storm-injection.out" "$WORK/inj.csv"
-# Dropped records must be zero at these rates; gpuanalyze info says it first.
-for t in "$KEEP"/*.gtrace; do
+# Dropped records must be zero at these rates; gpuanalyze info says it first. Only this test's
+# traces: KEEP is shared, and test_api_window's windowed trace shows about one record dropped by
+# CUPTI per detach (measured on the H200, 2026-12-01: 5 in 7 windows).
+for t in "$KEEP"/splat_render.gtrace "$KEEP"/launch_storm.gtrace "$KEEP"/transfers.gtrace \
+	"$KEEP"/graph_launch.gtrace "$KEEP"/shadow_kernels.gtrace "$KEEP"/launch_storm-injection.gtrace; do
 	d=$("$GA" info "$t" | sed -n 's/^  dropped: *//p')
 	[ "$d" = "0 dropped" ] || { echo "  FAIL $(basename "$t"): $d"; fail=1; }
 done
