@@ -3,7 +3,7 @@
 #
 # A target is a file tests/fuzz/fuzz_<name>.c (LLVMFuzzerTestOneInput, helpers in fuzz_common.c).
 # Adding one needs nothing here: drop the file in, give it seeds in tests/fuzz/corpus/<name>/ and,
-# when it needs more than the trace library, a line "FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf"
+# when it needs more than the trace library, a line "FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl"
 # in its opening comment (archives are built by the top Makefile into build/fuzz, linked in order).
 #
 # The libraries are rebuilt with clang, -fsanitize=fuzzer-no-link,address,undefined, into build/fuzz,
