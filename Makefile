@@ -2,12 +2,13 @@
 #
 # Each stage folder brings its own fragment (traces/module.mk, cupti/module.mk, ...) that adds its
 # sources to the variables below; this file holds the toolchain, the flags, the pattern rules and
-# the user-facing targets (all, demo, check, install, deps). Everything is built under $(BUILD).
+# the user-facing targets (all, demo, check, install, uninstall, deps). Everything is built under $(BUILD).
 #
 #   make            build the library, the launcher, the analyzer, the CUDA programs and the tests
 #   make demo       install what is missing, build, record or analyze a trace (see README.md)
 #   make check      unit and CLI tests, then the same tests under ASan+UBSan
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=/staging]
+#   make uninstall PREFIX=/usr/local [DESTDIR=/staging]
 
 BUILD    ?= build
 PREFIX   ?= /usr/local
@@ -54,6 +55,12 @@ REF_LIBS      :=
 ALL_TARGETS   :=
 CHECK_SCRIPTS :=
 MAN_PAGES     :=
+INSTALL_BINS  :=
+INSTALL_LIBS  :=
+INSTALL_SHLIBS :=
+INSTALL_LIBEXEC :=
+INSTALL_HEADERS :=
+INSTALL_PKGCONFIG :=
 
 include traces/module.mk
 include analyze/module.mk
@@ -67,7 +74,7 @@ include tests/gpu/module.mk
 include tests/gpu/progs/module.mk
 include tests/module.mk
 
-.PHONY: all deps demo check check-plain check-san install clean help
+.PHONY: all deps demo check check-plain check-san install uninstall clean help
 .DEFAULT_GOAL := all
 
 all: $(ALL_TARGETS)
@@ -80,8 +87,11 @@ $(OBJ)/%.o: %.c
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
 # --- dependencies ----------------------------------------------------------------------------
-# Debian packages that provide the headers we compile against.
-DEB_DEPS := libzstd-dev libelf-dev libcmocka-dev
+# Debian packages that provide the headers we compile against, and the tools make check runs
+# (mandoc lints the man pages, pkg-config links a program against the installed library).
+# No libelf: the one ELF reader, cupti/nvinfo.c, walks a cubin's sections by hand so that the
+# preload depends on nothing the traced program may lack.
+DEB_DEPS := libzstd-dev libcmocka-dev mandoc pkgconf
 
 deps:
 	@sh tests/deps.sh $(DEB_DEPS)
@@ -104,20 +114,51 @@ check-san:
 	@sh tests/run_tests.sh $(BUILD)/san sanitizers
 
 # --- install ---------------------------------------------------------------------------------
+# The layout is fixed relative to PREFIX, because the installed launcher finds its pieces from its
+# own path (launcher_find in preload/launcher.c: BIN/../lib/libgputrace.so,
+# BIN/../libexec/gputrace/bwprobe): it works wherever PREFIX is, and DESTDIR stages the whole tree
+# for a package. Fragments list what they install: INSTALL_BINS, INSTALL_LIBS (archives),
+# INSTALL_SHLIBS, INSTALL_LIBEXEC, INSTALL_HEADERS, INSTALL_PKGCONFIG (NAME.pc.in templates, with
+# @PREFIX@ and @VERSION@) and MAN_PAGES; uninstall removes exactly those files (for the same build
+# configuration: a libgputrace.so or bwprobe this machine cannot build is not looked for).
+bindir       := $(PREFIX)/bin
+libdir       := $(PREFIX)/lib
+libexecdir   := $(PREFIX)/libexec/gputrace
+includedir   := $(PREFIX)/include
+pkgconfigdir := $(PREFIX)/lib/pkgconfig
+mandir       := $(PREFIX)/share/man
+VERSION      := $(shell sed -n 's/.*GT_TOOL_VERSION "\([^"]*\)".*/\1/p' traces/gputrace.h)
+MAN_DIRS     := $(sort $(foreach m,$(MAN_PAGES),man$(patsubst .%,%,$(suffix $(m)))))
+PC_FILES     := $(patsubst %.pc.in,$(BUILD)/pkgconfig/%.pc,$(notdir $(INSTALL_PKGCONFIG)))
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
-	           $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man3 \
-	           $(DESTDIR)$(PREFIX)/share/man/man5
-	install -m 755 $(BUILD)/gpuanalyze $(DESTDIR)$(PREFIX)/bin/
-	if [ -f $(BUILD)/gputrace ]; then install -m 755 $(BUILD)/gputrace $(DESTDIR)$(PREFIX)/bin/; fi
-	if [ -f $(BUILD)/libgputrace.so ]; then install -m 755 $(BUILD)/libgputrace.so $(DESTDIR)$(PREFIX)/lib/; fi
-	install -m 644 $(BUILD)/libgttrace.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(PREFIX)/include/
-	for m in $(MAN_PAGES); do s=$${m##*.}; install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$s/; done
+	@set -e; mkdir -p $(BUILD)/pkgconfig; for t in $(INSTALL_PKGCONFIG); do \
+	    n=$${t##*/}; sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $$t > $(BUILD)/pkgconfig/$${n%.in}; done
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(libdir) $(DESTDIR)$(includedir) $(DESTDIR)$(pkgconfigdir) \
+	           $(addprefix $(DESTDIR)$(mandir)/,$(MAN_DIRS))
+	install -m 755 $(INSTALL_BINS) $(DESTDIR)$(bindir)/
+	install -m 644 $(INSTALL_LIBS) $(DESTDIR)$(libdir)/
+	$(if $(INSTALL_SHLIBS),install -m 755 $(INSTALL_SHLIBS) $(DESTDIR)$(libdir)/)
+	$(if $(INSTALL_LIBEXEC),install -d $(DESTDIR)$(libexecdir))
+	$(if $(INSTALL_LIBEXEC),install -m 755 $(INSTALL_LIBEXEC) $(DESTDIR)$(libexecdir)/)
+	install -m 644 $(INSTALL_HEADERS) $(DESTDIR)$(includedir)/
+	install -m 644 $(PC_FILES) $(DESTDIR)$(pkgconfigdir)/
+	@set -e; for m in $(MAN_PAGES); do s=$${m##*.}; echo "install -m 644 $$m $(DESTDIR)$(mandir)/man$$s/"; \
+	    install -m 644 $$m $(DESTDIR)$(mandir)/man$$s/; done
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(bindir)/,$(notdir $(INSTALL_BINS)))
+	rm -f $(addprefix $(DESTDIR)$(libdir)/,$(notdir $(INSTALL_LIBS) $(INSTALL_SHLIBS)))
+	$(if $(INSTALL_LIBEXEC),rm -f $(addprefix $(DESTDIR)$(libexecdir)/,$(notdir $(INSTALL_LIBEXEC))))
+	rm -f $(addprefix $(DESTDIR)$(includedir)/,$(notdir $(INSTALL_HEADERS)))
+	rm -f $(addprefix $(DESTDIR)$(pkgconfigdir)/,$(notdir $(PC_FILES)))
+	rm -f $(foreach m,$(MAN_PAGES),$(DESTDIR)$(mandir)/man$(patsubst .%,%,$(suffix $(m)))/$(notdir $(m)))
+	@# libexec/gputrace/ is gputrace's own folder; the shared ones (bin/, lib/, ...) stay.
+	@if [ -d $(DESTDIR)$(libexecdir) ]; then rmdir $(DESTDIR)$(libexecdir) || true; fi
 
 clean:
 	rm -rf $(BUILD)
 
 help:
-	@echo "targets: all demo check install clean deps"
+	@echo "targets: all demo check install uninstall clean deps"
 	@echo "CUDA_HOME=$(CUDA_HOME)  CUPTI headers: $(or $(CUPTI_INC),not found)  nvcc: $(or $(NVCC),not found)"

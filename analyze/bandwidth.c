@@ -430,7 +430,7 @@ static int load_devices(struct gt_bandwidth *b, const struct gt_reader *r)
 	}
 	/* The measured peaks. */
 	char def[4096];
-	const char *file = b->peaks_path ? b->peaks_path : gt_peaks_default_path(def, sizeof def);
+	const char *file = b->peaks_path ? b->peaks_path : gt_peaks_default_path(def, sizeof def, NULL);
 	if (file && !(b->peaks_file = strdup(file)))
 		return GT_ERR_NOMEM;
 	if (!file)

@@ -120,7 +120,7 @@ struct gt_bandwidth {
 };
 
 /* Reads path (twice when there are synchronous copies) and fills b. peaks_path: the measured
- * peaks file (NULL: $GPUTRACE_PEAKS or ~/.cache/gputrace/peaks, where a missing file is not an
+ * peaks file (NULL: the default place of peaks_path.h, where a missing file is not an
  * error; a given file that cannot be read is). 0; GT_EXIT_USAGE after reporting; GT_ERR_NOMEM. */
 int gt_bandwidth_run(struct gt_bandwidth *b, const char *path, const char *peaks_path);
 void gt_bandwidth_release(struct gt_bandwidth *b);

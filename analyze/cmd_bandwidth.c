@@ -57,7 +57,7 @@ static const char *bytes_text(double v, char *buf, size_t len)
 static void measured_text(const struct gt_bandwidth *b, const struct gt_bw_device *d, char *buf, size_t len)
 {
 	if (!b->peaks_file) {
-		snprintf(buf, len, "no measured peaks: no place to look ($GPUTRACE_PEAKS and $HOME unset)");
+		snprintf(buf, len, "no measured peaks: no place to look ($GPUTRACE_PEAKS, $XDG_CACHE_HOME and $HOME unset)");
 		return;
 	}
 	if (b->peaks_missing) {
@@ -349,7 +349,8 @@ int cmd_bandwidth(int argc, char **argv)
 	enum gt_format fmt = GT_FMT_TEXT;
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_STRING, .long_name = "peaks", .arg = "FILE", .value = &peaks,
-		  .help = "measured peaks from FILE (default: $GPUTRACE_PEAKS, else ~/.cache/gputrace/peaks)" },
+		  .help = "measured peaks from FILE (default: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks, "
+		          "else ~/.cache/gputrace/peaks)" },
 		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,

@@ -404,8 +404,8 @@ int cmd_calibrate(int argc, char **argv)
 		  .help = "largest planted relative error (default 0.1)", .value = &max_s },
 		{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N",
 		  .help = "seed of the planted errors (default 7)", .value = &seed },
-		{ .kind = GT_OPT_CHOICE, .long_name = "format", .help = "output format (default text)",
-		  .value = &fmt, .choices = formats },
+		{ .kind = GT_OPT_CHOICE, .short_name = 'f', .long_name = "format",
+		  .help = "output format (default text)", .value = &fmt, .choices = formats },
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,
 	};

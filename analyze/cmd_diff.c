@@ -14,7 +14,6 @@
 #include "options.h"
 #include "output.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -498,38 +497,21 @@ static int print_junit(const struct printer *p)
 	return rc;
 }
 
-/* "5%", "5", "2.5%": a percentage, 0 to 1000. */
-static int parse_threshold(const char *s, double *out)
-{
-	if (!s || !*s)
-		return -1;
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s)
-		return -1;
-	if (*end == '%')
-		end++;
-	if (*end || !(v >= 0) || v > 1000)
-		return -1;
-	*out = v / 100;
-	return 0;
-}
-
 int cmd_diff(int argc, char **argv)
 {
 	struct gt_diff_options o;
 	gt_diff_options_default(&o);
-	const char *threshold = NULL, *out_path = NULL;
+	const char *out_path = NULL;
 	uint64_t seed = o.seed, resamples = o.resamples, min_samples = o.min_samples;
 	int fmt = F_TEXT, strict = 0;
 	struct gt_name_filter filter = { 0 };
 	const struct gt_option opts[] = {
-		{ .kind = GT_OPT_STRING, .long_name = "threshold", .arg = "PCT", .value = &threshold,
-		  .help = "smallest change that counts, in percent (default 5%)" },
+		{ .kind = GT_OPT_PERCENT, .long_name = "threshold", .arg = "PCT%", .value = &o.threshold,
+		  .help = "smallest change that counts, with its unit: 5% (the default), 2.5%" },
 		GT_OPT_WARMUP(&o.warmup),
 		GT_OPT_KERNEL(&filter),
-		{ .kind = GT_OPT_CHOICE, .long_name = "format", .choices = formats, .value = &fmt,
+		{ .kind = GT_OPT_CHOICE, .short_name = 'f', .long_name = "format", .choices = formats,
+		  .value = &fmt,
 		  .help = "output format (default text; md for a CI job summary, junit for test reporters)" },
 		{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N", .value = &seed,
 		  .help = "seed of the bootstrap's random numbers (default 1)" },
@@ -563,12 +545,6 @@ int cmd_diff(int argc, char **argv)
 	struct gt_diff d;
 	memset(&d, 0, sizeof d);
 	FILE *out = NULL;
-	if (threshold && parse_threshold(threshold, &o.threshold) != 0) {
-		rc = gt_error("diff: option '--threshold' wants a percentage such as 5%% (0 to 1000), not '%s' "
-		              "(see 'gpuanalyze diff --help')",
-		              threshold);
-		goto done;
-	}
 	if (resamples < 100 || resamples > 1000000) {
 		rc = gt_error("diff: option '--bootstrap' wants 100 to 1000000 resamples, not %llu (see "
 		              "'gpuanalyze diff --help')",

@@ -19,9 +19,10 @@ int cmd_export(int argc, char **argv)
 	int fmt = GT_EXPORT_CHROME, gz = 0;
 	const char *out_path = NULL;
 	const struct gt_option opts[] = {
-		{ .kind = GT_OPT_CHOICE, .long_name = "format", .choices = formats, .value = &fmt,
+		{ .kind = GT_OPT_CHOICE, .short_name = 'f', .long_name = "format", .choices = formats,
+		  .value = &fmt,
 		  .help = "chrome: Trace Event JSON for Perfetto and chrome://tracing (default); csv" },
-		{ .kind = GT_OPT_FLAG, .short_name = 'z', .value = &gz,
+		{ .kind = GT_OPT_FLAG, .short_name = 'z', .long_name = "gzip", .value = &gz,
 		  .help = "gzip the output (stored blocks: any gzip reader opens it; no smaller)" },
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,

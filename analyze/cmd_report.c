@@ -12,32 +12,14 @@
 #include "options.h"
 #include "report.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* "5%", "5", "2.5%": a percentage, 0 to 1000. */
-static int parse_threshold(const char *s, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s)
-		return -1;
-	if (*end == '%')
-		end++;
-	if (*end || !(v >= 0) || v > 1000)
-		return -1;
-	*out = v / 100;
-	return 0;
-}
 
 int cmd_report(int argc, char **argv)
 {
 	struct gt_report_options o;
 	gt_report_options_default(&o);
-	const char *out_path = NULL, *threshold = NULL;
+	const char *out_path = NULL;
 	uint64_t top = o.top, seed = o.diff.seed;
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_STRING, .long_name = "baseline", .arg = "FILE", .value = &o.baseline,
@@ -47,8 +29,8 @@ int cmd_report(int argc, char **argv)
 		GT_OPT_WARMUP(&o.warmup),
 		{ .kind = GT_OPT_UINT, .long_name = "top", .arg = "N", .value = &top,
 		  .help = "kernels in the tables (default 10; the figure shows at most 8)" },
-		{ .kind = GT_OPT_STRING, .long_name = "threshold", .arg = "PCT", .value = &threshold,
-		  .help = "the comparison's threshold, in percent (default 5%)" },
+		{ .kind = GT_OPT_PERCENT, .long_name = "threshold", .arg = "PCT%", .value = &o.diff.threshold,
+		  .help = "the comparison's threshold, with its unit (default 5%)" },
 		{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N", .value = &seed,
 		  .help = "seed of the comparison's bootstrap (default 1)" },
 		GT_OPT_OUTPUT(&out_path),
@@ -66,10 +48,6 @@ int cmd_report(int argc, char **argv)
 	int nfiles, status;
 	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
-	if (threshold && parse_threshold(threshold, &o.diff.threshold) != 0)
-		return gt_error("report: option '--threshold' wants a percentage such as 5%% (0 to 1000), not '%s' "
-		                "(see 'gpuanalyze report --help')",
-		                threshold);
 	o.top = top ? (size_t)top : 1;
 	o.diff.seed = seed;
 	/* Figures beside the report: REPORT.md -> REPORT-kernels.svg, linked by its own name. */

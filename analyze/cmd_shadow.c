@@ -662,8 +662,8 @@ int cmd_shadow(int argc, char **argv)
 		  .help = "reference library built against gputrace_ref.h (required; it runs in gpuanalyze)",
 		  .value = &ref_path },
 		GT_OPT_KERNEL(&filter),
-		{ .kind = GT_OPT_CHOICE, .long_name = "format", .help = "output format (default text)",
-		  .value = &fmt, .choices = formats },
+		{ .kind = GT_OPT_CHOICE, .short_name = 'f', .long_name = "format",
+		  .help = "output format (default text)", .value = &fmt, .choices = formats },
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,
 	};

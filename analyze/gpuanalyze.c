@@ -47,7 +47,7 @@ const struct gt_command gt_commands[] = {
 
 static void usage(FILE *f)
 {
-	fputs("usage: gpuanalyze [--version] [--help] COMMAND [ARGS]\n\n"
+	fputs("usage: gpuanalyze [-V | --version] [-h | --help] COMMAND [ARGS]\n\n"
 	      "Analyzes gputrace traces (.gtrace) offline.\n\ncommands:\n",
 	      f);
 	for (const struct gt_command *c = gt_commands; c->name; c++)

@@ -7,6 +7,7 @@
 #include "options.h"
 
 #include "diag.h"
+#include "stdin_trace.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -113,6 +114,27 @@ static int parse_uint(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* "5%", "2.5%": 0 and the fraction (0.05, 0.025); 1 for a number without its '%' (*out is then the
+ * number as written); -1 for anything else, a percentage outside 0% to 1000% included. */
+static int parse_percent(const char *s, double *out)
+{
+	if (!s || !*s)
+		return -1;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || !(v >= 0) || v > 1000)
+		return -1;
+	if (*end == '\0') {
+		*out = v;
+		return 1;
+	}
+	if (strcmp(end, "%") != 0)
+		return -1;
+	*out = v / 100;
+	return 0;
+}
+
 /* Stores value into o's destination; returns 0 or a reported usage error. */
 static int apply(const struct gt_usage *u, const struct gt_option *o, const char *value)
 {
@@ -150,6 +172,22 @@ static int apply(const struct gt_usage *u, const struct gt_option *o, const char
 			return usage_error(u, "option '%s': bad regular expression '%s': %s",
 			                   spelling(o, sp, sizeof sp), value, err);
 		return 0;
+	}
+	case GT_OPT_PERCENT: {
+		double v;
+		int rc = parse_percent(value, &v);
+		if (rc == 0) {
+			*(double *)o->value = v;
+			return 0;
+		}
+		spelling(o, sp, sizeof sp);
+		if (rc < 0)
+			return usage_error(u, "option '%s' wants a percentage such as 5%% (0 to 1000), not '%s'", sp,
+			                   value);
+		if (v > 0 && v <= 1)
+			return usage_error(u, "option '%s' wants its unit: '%g%%' if '%s' is a fraction, '%s%%' if "
+			                   "it is in percent", sp, v * 100, value, value);
+		return usage_error(u, "option '%s' wants its unit: '%s%%' for %s percent", sp, value, value);
 	}
 	case GT_OPT_END:
 		break;
@@ -237,6 +275,22 @@ int gt_options_parse(const struct gt_usage *u, int argc, char **argv, char ***op
 	if (u->max_operands >= 0 && nops > u->max_operands) {
 		*status = usage_error(u, "too many operands (wants %s)", u->operands ? u->operands : "none");
 		return 0;
+	}
+	/* Every operand is a trace: "-" is the one on standard input, which can be read once. */
+	int from_stdin = 0;
+	for (int i = 1; i <= nops; i++) {
+		if (strcmp(argv[i], "-") != 0)
+			continue;
+		if (from_stdin++) {
+			*status = usage_error(u, "standard input ('-') can be given once");
+			return 0;
+		}
+		const char *p = gt_stdin_trace_path();
+		if (!p) {
+			*status = GT_EXIT_USAGE;
+			return 0;
+		}
+		argv[i] = (char *)p;
 	}
 	*operands = argv + 1;
 	*noperands = nops;

@@ -16,7 +16,8 @@
  *             return status;          // --help printed (0), or a usage error reported (2)
  *
  * Accepted spellings: --name VALUE, --name=VALUE, -x VALUE, -xVALUE; options and operands may be
- * interleaved; "--" ends the options. -h and --help are always there. The first line of --help is
+ * interleaved; "--" ends the options. -h and --help are always there. Operands are traces, and
+ * "-" among them (once) is the trace on standard input (stdin_trace.h). The first line of --help is
  * the synopsis, "usage: gpuanalyze NAME [OPTION]... OPERANDS", generated from the table; the man page
  * repeats it verbatim and tests/cli/test_gpuanalyze_help.sh checks that it does.
  */
@@ -37,6 +38,8 @@ enum gt_opt_kind {
 	GT_OPT_FORMAT, /* enum gt_format *: one of the formats in .formats */
 	GT_OPT_CHOICE, /* int *: index of the argument in .choices (NULL-terminated) */
 	GT_OPT_REGEX,  /* struct gt_name_filter *: compiled as POSIX ERE */
+	GT_OPT_PERCENT, /* double *: a percentage with its unit ("5%", "2.5%"), 0% to 1000%, stored as a
+	                 * fraction (0.05); a bare number is refused, since 0.05 could mean 5% or 0.05% */
 };
 
 struct gt_option {
@@ -50,10 +53,11 @@ struct gt_option {
 	const char *const *choices;  /* GT_OPT_CHOICE */
 };
 
-/* The options most subcommands share, spelled the same everywhere. */
+/* The options most subcommands share, spelled the same everywhere: -f/--format, -o/--output, and
+ * (export) -z/--gzip. A command whose --format is a GT_OPT_CHOICE gives it short_name 'f' too. */
 #define GT_OPT_FORMAT(ptr, mask)                                                                     \
-	{ .kind = GT_OPT_FORMAT, .long_name = "format", .help = "output format", .value = (ptr),       \
-	  .formats = (mask) }
+	{ .kind = GT_OPT_FORMAT, .short_name = 'f', .long_name = "format", .help = "output format",    \
+	  .value = (ptr), .formats = (mask) }
 #define GT_OPT_KERNEL(ptr)                                                                           \
 	{ .kind = GT_OPT_REGEX, .long_name = "kernel", .arg = "REGEX",                                 \
 	  .help = "only kernels whose mangled or demangled name matches REGEX (POSIX extended)",      \
@@ -63,8 +67,8 @@ struct gt_option {
 	  .help = "drop the first N launches of each kernel, by start time, in each file (default 0)", \
 	  .value = (ptr) }
 #define GT_OPT_OUTPUT(ptr)                                                                           \
-	{ .kind = GT_OPT_STRING, .short_name = 'o', .arg = "FILE",                                     \
-	  .help = "write to FILE instead of standard output", .value = (ptr) }
+	{ .kind = GT_OPT_STRING, .short_name = 'o', .long_name = "output", .arg = "FILE",              \
+	  .help = "write to FILE instead of standard output ('-': standard output)", .value = (ptr) }
 #define GT_OPT_END_OF_LIST { .kind = GT_OPT_END }
 
 struct gt_usage {

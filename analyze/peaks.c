@@ -58,20 +58,6 @@ char *gt_device_uuid_string(const struct gt_device *d, char *buf, size_t len)
 	return buf;
 }
 
-const char *gt_peaks_default_path(char *buf, size_t len)
-{
-	const char *env = getenv("GPUTRACE_PEAKS");
-	if (env && *env) {
-		snprintf(buf, len, "%s", env);
-		return buf;
-	}
-	const char *home = getenv("HOME");
-	if (!home || !*home)
-		return NULL;
-	int n = snprintf(buf, len, "%s/.cache/gputrace/peaks", home);
-	return n < 0 || (size_t)n >= len ? NULL : buf;
-}
-
 /* The fields of one line that matter. Values point into the (modified) line. */
 struct fields {
 	const char *uuid, *kind, *gbps, *bytes, *reps;

@@ -1,7 +1,8 @@
 /* peaks.h: measured copy bandwidths, as `gputrace peak` stores them, matched to a trace's device.
  *
  * `gputrace peak` (preload/launcher_peak.c) runs the probe kernels/bwprobe and appends one line per
- * kind to $GPUTRACE_PEAKS, else ~/.cache/gputrace/peaks: the probe's device fields, then the peak:
+ * kind to the peaks file (traces/peaks_path.h: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,
+ * else ~/.cache/gputrace/peaks): the probe's device fields, then the peak:
  *
  *   name="NVIDIA H200" uuid=GPU-84addb43-... cc=9.0 ... pci=0000:00:06.0 ... kind=htod_pinned
  *       gbps=55.41 bytes=268435456 reps=7
@@ -16,6 +17,7 @@
 #define GT_PEAKS_H
 
 #include "gputrace.h"
+#include "peaks_path.h" /* gt_peaks_default_path: the file's place, shared with gputrace peak */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -56,9 +58,6 @@ struct gt_peaks {
 	size_t malformed;        /* lines without kind= or a number in gbps= */
 };
 
-/* Where `gputrace peak` stores peaks: $GPUTRACE_PEAKS when set and not empty, else
- * $HOME/.cache/gputrace/peaks; NULL when neither can be formed. */
-const char *gt_peaks_default_path(char *buf, size_t len);
 /* Reads path, keeping the lines for uuid (as gt_device_uuid_string writes it; "" matches nothing).
  * 0 (pk filled, possibly without any peak); GT_ERR_IO when the file cannot be opened or read, with
  * errno's reason in err. */

@@ -20,6 +20,8 @@ $(KERNEL_BINS): $(BUILD)/kernels/%: kernels/%.cu $(KERNEL_HEADERS) kernels/modul
 
 ALL_TARGETS += $(KERNEL_BINS)
 CUDA_PROGS  += $(KERNEL_BINS)
+# The bandwidth probe of `gputrace peak`, where the launcher looks for it (preload/launcher_peak.c).
+INSTALL_LIBEXEC += $(BUILD)/kernels/bwprobe
 else
 $(info gputrace: nvcc not found under CUDA_HOME=$(CUDA_HOME): skipping the CUDA programs in kernels/)
 endif

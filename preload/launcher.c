@@ -2,6 +2,7 @@
  *
  *   gputrace record [-o FILE] [options] -- PROGRAM [ARGS...]
  *   gputrace peak [-o FILE] [--reps N] [--bytes N]
+ *   gputrace -h | --help | -V | --version;  gputrace COMMAND --help
  *
  * `record` sets LD_PRELOAD to libgputrace.so (found beside this binary), runs the program, passes its
  * exit status through (or dies of the same signal), and prints where each trace went with a one-line
@@ -26,33 +27,30 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-	        "usage: gputrace record [-o FILE] [options] -- PROGRAM [ARGS...]\n"
-	        "       gputrace peak [-o FILE] [--reps N] [--bytes N]\n"
-	        "       gputrace --help | --version\n"
+	        "usage: %s\n"
+	        "       %s\n"
+	        "       gputrace -h | --help | -V | --version\n"
+	        "       gputrace COMMAND --help\n"
 	        "\n"
 	        "Records what an unmodified CUDA program does on the GPU into a trace file, through\n"
 	        "CUPTI, for gpuanalyze(1). See gputrace(1).\n"
 	        "\n"
-	        "record options:\n"
-	        "  -o, --output FILE      trace path or pattern (%%p pid, %%h host, %%r rank, %%n program)\n"
-	        "  -f, --force            replace FILE if it exists (otherwise it is an error)\n"
-	        "  -a, --activities LIST  activity kinds (GPUTRACE_ACTIVITIES)\n"
-	        "  -k, --kernels REGEX    record only matching kernels (GPUTRACE_KERNELS)\n"
-	        "      --flush-ms N       write period (GPUTRACE_FLUSH_MS)\n"
-	        "      --shadow PATTERN   capture launches for shadow replay (GPUTRACE_SHADOW)\n"
-	        "      --shadow-max N     launches captured per kernel (GPUTRACE_SHADOW_MAX)\n"
-	        "      --lib PATH         libgputrace.so to preload\n"
-	        "  -q, --quiet            no tally at the end\n"
-	        "\n"
-	        "peak options:\n"
-	        "  -o, --output FILE      where to store the measured peaks (default: the file\n"
-	        "                         gpuanalyze reads, $GPUTRACE_PEAKS or ~/.cache/gputrace/peaks)\n"
-	        "      --reps N           timed repetitions per copy kind (default 7)\n"
-	        "      --bytes N          bytes per copy (default 268435456)\n"
-	        "\n"
-	        "Exit status: the program's own; 2 for a usage error or a program that cannot be run.\n"
-	        "\n");
+	        "record options:\n%s\n"
+	        "peak options:\n%s\n"
+	        "%s%s\n",
+	        launcher_record_help.synopsis, launcher_peak_help.synopsis, launcher_record_help.options,
+	        launcher_peak_help.options, launcher_record_help.exit_status, launcher_peak_help.exit_status);
 	config_help(out);
+}
+
+void launcher_print_help(const struct launcher_help *h, FILE *out)
+{
+	fprintf(out, "usage: %s\n\n%s\n\noptions:\n%s  %-20s   show this help and exit\n\n%s", h->synopsis,
+	        h->description, h->options, "-h, --help", h->exit_status);
+	if (h->environment) {
+		fputs("\n", out);
+		config_help(out);
+	}
 }
 
 int launcher_find(const char *name, char *out, size_t n)
@@ -89,9 +87,9 @@ int launcher_bad_option(const char *cmd, int c, char **argv)
 		snprintf(opt, sizeof opt, "-%c", optopt);
 	else
 		snprintf(opt, sizeof opt, "%.*s", (int)strcspn(arg, "="), arg);
-	fprintf(stderr, "gputrace: %s: %s '%s' (try gputrace --help)\n", cmd,
+	fprintf(stderr, "gputrace: %s: %s '%s' (try gputrace %s --help)\n", cmd,
 	        c == ':' ? "missing value for option" : "unknown option",
-	        gtp_escape(opt, shown, sizeof shown));
+	        gtp_escape(opt, shown, sizeof shown), cmd);
 	return 2;
 }
 
@@ -170,7 +168,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(cmd, "--version")) {
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
 		printf("gputrace %s (trace format %d.%d)\n", GT_TOOL_VERSION, GT_FORMAT_MAJOR,
 		       GT_FORMAT_MINOR);
 		return 0;

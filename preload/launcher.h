@@ -3,9 +3,22 @@
 #define GT_PRELOAD_LAUNCHER_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 int launcher_record(int argc, char **argv);
 int launcher_peak(int argc, char **argv);
+/* A subcommand's help, as text, so that `gputrace --help` and `gputrace CMD --help` print the same
+ * synopsis, option lines and exit statuses. */
+struct launcher_help {
+	const char *synopsis;    /* without "usage: " */
+	const char *description; /* the paragraph of CMD --help */
+	const char *options;     /* option lines, without -h */
+	const char *exit_status; /* "Exit status of CMD: ..." */
+	int environment;         /* 1: CMD --help ends with the environment table (config_help) */
+};
+extern const struct launcher_help launcher_record_help, launcher_peak_help;
+/* `gputrace CMD --help`: usage, description, options and -h, exit statuses, the environment. */
+void launcher_print_help(const struct launcher_help *h, FILE *out);
 /* Finds a file installed beside the launcher: BIN/name, BIN/../lib/name, BIN/../libexec/gputrace/name,
  * BIN/kernels/name. 0 and the path, or -1. */
 int launcher_find(const char *name, char *out, size_t n);

@@ -2,11 +2,13 @@
  *
  * Runs the bandwidth probe from kernels/ (bwprobe: pinned and pageable H2D and D2H, D2D, large
  * copies, median of several timed repetitions) and stores its "peak ..." lines where gpuanalyze looks
- * for measured peaks: $GPUTRACE_PEAKS, else ~/.cache/gputrace/peaks. Each stored line carries the
- * device's name and UUID so a trace is matched to the peaks of its own GPU.
+ * for measured peaks (traces/peaks_path.h: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,
+ * else ~/.cache/gputrace/peaks). Each stored line carries the device's name and UUID so a trace is
+ * matched to the peaks of its own GPU.
  */
 #include "launcher.h"
 #include "log.h"
+#include "peaks_path.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -17,24 +19,54 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int default_peaks_path(char *out, size_t n)
+const struct launcher_help launcher_peak_help = {
+	.synopsis = "gputrace peak [-o FILE] [--reps N] [--bytes N]",
+	.description =
+	"Measures the copy bandwidths this machine reaches, with the probe bwprobe: pinned and\n"
+	"pageable host-to-device and device-to-host copies and device-to-device copies, the median\n"
+	"of N timed copies of each kind. Prints the probe's lines and appends one line per kind,\n"
+	"tagged with the GPU's name and UUID, to the peaks file that gpuanalyze bandwidth reads.\n"
+	"Needs a GPU. The probe is looked for beside gputrace: BIN/bwprobe,\n"
+	"BIN/../lib/bwprobe, BIN/../libexec/gputrace/bwprobe (where make install puts it),\n"
+	"BIN/kernels/bwprobe.",
+	.options =
+	"  -o, --output FILE      where to store the measured peaks (default: the file gpuanalyze\n"
+	"                         reads: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,\n"
+	"                         else ~/.cache/gputrace/peaks)\n"
+	"      --reps N           timed repetitions per copy kind (default 7)\n"
+	"      --bytes N          bytes per copy (default 268435456)\n",
+	.exit_status =
+	"Exit status of peak: 0 when the peaks were stored; 1 when the probe failed; 2 for a usage\n"
+	"error, a probe that cannot be found or run, or a peaks file that cannot be written; 3 when\n"
+	"the probe found no CUDA device.\n",
+	.environment = 0,
+};
+
+/* mkdir -p of the folder that holds path: the cache folders (~/.cache, its gputrace/) need not
+ * exist yet. 0, or -1 with errno. */
+static int make_parent_folders(const char *path)
 {
-	const char *env = getenv("GPUTRACE_PEAKS");
-	if (env && *env) {
-		snprintf(out, n, "%s", env);
-		return 0;
-	}
-	const char *home = getenv("HOME");
-	if (!home || !*home)
-		return -1;
 	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/.cache", home);
-	mkdir(dir, 0755);
-	snprintf(dir, sizeof dir, "%s/.cache/gputrace", home);
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+	int w = snprintf(dir, sizeof dir, "%s", path);
+	if (w < 0 || (size_t)w >= sizeof dir) {
+		errno = ENAMETOOLONG;
 		return -1;
-	int w = snprintf(out, n, "%s/peaks", dir);
-	return w < 0 || (size_t)w >= n ? -1 : 0;
+	}
+	char *last = strrchr(dir, '/');
+	if (!last || last == dir)
+		return 0;
+	*last = '\0';
+	for (char *p = dir + 1;; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+		*p = '\0';
+		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*p = c;
+		if (!c)
+			return 0;
+	}
 }
 
 int launcher_peak(int argc, char **argv)
@@ -54,8 +86,8 @@ int launcher_peak(int argc, char **argv)
 		case 'r': reps = optarg; break;
 		case 'b': bytes = optarg; break;
 		case 'h':
-			printf("usage: gputrace peak [-o FILE] [--reps N] [--bytes N]\n");
-			return 0;
+			launcher_print_help(&launcher_peak_help, stdout);
+			return fflush(stdout) == 0 ? 0 : 2;
 		default:
 			return launcher_bad_option("peak", c, argv);
 		}
@@ -65,10 +97,18 @@ int launcher_peak(int argc, char **argv)
 		fprintf(stderr, "gputrace: cannot find the bandwidth probe 'bwprobe' beside this program\n");
 		return 2;
 	}
+	int in_cache = 0;
 	if (output)
 		snprintf(path, sizeof path, "%s", output);
-	else if (default_peaks_path(path, sizeof path) != 0) {
-		fprintf(stderr, "gputrace: no place for the peaks file: set GPUTRACE_PEAKS or use -o\n");
+	else if (!gt_peaks_default_path(path, sizeof path, &in_cache)) {
+		fprintf(stderr, "gputrace: no place for the peaks file ($GPUTRACE_PEAKS, $XDG_CACHE_HOME and "
+		        "$HOME unset): set one or use -o\n");
+		return 2;
+	}
+	if (in_cache && make_parent_folders(path) != 0) {
+		char shown[1024];
+		fprintf(stderr, "gputrace: cannot create the folder of '%s': %s\n",
+		        gtp_escape(path, shown, sizeof shown), strerror(errno));
 		return 2;
 	}
 	char cmd[9000];

@@ -13,6 +13,34 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+const struct launcher_help launcher_record_help = {
+	.synopsis = "gputrace record [-o FILE] [options] -- PROGRAM [ARGS...]",
+	.description =
+	"Runs PROGRAM with libgputrace.so preloaded (in front of any LD_PRELOAD already set), so\n"
+	"that it and every process it starts record into their own trace files, then prints one\n"
+	"line per trace written (kernels, copies, memsets, bytes, dropped records) and ends the\n"
+	"way PROGRAM ended. Options end at the first argument that is not one (or at --), so\n"
+	"PROGRAM's own options are left alone. Each option sets the environment variable named\n"
+	"with it, for PROGRAM and everything it starts.",
+	.options =
+	"  -o, --output FILE      trace path or pattern (%p pid, %h host, %r rank, %n program)\n"
+	"  -f, --force            replace FILE if it exists (otherwise it is an error)\n"
+	"  -a, --activities LIST  activity kinds (GPUTRACE_ACTIVITIES)\n"
+	"  -k, --kernels REGEX    record only matching kernels (GPUTRACE_KERNELS)\n"
+	"      --flush-ms N       write period (GPUTRACE_FLUSH_MS)\n"
+	"      --shadow PATTERN   capture launches for shadow replay (GPUTRACE_SHADOW)\n"
+	"      --shadow-max N     launches captured per kernel (GPUTRACE_SHADOW_MAX)\n"
+	"      --lib PATH         libgputrace.so to preload (default: found beside gputrace)\n"
+	"  -q, --quiet            no tally at the end\n",
+	/* What launcher_run and launcher_exit_like do: execvp failing in the child is 127. */
+	.exit_status =
+	"Exit status of record: the program's own (killed by a signal: gputrace dies of the same\n"
+	"signal); 127 when the program cannot be run (not found, not executable); 2 for a usage\n"
+	"error (an unknown option, no program, an existing -o FILE without --force, no\n"
+	"libgputrace.so found).\n",
+	.environment = 1,
+};
+
 static int set(const char *var, const char *val)
 {
 	if (setenv(var, val, 1) != 0) {
@@ -139,9 +167,8 @@ int launcher_record(int argc, char **argv)
 		case 'L': lib = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'h':
-			printf("usage: gputrace record [-o FILE] [options] -- PROGRAM [ARGS...]\n"
-			       "(gputrace --help lists the options and the environment)\n");
-			return 0;
+			launcher_print_help(&launcher_record_help, stdout);
+			return fflush(stdout) == 0 ? 0 : 2;
 		default:
 			return launcher_bad_option("record", c, argv);
 		}

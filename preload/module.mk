@@ -14,6 +14,7 @@ $(BUILD)/libgputrace.so: $(PRELOAD_OBJS) $(BUILD)/libgtcupti.a $(BUILD)/libgttra
 	    -lzstd -ldl -lpthread
 
 ALL_TARGETS += $(BUILD)/libgputrace.so
+INSTALL_SHLIBS += $(BUILD)/libgputrace.so
 else
 $(info gputrace: CUPTI headers not found under CUDA_HOME=$(CUDA_HOME): skipping libgputrace.so)
 endif
@@ -22,3 +23,4 @@ $(BUILD)/gputrace: $(LAUNCHER_OBJS) $(BUILD)/libgttrace.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -lm
 
 ALL_TARGETS += $(BUILD)/gputrace
+INSTALL_BINS += $(BUILD)/gputrace

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Installs the Debian packages gputrace builds against, or says exactly how to.
 #   tests/deps.sh PACKAGE...
-# Checks for the headers rather than the packages, so that a machine with the libraries installed by
-# other means passes too.
+# Checks for the headers and commands rather than the packages, so that a machine with the libraries
+# installed by other means passes too.
 #
 # Then, optionally, clang with libFuzzer's and the sanitizers' runtimes, for the fuzz targets that
 # make check builds and runs (tests/cli/test_fuzz_targets.sh); tests/fuzz/toolchain.sh checks for
@@ -13,8 +13,10 @@ here=$(dirname "$0")
 missing=""
 have() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
 have zstd.h || missing="$missing libzstd-dev"
-have gelf.h || missing="$missing libelf-dev"
 { printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1; } || missing="$missing libcmocka-dev"
+# Tools that make check runs (tests/cli/test_man_lint.sh, tests/cli/test_install.sh).
+command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf"
 
 can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
 # apt_install PACKAGE...: installs them, reading the package lists first only where installing

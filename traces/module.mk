@@ -2,6 +2,8 @@
 TRACE_SRCS += $(wildcard traces/*.c)
 TRACE_OBJS := $(TRACE_SRCS:%.c=$(OBJ)/%.o)
 INSTALL_HEADERS += traces/gputrace.h
+INSTALL_LIBS += $(BUILD)/libgttrace.a
+INSTALL_PKGCONFIG += traces/gputrace.pc.in
 MAN_PAGES += man/gputrace-format.5
 
 $(BUILD)/libgttrace.a: $(TRACE_OBJS)

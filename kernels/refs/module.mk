@@ -25,6 +25,7 @@ $(OBJ)/tests/data/shadow/%.o: CFLAGS_ALL += -Ianalyze
 
 REF_LIBS += $(REFS_SO)
 INSTALL_HEADERS += analyze/gputrace_ref.h
+INSTALL_PKGCONFIG += analyze/gputrace-ref.pc.in
 MAN_PAGES += man/gputrace-ref.3
 ALL_TARGETS += $(REFS_SO) $(SHADOW_BADABI_SO)
 TEST_EXTRA_TARGETS += $(REFS_SO) $(SHADOW_BADABI_SO)

@@ -3,7 +3,8 @@
 # test_analyze_bandwidth.c checks against NumPy (build/tests/test_analyze_bandwidth writes it,
 # with a peaks file in the format `gputrace peak` appends to): text with --peaks, Markdown with
 # $GPUTRACE_PEAKS naming a file that does not exist, CSV, JSON; the input errors (exit 2, one
-# line); and, on the real sample recordings, that every format runs and the JSON parses. To accept
+# line); the default place of the peaks file ($XDG_CACHE_HOME/gputrace/peaks where that is an
+# absolute path, else ~/.cache/gputrace/peaks); and, on the real sample recordings, that every format runs and the JSON parses. To accept
 # a deliberate change, run the commands below by hand where 'test_analyze_bandwidth write .' wrote
 # the files, and review the diff.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -30,6 +31,19 @@ check bandwidth_copies.txt "$G" bandwidth --peaks peaks copies.gtrace
 GPUTRACE_PEAKS=nothere check bandwidth_copies.md "$G" bandwidth --format md copies.gtrace
 check bandwidth_copies.csv "$G" bandwidth --format csv --peaks peaks copies.gtrace
 GPUTRACE_PEAKS=peaks check bandwidth_copies.json "$G" bandwidth --format json copies.gtrace
+
+# Without $GPUTRACE_PEAKS: the XDG cache (an absolute XDG_CACHE_HOME only), else ~/.cache.
+mkdir -p "$T/xdg/gputrace" && cp peaks "$T/xdg/gputrace/peaks" || fail "cannot place the XDG peaks"
+GPUTRACE_PEAKS= XDG_CACHE_HOME="$T/xdg" "$G" bandwidth --format csv copies.gtrace >"$T/xdg.csv" 2>"$T/err" ||
+	fail "bandwidth with XDG_CACHE_HOME exits $?: $(cat "$T/err")"
+"$G" bandwidth --format csv --peaks peaks copies.gtrace | cmp -s - "$T/xdg.csv" ||
+	fail "bandwidth did not read \$XDG_CACHE_HOME/gputrace/peaks as --peaks would"
+GPUTRACE_PEAKS= XDG_CACHE_HOME="$T/xdg-none" "$G" bandwidth copies.gtrace >"$T/out" 2>&1
+grep -qF "no measured peaks: $T/xdg-none/gputrace/peaks does not exist" "$T/out" ||
+	fail "bandwidth does not look in \$XDG_CACHE_HOME: $(grep 'measured peaks' "$T/out")"
+GPUTRACE_PEAKS= XDG_CACHE_HOME=relative "$G" bandwidth copies.gtrace >"$T/out" 2>&1
+grep -qF "no measured peaks: $T/.cache/gputrace/peaks does not exist" "$T/out" ||
+	fail "bandwidth does not ignore a relative XDG_CACHE_HOME: $(grep 'measured peaks' "$T/out")"
 
 error 2 "gpuanalyze: cannot read peaks file 'missing-peaks': No such file or directory" \
 	"$G" bandwidth --peaks missing-peaks copies.gtrace

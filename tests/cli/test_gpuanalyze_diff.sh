@@ -117,6 +117,10 @@ cmp -s "$T/out" "$T/seed7" || fail "the same seed gave different output"
 run 2 "$S/h200-splat_render.gtrace"
 run 2 --threshold x "$S/h200-splat_render.gtrace" "$S/h200-splat_render.gtrace"
 [ "$(wc -l < "$T/err")" -eq 1 ] || fail "bad threshold: not one line"
+# A threshold without its unit: 0.05 could be 5% or 0.05%, so it is refused, with how to write each.
+run 2 --threshold 0.05 "$S/h200-splat_render.gtrace" "$S/h200-splat_render.gtrace"
+[ "$(cat "$T/err")" = "gpuanalyze: diff: option '--threshold' wants its unit: '5%' if '0.05' is a fraction, '0.05%' if it is in percent (see 'gpuanalyze diff --help')" ] ||
+	fail "bare threshold: '$(cat "$T/err")'"
 run 2 "$S/h200-splat_render.gtrace" "$T/missing.gtrace"
 grep -q "^gpuanalyze: cannot open trace '$T/missing.gtrace'" "$T/err" || fail "missing trace: $(cat "$T/err")"
 

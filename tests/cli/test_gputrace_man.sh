@@ -3,7 +3,9 @@
 # in the man page's ENVIRONMENT that opens "NAME (default VALUE)" with the same default ("(none)"
 # in --help is "none" in the page), every variable the page documents that way is one --help
 # lists, every option --help shows appears in the page, and the SYNOPSIS has every command of the
-# usage. Where groff is installed, the page also formats without a warning.
+# usage, and every exit status that --help states for record and peak is in the page's EXIT STATUS
+# (the reverse too, for the ones the page gives record and peak). Where groff is installed, the
+# page also formats without a warning.
 . tests/cli/progs/common.sh
 need_gputrace
 MAN=$ROOT/man/gputrace.1
@@ -55,7 +57,22 @@ for cmd in $(sed -n 's/^ *\(usage:\)\{0,1\} *gputrace \([a-z][a-z]*\) .*/\2/p' "
 	grep -q "^gputrace $cmd" "$T/synopsis" || fail "the SYNOPSIS lacks 'gputrace $cmd'"
 done
 grep -q -- "--help" "$T/synopsis" || fail "the SYNOPSIS lacks --help"
+grep -q -- "-V" "$T/synopsis" || fail "the SYNOPSIS lacks -V"
 note "SYNOPSIS has every command of the usage"
+
+# Exit statuses: the numbers of "Exit status of CMD: ..." in --help against the page's paragraph
+# on CMD in EXIT STATUS (the signal examples, 128 plus a signal's number, aside).
+sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$T/man.txt" >"$T/exit.man"
+for cmd in record peak; do
+	awk -v want="Exit status of $cmd:" 'index($0, want) == 1 { on = 1 } on && (/^$/ || (/^Exit status of / && index($0, want) != 1)) { exit } on { print }' "$T/help" |
+		grep -oE '(^|[ (;])[0-9]+( |$)' | tr -dc '0-9\n' | sort -un >"$T/exit.help.$cmd"
+	[ -s "$T/exit.help.$cmd" ] || fail "gputrace --help states no exit status for $cmd"
+	awk -v cmd="$cmd" '/^\.B gputrace / { on = ($3 == cmd) } on' "$T/exit.man" | tr '\n' ' ' |
+		sed 's/([^)]*signal[^)]*)//g' | grep -oE '(^|[ (])[0-9]+[ ,)]' | tr -dc '0-9\n' | sort -un >"$T/exit.man.$cmd"
+	cmp -s "$T/exit.help.$cmd" "$T/exit.man.$cmd" ||
+		fail "exit statuses of $cmd: --help states $(tr '\n' ' ' <"$T/exit.help.$cmd"), gputrace(1) $(tr '\n' ' ' <"$T/exit.man.$cmd")"
+done
+note "EXIT STATUS states the statuses of --help: record $(tr '\n' ' ' <"$T/exit.help.record"), peak $(tr '\n' ' ' <"$T/exit.help.peak")"
 
 if command -v groff >/dev/null 2>&1; then
 	groff -man -ww -z "$MAN" >"$T/groff" 2>&1 || fail "groff failed on gputrace.1"

@@ -1,8 +1,9 @@
 #!/bin/sh
-# gputrace's command line: --help (top level and per command) and --version exit 0 with their
-# text on stdout and nothing on stderr; an unknown command, an unknown option, an option without
-# its value, or `record` without a program exit 2 with exactly one "gputrace:" line on stderr and
-# nothing on stdout. No GPU needed.
+# gputrace's command line: --help (top level and per command) and --version (-V) exit 0 with their
+# text on stdout and nothing on stderr; each command's --help is the full one (its options, its
+# exit statuses) and its exit statuses are those it gives (127 for a program that cannot be run);
+# an unknown command, an unknown option, an option without its value, or `record` without a
+# program exit 2 with exactly one "gputrace:" line on stderr and nothing on stdout. No GPU needed.
 . tests/cli/progs/common.sh
 need_gputrace
 
@@ -38,6 +39,41 @@ expect_ok "gputrace record --help" "usage: gputrace record" record --help
 expect_ok "gputrace record -h" "usage: gputrace record" record -h
 expect_ok "gputrace peak --help" "usage: gputrace peak" peak --help
 expect_ok "gputrace --version" "^gputrace [0-9][0-9.]* (trace format [0-9]*\.[0-9]*)$" --version
+expect_ok "gputrace -V" "^gputrace [0-9][0-9.]* (trace format [0-9]*\.[0-9]*)$" -V
+
+# exit_text CMD: the paragraph "Exit status of CMD: ..." of the help on standard input, up to a
+# blank line or the next command's.
+exit_text() {
+	awk -v want="Exit status of $1:" 'index($0, want) == 1 { on = 1 } on && (/^$/ || (/^Exit status of / && index($0, want) != 1)) { exit } on { print }'
+}
+
+# Each command's help is the full one: every option line of `gputrace --help` for it, -h, and its
+# exit statuses (the same words as the top-level help).
+"$GPUTRACE" --help >"$T/top"
+for cmd in record peak; do
+	"$GPUTRACE" $cmd --help >"$T/$cmd"
+	sed -n "/^$cmd options:/,/^\$/p" "$T/top" | sed -e '1d' -e '/^$/d' >"$T/$cmd.opts"
+	[ -s "$T/$cmd.opts" ] || fail "gputrace --help has no '$cmd options:'"
+	while IFS= read -r line; do
+		grep -qxF -- "$line" "$T/$cmd" || fail "gputrace $cmd --help lacks the option line '$line'"
+	done <"$T/$cmd.opts"
+	grep -q '^  -h, --help ' "$T/$cmd" || fail "gputrace $cmd --help lacks -h, --help"
+	exit_text "$cmd" <"$T/top" >"$T/$cmd.exit"
+	[ -s "$T/$cmd.exit" ] || fail "gputrace --help states no exit status of $cmd"
+	exit_text "$cmd" <"$T/$cmd" | cmp -s - "$T/$cmd.exit" ||
+		fail "gputrace $cmd --help states other exit statuses than gputrace --help"
+	note "gputrace $cmd --help: $(wc -l <"$T/$cmd.opts") option lines and the exit statuses of gputrace --help"
+done
+grep -q 'GPUTRACE_OUTPUT' "$T/record" || fail "gputrace record --help lacks the environment"
+
+# What the help says a program that cannot be run gives, it gives (any library will do: the
+# program is never started).
+grep -q '127 when the program cannot be run' "$T/record" || fail "record --help does not say 127"
+"$GPUTRACE" record -q --lib /dev/null -- "$T/no-such-program" >"$T/o" 2>"$T/e"
+rc=$?
+[ $rc = 127 ] || fail "a program that cannot be run: exit $rc, record --help says 127: $(cat "$T/e")"
+grep -q "^gputrace: cannot run '$T/no-such-program'" "$T/e" || fail "no line saying why: $(cat "$T/e")"
+note "a program that cannot be run: 127, as record --help says"
 
 expect_usage_error "unknown command" frobnicate
 expect_usage_error "unknown command that looks like an option" --frobnicate

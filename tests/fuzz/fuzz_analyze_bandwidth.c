@@ -4,7 +4,7 @@
  * (bandwidth.h) runs with that peaks file, or without one (GPUTRACE_PEAKS pointing nowhere), then
  * the subcommand in one of its formats (fa_pick chooses per input).
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
 #include "fuzz_analyze.h"
 

@@ -4,7 +4,7 @@
  * statistics are not what is fuzzed here, the input path is), with or without warm-up and a kernel
  * filter; then the subcommand in one of its formats (fa_pick chooses per input).
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
 #include "fuzz_analyze.h"
 

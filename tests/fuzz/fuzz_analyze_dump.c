@@ -1,7 +1,7 @@
 /* fuzz_analyze_dump.c: `gpuanalyze dump` on hostile traces: every event's fields (fields.h) as
  * text, through the subcommand in one of its formats or with a type selection (fa_pick).
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
 #include "fuzz_analyze.h"
 

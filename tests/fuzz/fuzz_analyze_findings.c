@@ -2,7 +2,7 @@
  * its default thresholds and the subcommand in text, or with tight thresholds (every rule fires more
  * often) and the subcommand in JSON (fa_pick chooses per input).
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
 #include "fuzz_analyze.h"
 

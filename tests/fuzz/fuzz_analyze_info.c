@@ -1,7 +1,7 @@
 /* fuzz_analyze_info.c: `gpuanalyze info` on hostile traces: the engine (info.h) through the loader
  * (load.h), then the subcommand in one of its formats (fa_pick).
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
 #include "fuzz_analyze.h"
 

@@ -3,7 +3,7 @@
  * fuzz_analyze.h; the engine (ranks.h) with and without a step range and warm-up; then the
  * subcommand (fa_pick chooses per input).
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
 #include "fuzz_analyze.h"
 

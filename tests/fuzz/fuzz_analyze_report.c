@@ -3,7 +3,7 @@
  * trace, then the baseline), without a shadow library (no code is loaded), with figures into a
  * scratch folder; then the subcommand (fa_pick chooses per input).
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
 #include "fuzz_analyze.h"
 

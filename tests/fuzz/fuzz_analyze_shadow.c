@@ -11,7 +11,7 @@
  * correct, wrong, without a reference, not fully captured, a blob missing) into DIR and exits;
  * tests/fuzz/run_all.sh does that when the seed folder is empty.
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
 #include "fuzz_analyze.h"
 

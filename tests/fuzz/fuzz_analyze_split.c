@@ -1,7 +1,7 @@
 /* fuzz_analyze_split.c: `gpuanalyze split` on hostile traces: the engine (split.h) choosing its
  * units itself, then told an NVTX range name, with warm-up; then the subcommand in one of its formats (fa_pick chooses per input).
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
 #include "fuzz_analyze.h"
 

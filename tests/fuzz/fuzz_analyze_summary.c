@@ -3,7 +3,7 @@
  * every sort order; then the subcommand in one of its formats with options (fa_pick chooses the
  * variant per input).
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
 #include "fuzz_analyze.h"
 

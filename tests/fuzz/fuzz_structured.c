@@ -34,7 +34,7 @@
  * turned into PATH (rank 0) and, if rank 1 holds records, PATH-rank1, and nothing is analysed; that
  * is how a crashing description becomes a file of tests/data/bad/.
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
 #include "fuzz_analyze.h"
 

@@ -6,8 +6,8 @@
  * from the device record's peak; the flags (pageable, small under 4 t0 peak, synchronous copies on
  * the critical path: overlapped by a kernel, by an async copy, by work of another device, by
  * nothing); the peaks file (UUID match in any case, last line wins, other devices, lines without
- * a UUID, malformed lines, quoted names, unknown kinds; $GPUTRACE_PEAKS, ~/.cache, --peaks that
- * cannot be read). Then the real transfers recording, whose groups, rates and flags are derived
+ * a UUID, malformed lines, quoted names, unknown kinds; $GPUTRACE_PEAKS, $XDG_CACHE_HOME (absolute
+ * only), ~/.cache, --peaks that cannot be read). Then the real transfers recording, whose groups, rates and flags are derived
  * here from its records.
  *
  *   test_analyze_bandwidth write DIR   writes copies.gtrace and peaks for the CLI test
@@ -285,6 +285,40 @@ static void test_measured_peaks_file(void **state)
 	gt_bandwidth_release(&b);
 }
 
+/* The place rule, one variable at a time: $GPUTRACE_PEAKS over $XDG_CACHE_HOME over $HOME; a
+ * relative XDG_CACHE_HOME is ignored, as the XDG Base Directory specification says. */
+static void test_peaks_place_rule(void **state)
+{
+	(void)state;
+	const char *oldhome = getenv("HOME");
+	char *saved = oldhome ? strdup(oldhome) : NULL;
+	char buf[512];
+	int in_cache = -1;
+	setenv("HOME", "/home/u", 1);
+	setenv("XDG_CACHE_HOME", "/var/cache/u", 1);
+	setenv("GPUTRACE_PEAKS", "/data/peaks", 1);
+	assert_string_equal(gt_peaks_default_path(buf, sizeof buf, &in_cache), "/data/peaks");
+	assert_int_equal(in_cache, 0);
+	unsetenv("GPUTRACE_PEAKS");
+	assert_string_equal(gt_peaks_default_path(buf, sizeof buf, &in_cache), "/var/cache/u/gputrace/peaks");
+	assert_int_equal(in_cache, 1);
+	setenv("XDG_CACHE_HOME", "relative/cache", 1);
+	assert_string_equal(gt_peaks_default_path(buf, sizeof buf, &in_cache), "/home/u/.cache/gputrace/peaks");
+	setenv("XDG_CACHE_HOME", "", 1);
+	assert_string_equal(gt_peaks_default_path(buf, sizeof buf, NULL), "/home/u/.cache/gputrace/peaks");
+	unsetenv("HOME");
+	assert_null(gt_peaks_default_path(buf, sizeof buf, NULL));
+	setenv("XDG_CACHE_HOME", "/var/cache/u", 1);
+	assert_string_equal(gt_peaks_default_path(buf, sizeof buf, NULL), "/var/cache/u/gputrace/peaks");
+	/* a place that does not fit is none, not a cut path */
+	assert_null(gt_peaks_default_path(buf, 10, NULL));
+	unsetenv("XDG_CACHE_HOME");
+	if (saved) {
+		setenv("HOME", saved, 1);
+		free(saved);
+	}
+}
+
 static void test_default_place_and_unreadable_peaks(void **state)
 {
 	(void)state;
@@ -293,10 +327,11 @@ static void test_default_place_and_unreadable_peaks(void **state)
 	const char *oldhome = getenv("HOME");
 	char *saved = oldhome ? strdup(oldhome) : NULL;
 	unsetenv("GPUTRACE_PEAKS");
+	unsetenv("XDG_CACHE_HOME");
 	setenv("HOME", home, 1);
 	char buf[512], want[512];
 	snprintf(want, sizeof want, "%s/.cache/gputrace/peaks", home);
-	assert_string_equal(gt_peaks_default_path(buf, sizeof buf), want);
+	assert_string_equal(gt_peaks_default_path(buf, sizeof buf, NULL), want);
 	const char *p = temp();
 	assert_int_equal(write_copies(p), 0);
 	struct gt_bandwidth b;
@@ -493,6 +528,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_rates_groups_and_peaks, teardown),
 		cmocka_unit_test_teardown(test_sync_copies_on_the_critical_path, teardown),
 		cmocka_unit_test_teardown(test_measured_peaks_file, teardown),
+		cmocka_unit_test(test_peaks_place_rule),
 		cmocka_unit_test_teardown(test_default_place_and_unreadable_peaks, teardown),
 		cmocka_unit_test_teardown(test_command_says_when_no_peak_matches, teardown),
 		cmocka_unit_test_teardown(test_transfers_recording, teardown),

@@ -1,6 +1,7 @@
 /* test_analyze_options.c: the shared command-line pieces: option parsing and its errors, the
  * synopsis it generates, --kernel's two-name match, demangling, the one voice of diagnostics, and
- * the exit statuses of usage errors (2, never 1).
+ * the exit statuses of usage errors (2, never 1). Percentages carry their unit: "5%" is 0.05, and a
+ * bare number is refused with a line that says how to write it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include "analyze/options.h"
 
 static uint64_t warmup, top;
+static double threshold;
 static int sort_idx, flag;
 static enum gt_format fmt;
 static const char *out_path;
@@ -34,6 +36,7 @@ static const struct gt_option opts[] = {
 	GT_OPT_FORMAT(&fmt, GT_FMT_TEXT | GT_FMT_JSON),
 	{ .kind = GT_OPT_UINT, .long_name = "top", .arg = "N", .value = &top, .help = "first N" },
 	{ .kind = GT_OPT_FLAG, .long_name = "quiet", .value = &flag, .help = "say less" },
+	{ .kind = GT_OPT_PERCENT, .long_name = "threshold", .arg = "PCT%", .value = &threshold, .help = "limit" },
 	GT_OPT_OUTPUT(&out_path),
 	GT_OPT_END_OF_LIST,
 };
@@ -48,6 +51,7 @@ static int setup(void **state)
 {
 	(void)state;
 	warmup = top = 0;
+	threshold = -1;
 	sort_idx = flag = 0;
 	fmt = GT_FMT_TEXT;
 	out_path = NULL;
@@ -114,9 +118,25 @@ static void test_every_spelling(void **state)
 	assert_int_equal(flag, 1);
 	assert_true(filter.active);
 	assert_string_equal(diag_text(), "");
-	/* -o FILE as two words. */
+	/* -o FILE as two words, and the long forms of the short ones. */
 	assert_true(parse(ops, &n, &status, "-o", "x", "f", NULL));
 	assert_string_equal(out_path, "x");
+	assert_true(parse(ops, &n, &status, "--output=y", "-f", "text", "f", NULL));
+	assert_string_equal(out_path, "y");
+	assert_int_equal(fmt, GT_FMT_TEXT);
+	assert_true(parse(ops, &n, &status, "--output", "z", "-fjson", "f", NULL));
+	assert_string_equal(out_path, "z");
+	assert_int_equal(fmt, GT_FMT_JSON);
+	/* Percentages: the fraction of what is written with its unit. */
+	assert_true(parse(ops, &n, &status, "--threshold", "5%", "f", NULL));
+	assert_true(threshold == 0.05);
+	assert_true(parse(ops, &n, &status, "--threshold=2.5%", "f", NULL));
+	assert_true(threshold == 0.025);
+	assert_true(parse(ops, &n, &status, "--threshold", "0%", "f", NULL));
+	assert_true(threshold == 0);
+	assert_true(parse(ops, &n, &status, "--threshold", "1000%", "f", NULL));
+	assert_true(threshold == 10);
+	assert_string_equal(diag_text(), "");
 }
 
 /* Every usage error: status 2, one line in the analyzer's voice naming the command and the help. */
@@ -169,6 +189,25 @@ static void test_usage_errors(void **state)
 	                   "--sort=size", "a", NULL);
 	expect_usage_error("gpuanalyze: test: option '--quiet' takes no value (see 'gpuanalyze test --help')\n",
 	                   "--quiet=yes", "a", NULL);
+	/* A bare number could be a fraction or percent: refused, with the way to write each. */
+	expect_usage_error("gpuanalyze: test: option '--threshold' wants its unit: '5%' if '0.05' is a fraction, "
+	                   "'0.05%' if it is in percent (see 'gpuanalyze test --help')\n",
+	                   "--threshold", "0.05", "a", NULL);
+	expect_usage_error("gpuanalyze: test: option '--threshold' wants its unit: '5%' for 5 percent (see "
+	                   "'gpuanalyze test --help')\n",
+	                   "--threshold=5", "a", NULL);
+	expect_usage_error("gpuanalyze: test: option '--threshold' wants a percentage such as 5% (0 to 1000), "
+	                   "not '5 %' (see 'gpuanalyze test --help')\n",
+	                   "--threshold", "5 %", "a", NULL);
+	expect_usage_error("gpuanalyze: test: option '--threshold' wants a percentage such as 5% (0 to 1000), "
+	                   "not '1001%' (see 'gpuanalyze test --help')\n",
+	                   "--threshold", "1001%", "a", NULL);
+	expect_usage_error("gpuanalyze: test: option '--threshold' wants a percentage such as 5% (0 to 1000), "
+	                   "not '-1%' (see 'gpuanalyze test --help')\n",
+	                   "--threshold", "-1%", "a", NULL);
+	expect_usage_error("gpuanalyze: test: option '--threshold' wants a percentage such as 5% (0 to 1000), "
+	                   "not 'nan%' (see 'gpuanalyze test --help')\n",
+	                   "--threshold", "nan%", "a", NULL);
 	expect_usage_error("gpuanalyze: test: missing operand FILE... (see 'gpuanalyze test --help')\n",
 	                   "--warmup", "2", NULL);
 	expect_usage_error("gpuanalyze: test: too many operands (wants FILE...) (see 'gpuanalyze test --help')\n",
@@ -196,7 +235,7 @@ static void test_help(void **state)
 	char syn[512];
 	assert_string_equal(gt_options_synopsis(&usage, syn, sizeof syn),
 	                    "gpuanalyze test [--warmup N] [--kernel REGEX] [--sort total|median|name] "
-	                    "[--format text|json] [--top N] [--quiet] [-o FILE] FILE...");
+	                    "[--format text|json] [--top N] [--quiet] [--threshold PCT%] [--output FILE] FILE...");
 	char *argv[] = { "test", "a", "--help", NULL };
 	char **ops;
 	int n, status = -1;
@@ -219,7 +258,8 @@ static void test_help(void **state)
 	gt_options_help(&usage, f);
 	fclose(f);
 	assert_true(strncmp(buf, "usage: gpuanalyze test [--warmup N]", 35) == 0);
-	assert_non_null(strstr(buf, "\n  --format text|json           output format\n"));
+	assert_non_null(strstr(buf, "\n  -f, --format text|json       output format\n"));
+	assert_non_null(strstr(buf, "\n  -o, --output FILE            write to FILE"));
 	assert_non_null(strstr(buf, "\n  -h, --help"));
 	free(buf);
 }
