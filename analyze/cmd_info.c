@@ -72,11 +72,13 @@ static void print_text(FILE *out, const struct gt_reader *r, const struct gt_inf
 		fprintf(out, "  end:      complete (END record read)\n");
 	else if (t.lost_bytes)
 		fprintf(out, "  end:      INCOMPLETE: %llu bytes of an incomplete chunk lost; the recording "
-		             "process did not close the trace\n",
+		             "process did not close the trace, so what it had not written yet is lost "
+		             "too: an unknown number of records\n",
 		        (unsigned long long)t.lost_bytes);
 	else
 		fprintf(out, "  end:      INCOMPLETE: no END record after the last complete chunk; the "
-		             "recording process did not close the trace\n");
+		             "recording process did not close the trace, so what it had not written yet "
+		             "is lost: an unknown number of records\n");
 	fprintf(out, "  file:     %llu bytes, %llu chunks\n", (unsigned long long)t.file_bytes,
 	        (unsigned long long)t.chunks);
 	fprintf(out, "  records:  %llu, %llu of unknown types skipped\n", (unsigned long long)t.records,
