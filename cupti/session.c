@@ -14,7 +14,6 @@
 static CUpti_SubscriberHandle subscriber;
 static struct session_hooks hooks;
 static unsigned enabled_kinds;
-static unsigned selected_apis; /* SK_RUNTIME / SK_DRIVER recorded per call */
 static int active;
 
 /* Detaching between recording windows (session_detach): the request is taken by the first program
@@ -105,14 +104,15 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
 	}
 }
 
-/* Switches one of our kinds on or off. The runtime and driver API kinds record only the calls the
- * analyses use (api_select.h) unless every call was asked for, or CUPTI cannot select per call. */
+/* Switches one of our kinds on or off. At start (res given), the runtime and driver API kinds record
+ * only the calls the analyses use (api_select.h) unless every call was asked for, or CUPTI cannot
+ * select per call. Later switches (session_pause/resume) are whole kinds: on CUPTI 13.0 a per-call
+ * selection switched off records nothing once switched on again (measured on the H200), so windows,
+ * the only caller, record every call (SK_API_ALL). */
 static int set_kind(size_t i, int on, int api_all, struct session_result *res)
 {
 	unsigned bit = kind_table[i].bit;
-	/* At start (res given) selection is tried; later, a kind is switched the way it started. */
-	int try_select = res ? 1 : (selected_apis & bit) != 0;
-	if ((bit == SK_RUNTIME || bit == SK_DRIVER) && !api_all && try_select) {
+	if ((bit == SK_RUNTIME || bit == SK_DRIVER) && !api_all && res) {
 		CUpti_CallbackDomain dom = bit == SK_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API
 		                                             : CUPTI_CB_DOMAIN_DRIVER_API;
 		int n = api_select_enable(dom, on);
@@ -204,7 +204,6 @@ int session_start(unsigned kinds, int latency, const struct session_hooks *h,
 	}
 	if ((kinds & SK_API_ALL) && (res->enabled & (SK_RUNTIME | SK_DRIVER)))
 		res->enabled |= SK_API_ALL;
-	selected_apis = res->api_selected;
 	enabled_kinds = res->enabled;
 	active = 1;
 	return 0;

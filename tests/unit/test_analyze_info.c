@@ -193,7 +193,8 @@ static void test_truncated_and_missing(void **state)
 	char *text = run_info(&status, p, NULL, NULL);
 	assert_int_equal(status, 0);
 	assert_non_null(strstr(text, "\n  end:      INCOMPLETE: 39 bytes of an incomplete chunk lost; the "
-	                             "recording process did not close the trace\n"));
+	                             "recording process did not close the trace, so what it had not written yet is "
+	                             "lost too: an unknown number of records\n"));
 	assert_non_null(strstr(text, "\n  file:     937 bytes, 2 chunks\n"));
 	free(text);
 	text = run_info(&status, "/nonexistent/none.gtrace", p, NULL);
