@@ -21,8 +21,8 @@ int cmd_export(int argc, char **argv)
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_CHOICE, .long_name = "format", .choices = formats, .value = &fmt,
 		  .help = "chrome: Trace Event JSON for Perfetto and chrome://tracing (default); csv" },
-		{ .kind = GT_OPT_FLAG, .short_name = 'z', .value = &gz,
-		  .help = "gzip the output (stored blocks: any gzip reader opens it; no smaller)" },
+		{ .kind = GT_OPT_FLAG, .short_name = 'z', .long_name = "gzip", .value = &gz,
+		  .help = "compress the output with gzip (zlib, level 6), as Perfetto opens .json.gz" },
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,
 	};

@@ -139,8 +139,9 @@ static void out_flush(struct out *o)
 		return;
 	}
 	if (o->gz) {
-		if (gt_gzw_write(o->gz, o->buf, o->len))
-			o->err = GT_ERR_IO;
+		int e = gt_gzw_write(o->gz, o->buf, o->len);
+		if (e)
+			o->err = e;
 	} else if (fwrite(o->buf, 1, o->len, o->f) != o->len) {
 		o->err = GT_ERR_IO;
 	}
@@ -165,7 +166,9 @@ static void put_slow(struct out *o, const char *s, size_t n)
 	out_flush(o);
 	if (n > OUT_BUF) {
 		/* Longer than the buffer (a huge name): written through. */
-		if (!o->err && (o->gz ? gt_gzw_write(o->gz, s, n) != 0 : fwrite(s, 1, n, o->f) != n))
+		if (!o->err && o->gz)
+			o->err = gt_gzw_write(o->gz, s, n);
+		else if (!o->err && fwrite(s, 1, n, o->f) != n)
 			o->err = GT_ERR_IO;
 		o->bytes += n;
 		return;

@@ -3,7 +3,7 @@
 # Chrome JSON is valid JSON (python3 -m json.tool) and keeps the Trace Event Format's rules
 # (tests/cli/chrome_trace_check.py: slices on each track nest or are disjoint, flows pair and bind
 # inside slices, timestamps are microseconds with at most three decimals and within the trace's
-# span); -z gives a gzip file (gzip -t) holding the same JSON; CSV has one row per event, as many as
+# span); -z gives a gzip file (gzip -t, Python's gzip) holding the same JSON, compressed; CSV has one row per event, as many as
 # info counts; usage and input errors exit 2.
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -64,6 +64,12 @@ out=$($CHECK "$T/h200-splat_render.json" --expect-flows 39) || fail "splat_rende
 gzip -t "$T/r.json.gz" || fail "-z: not a valid gzip file"
 gzip -dc "$T/r.json.gz" | cmp -s - "$T/h200-splat_render.json" || fail "-z: holds other bytes than the plain export"
 out=$($CHECK "$T/r.json.gz") || fail "-z: $out"
+python3 -c 'import gzip, sys; sys.exit(gzip.open(sys.argv[1]).read() != open(sys.argv[2], "rb").read())' \
+	"$T/r.json.gz" "$T/h200-splat_render.json" || fail "-z: Python's gzip reads other bytes"
+# Compressed: the JSON repeats its keys on every line and shrinks several times.
+[ $(($(wc -c < "$T/r.json.gz") * 4)) -lt "$(wc -c < "$T/h200-splat_render.json")" ] ||
+	fail "-z: $(wc -c < "$T/r.json.gz") bytes for $(wc -c < "$T/h200-splat_render.json") of JSON: not compressed"
+"$G" export --gzip "$root/traces/samples/h200-splat_render.gtrace" | cmp -s - "$T/r.json.gz" || fail "--gzip is not -z"
 # To standard output as well.
 "$G" export -z "$root/traces/samples/h200-splat_render.gtrace" | gzip -dc | cmp -s - "$T/h200-splat_render.json" ||
 	fail "-z to standard output differs"

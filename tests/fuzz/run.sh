@@ -42,7 +42,7 @@ build_target() {
 		esac
 	done
 	$CC $CFLAGS -fsanitize=fuzzer -o "$B/fuzz_$name" "$src" tests/fuzz/fuzz_common.c $link \
-		-lzstd -lm || return 1
+		-lzstd -lz -lm || return 1
 }
 
 mkdir -p $B || exit 2
