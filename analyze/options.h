@@ -37,6 +37,7 @@ enum gt_opt_kind {
 	GT_OPT_FORMAT, /* enum gt_format *: one of the formats in .formats */
 	GT_OPT_CHOICE, /* int *: index of the argument in .choices (NULL-terminated) */
 	GT_OPT_REGEX,  /* struct gt_name_filter *: compiled as POSIX ERE */
+	GT_OPT_TIME,   /* uint64_t *: a time with its unit, "1.5s", "200ms", "350us", "20ns", in ns */
 };
 
 struct gt_option {
@@ -74,6 +75,10 @@ struct gt_usage {
 	const char *description;     /* a paragraph for --help */
 	const struct gt_option *options;
 };
+
+/* "1.5s", "200ms", "350us", "20ns" (a decimal number, no sign, then its unit) as nanoseconds, exactly
+ * (a fraction finer than 1 ns is refused). 0, or -1 for anything else, or beyond 2^64 - 1 ns. */
+int gt_parse_time_ns(const char *s, uint64_t *ns);
 
 /* Parses argv (argv[0] is the subcommand's name). Returns 1 to go on, with the operands moved to
  * argv[1..] and *operands = argv + 1; returns 0 to stop, with *status the exit status: 0 after

@@ -254,7 +254,7 @@ static char *export_to_string(const char *trace, int format, int gz, struct gt_e
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
 	assert_non_null(f);
-	struct gt_export_options o = { format, gz };
+	struct gt_export_options o = { .format = format, .gzip = gz };
 	assert_int_equal(gt_export_run(trace, f, &o, res), 0);
 	assert_int_equal(fclose(f), 0);
 	if (len)
