@@ -30,6 +30,11 @@
  * Kernels and copies with bad timestamps and NVTX ranges never closed are left out and counted in
  * otherData, with every other count.
  *
+ * A window (--start/--end, --range) or a kernel filter keeps what export_window.h says, in both
+ * passes alike, so that the slices' sequence numbers agree and an arrow is drawn only when both its
+ * ends are kept. Several traces are exported one after the other into one document, each with its
+ * own processes, on the clock export_window.h gives them; memory is that of the largest trace.
+ *
  * CSV: one row per event in file order (CUPTI delivers records in buffers: sort by start_ns for
  * time order), with the columns of a timeline: absolute start and end (ns), duration, start from
  * the origin in microseconds, the process and track (and sub-track) the Chrome export puts it on,

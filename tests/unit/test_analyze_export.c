@@ -262,6 +262,57 @@ static char *export_to_string(const char *trace, int format, int gz, struct gt_e
 	return buf;
 }
 
+/* A window keeps what overlaps it and the memory in use as it stood at its start; --kernel keeps
+ * only the kernels it names, and their launches' arrows, no other. */
+static void test_window_and_kernel(void **state)
+{
+	(void)state;
+	char *p = fixture();
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	/* [2.5 us, 3.5 us]: k1 (1-5 us) overlaps, k2 (4-9 us) and k3 do not; the call at 1.0-1.9 us neither. */
+	struct gt_export_options o = { .format = GT_EXPORT_CHROME, .has_start = 1, .start_ns = 2500,
+		                       .has_end = 1, .end_ns = 3500 };
+	struct gt_export_result res;
+	assert_int_equal(gt_export_run(p, f, &o, &res), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "\"name\":\"k1()\""));
+	assert_null(strstr(buf, "\"name\":\"k2()\""));
+	assert_null(strstr(buf, "\"name\":\"k3()\""));
+	assert_non_null(strstr(buf, "\"dur\":20.000,\"name\":\"frame\"")); /* encloses the window */
+	/* k1's call lies before the window: no arrow with one end (the checker would catch it too). */
+	assert_int_equal(res.flows, 0);
+	assert_null(strstr(buf, "\"ph\":\"s\""));
+	assert_null(strstr(buf, "\"ph\":\"f\""));
+	/* Memory: 100 in use at the window's start (free 30 from 0, alloc 100 at 2 us), 150 at 3 us; the
+	 * free at 4 us is after it. */
+	const char *m0 = strstr(buf, "\"ts\":2.500,\"name\":\"device memory in use (bytes)\",\"args\":{\"bytes\":100}");
+	const char *m1 = strstr(buf, "\"ts\":3.000,\"name\":\"device memory in use (bytes)\",\"args\":{\"bytes\":150}");
+	assert_true(m0 && m1 && m0 < m1);
+	assert_null(strstr(buf, "\"ts\":4.000,\"name\":\"device memory"));
+	assert_null(strstr(buf, "\"ts\":0.500,\"name\":\"device memory"));
+	assert_non_null(strstr(buf, "\"window\":{\"start_us\":2.500,\"end_us\":3.500,\"range\":null}"));
+	free(buf);
+	/* --kernel k[13]: k1 and k3 and their arrows; k2 and its launch's arrow gone, the launch stays. */
+	struct gt_name_filter kf = { 0 };
+	assert_int_equal(gt_name_filter_set(&kf, "k[13]", NULL, 0), 0);
+	struct gt_export_options ko = { .format = GT_EXPORT_CHROME, .kernels = &kf };
+	f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	assert_int_equal(gt_export_run(p, f, &ko, &res), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "\"name\":\"k1()\""));
+	assert_non_null(strstr(buf, "\"name\":\"k3()\""));
+	assert_null(strstr(buf, "\"name\":\"k2()\""));
+	assert_int_equal(res.flows, 2);
+	assert_int_equal(res.slices, 6); /* 3 calls, frame, k1, k3 */
+	assert_non_null(strstr(buf, "\"kernel_filter\":\"k[13]\""));
+	free(buf);
+	gt_name_filter_release(&kf);
+}
+
 static void test_chrome(void **state)
 {
 	(void)state;
@@ -428,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_write_error),
 		cmocka_unit_test_teardown(test_chrome, temp_teardown),
 		cmocka_unit_test_teardown(test_gzip_and_csv, temp_teardown),
+		cmocka_unit_test_teardown(test_window_and_kernel, temp_teardown),
 		cmocka_unit_test_teardown(test_scattered_correlation_ids, temp_teardown),
 		cmocka_unit_test_teardown(test_command, temp_teardown),
 	};
