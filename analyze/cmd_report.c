@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "gputrace.h"
 #include "options.h"
+#include "progress.h"
 #include "report.h"
 
 #include <errno.h>
@@ -39,6 +40,7 @@ int cmd_report(int argc, char **argv)
 	gt_report_options_default(&o);
 	const char *out_path = NULL, *threshold = NULL;
 	uint64_t top = o.top, seed = o.diff.seed;
+	int quiet = 0;
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_STRING, .long_name = "baseline", .arg = "FILE", .value = &o.baseline,
 		  .help = "compare with this trace (as gpuanalyze diff BASELINE FILE)" },
@@ -51,6 +53,8 @@ int cmd_report(int argc, char **argv)
 		  .help = "the comparison's threshold, in percent (default 5%)" },
 		{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N", .value = &seed,
 		  .help = "seed of the comparison's bootstrap (default 1)" },
+		{ .kind = GT_OPT_FLAG, .long_name = "quiet", .value = &quiet,
+		  .help = "no progress line on a terminal's stderr" },
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,
 	};
@@ -99,7 +103,9 @@ int cmd_report(int argc, char **argv)
 	if (!out)
 		return GT_EXIT_USAGE;
 	struct gt_report_result res;
+	gt_progress_start("report", quiet);
 	int rc = gt_report_write(out, files[0], &o, &res);
+	gt_progress_done();
 	if (rc == GT_ERR_IO)
 		rc = 0; /* gt_output_close reports it with its cause */
 	else if (rc < 0)

@@ -2158,9 +2158,13 @@ static int export_file(struct ex *x, const char *path, const struct gt_xfile *fi
 	if (rc)
 		return rc;
 	/* Pass 1. A failure of our own (memory) comes back through the loader, which reports it. */
+	gt_progress_stage("placing", 0);
 	rc = gt_load_stream(r, collect, x);
 	if (rc)
 		goto done;
+	struct gt_tail t;
+	gt_reader_tail(r, &t);
+	gt_progress_stage("writing", t.records);
 	if (x->origin == UINT64_MAX)
 		x->origin = 0;
 	if (!file)
@@ -2220,7 +2224,6 @@ static int export_file(struct ex *x, const char *path, const struct gt_xfile *fi
 		rc = GT_ERR_NOMEM;
 		goto done;
 	}
-	struct gt_tail t;
 	gt_reader_tail(r, &t);
 	x->complete &= t.complete;
 	if (file) {
@@ -2230,6 +2233,7 @@ static int export_file(struct ex *x, const char *path, const struct gt_xfile *fi
 		f->complete = t.complete;
 	}
 done:
+	gt_progress_stage(NULL, 0);
 	gt_reader_close(r);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #include "demangle.h"
 #include "diag.h"
 #include "load.h"
+#include "progress.h"
 #include "timeline.h"
 
 #include <stdio.h>
@@ -80,6 +81,7 @@ static int prescan_file(struct gt_xfile *f, size_t index, const char *range, uin
 	if (rc)
 		return rc;
 	/* The export's own first pass warns about an incomplete trace. */
+	gt_progress_stage("scanning", 0);
 	if ((rc = gt_load_stream_nowarn(r, scan_record, &s)) == 0) {
 		label_file(f, r, index);
 		gt_align_finish(&f->align);
@@ -93,6 +95,7 @@ static int prescan_file(struct gt_xfile *f, size_t index, const char *range, uin
 			}
 		}
 	}
+	gt_progress_stage(NULL, 0);
 	gt_reader_close(r);
 	gt_tl_vec_release(&s.spans);
 	return rc;

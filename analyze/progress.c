@@ -14,7 +14,8 @@
 
 unsigned gt_progress_count;
 int gt_progress_on;
-static const char *command;
+static const char *command, *stage;
+static uint64_t expected;
 static double started, drawn;
 static int shown;      /* characters on the line now */
 
@@ -31,6 +32,8 @@ void gt_progress_start(const char *cmd, int quiet)
 	gt_progress_on = !quiet && isatty(STDERR_FILENO) == 1;
 	gt_progress_count = 0;
 	command = cmd;
+	stage = NULL;
+	expected = 0;
 	started = now();
 	drawn = 0;
 	shown = 0;
@@ -44,12 +47,14 @@ void gt_progress_tick_slow(const struct gt_reader *r)
 		return;
 	struct gt_tail tail;
 	gt_reader_tail(r, &tail);
-	unsigned pct = tail.file_bytes ? (unsigned)(tail.good_bytes * 100 / tail.file_bytes) : 0;
+	unsigned pct = expected                 ? (unsigned)(tail.records * 100 / expected)
+	               : tail.file_bytes ? (unsigned)(tail.good_bytes * 100 / tail.file_bytes)
+	                                 : 0;
 	/* The path as every message shows it: escaped for a terminal (escape.h). */
 	char *path = gt_esc_dup(gt_esc_text, gt_reader_path(r) ? gt_reader_path(r) : "");
 	char line[512];
-	int n = snprintf(line, sizeof line, "gpuanalyze: %s: %s: %3u%%", command, path ? path : "",
-	                 pct > 100 ? 100 : pct);
+	int n = snprintf(line, sizeof line, "gpuanalyze: %s: %s: %s%s%3u%%", command, path ? path : "",
+	                 stage ? stage : "", stage ? " " : "", pct > 100 ? 100 : pct);
 	free(path);
 	if (n < 0)
 		return;
@@ -63,6 +68,12 @@ void gt_progress_tick_slow(const struct gt_reader *r)
 	if (n > shown)
 		shown = n;
 	drawn = t;
+}
+
+void gt_progress_stage(const char *what, uint64_t records)
+{
+	stage = what;
+	expected = records;
 }
 
 void gt_progress_clear(void)
