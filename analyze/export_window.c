@@ -243,6 +243,10 @@ void gt_xwin_release(struct gt_xwin *w) { gt_xwin_next_file(w); }
 /* Whether kernel name id passes the filter, decided once per id: 1, 0, or GT_ERR_NOMEM. */
 static int kernel_kept(struct gt_xwin *w, const struct gt_reader *r, uint32_t id)
 {
+	/* An id the trace never defined (a corrupt record) is the unnamed kernel: it must not make the
+	 * table as large as the id (4 GiB for one hostile record). */
+	if (id > gt_reader_string_count(r))
+		id = 0;
 	if (id >= w->nname_keep) {
 		size_t n = w->nname_keep ? w->nname_keep : 256;
 		while (n <= id)
