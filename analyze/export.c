@@ -2200,7 +2200,7 @@ static int export_file(struct ex *x, const char *path, const struct gt_xfile *fi
 		metadata(x, r);
 	/* Pass 2: the loader already said what was wrong with the file (and warned about its end). */
 	struct gt_event ev;
-	int n;
+	int n = 0;
 	while (!x->o.err && (n = gt_reader_next(r, &ev)) > 0) {
 		gt_progress_tick(r);
 		if (ev.type < GT_REC_FIRST_FIXED)
