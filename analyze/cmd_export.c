@@ -1,14 +1,16 @@
-/* cmd_export.c: `gpuanalyze export FILE`: the trace as a timeline for Perfetto and chrome://tracing
+/* cmd_export.c: `gpuanalyze export FILE...`: traces as one timeline for Perfetto and chrome://tracing
  * (Chrome Trace Event JSON, optionally gzip'd), or as CSV, one row per event.
  *
- * Options only; export.c does the work. The output is the file: nothing else is printed unless
- * something goes wrong.
+ * Options only; export.c does the work, export_window.c the window and the shared clock. The output
+ * is the file: nothing else is printed unless something goes wrong (or, on a terminal, the progress
+ * line while it runs).
  */
 #include "commands.h"
 #include "diag.h"
 #include "export.h"
 #include "gputrace.h"
 #include "options.h"
+#include "progress.h"
 
 #include <string.h>
 
@@ -16,39 +18,67 @@ static const char *const formats[] = { "chrome", "csv", NULL };
 
 int cmd_export(int argc, char **argv)
 {
-	int fmt = GT_EXPORT_CHROME, gz = 0;
-	const char *out_path = NULL;
+	int fmt = GT_EXPORT_CHROME, gz = 0, quiet = 0;
+	const char *out_path = NULL, *range = NULL;
+	uint64_t start = UINT64_MAX, end = UINT64_MAX;
+	struct gt_name_filter kernels = { 0 };
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_CHOICE, .short_name = 'f', .long_name = "format", .choices = formats,
 		  .value = &fmt,
 		  .help = "chrome: Trace Event JSON for Perfetto and chrome://tracing (default); csv" },
 		{ .kind = GT_OPT_FLAG, .short_name = 'z', .long_name = "gzip", .value = &gz,
-		  .help = "gzip the output (stored blocks: any gzip reader opens it; no smaller)" },
+		  .help = "compress the output with gzip (zlib, level 6), as Perfetto opens .json.gz" },
+		{ .kind = GT_OPT_TIME, .long_name = "start", .arg = "TIME", .value = &start,
+		  .help = "keep what overlaps the window from TIME (1.5s, 200ms, 350us) on the timeline" },
+		{ .kind = GT_OPT_TIME, .long_name = "end", .arg = "TIME", .value = &end,
+		  .help = "... to TIME (default: the end)" },
+		{ .kind = GT_OPT_STRING, .long_name = "range", .arg = "NAME[#N]", .value = &range,
+		  .help = "the window of the N-th instance of NVTX range NAME (default #1)" },
+		GT_OPT_KERNEL(&kernels),
+		{ .kind = GT_OPT_FLAG, .long_name = "quiet", .value = &quiet,
+		  .help = "no progress line on a terminal's stderr" },
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,
 	};
 	const struct gt_usage usage = {
-		"export", "FILE", 1, 1,
-		"Writes the trace as a timeline: Chrome Trace Event JSON (one process per GPU and one for the\n"
+		"export", "FILE...", 1, -1,
+		"Writes traces as a timeline: Chrome Trace Event JSON (one process per GPU and one for the\n"
 		"host, a track per stream and per thread, flow arrows from each launch to its kernel, NVTX\n"
 		"ranges, memory and clock counters; times in microseconds from the trace's first event), or\n"
-		"CSV with one row per event. gpuanalyze(1) describes the mapping.",
+		"CSV with one row per event. Several traces (ranks) make one timeline on their aligned\n"
+		"clocks, with processes of their own. gpuanalyze(1) describes the mapping.",
 		opts,
 	};
 	char **files;
 	int nfiles, status;
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status)) {
+		gt_name_filter_release(&kernels);
 		return status;
+	}
+	if (range && (start != UINT64_MAX || end != UINT64_MAX)) {
+		gt_name_filter_release(&kernels);
+		return gt_error("export: --range gives the window itself: not with --start or --end (see "
+		                "'gpuanalyze export --help')");
+	}
 	FILE *out = gt_output_open(out_path);
-	if (!out)
+	if (!out) {
+		gt_name_filter_release(&kernels);
 		return GT_EXIT_USAGE;
-	struct gt_export_options o = { fmt, gz };
+	}
+	struct gt_export_options o = {
+		.format = fmt, .gzip = gz, .range = range, .kernels = &kernels,
+		.has_start = start != UINT64_MAX, .start_ns = start != UINT64_MAX ? start : 0,
+		.has_end = end != UINT64_MAX, .end_ns = end,
+	};
+	gt_progress_start("export", quiet);
 	struct gt_export_result res;
-	int rc = gt_export_run(files[0], out, &o, &res);
+	int rc = gt_export_run_files(files, (size_t)nfiles, out, &o, &res);
+	gt_progress_done();
 	if (rc == GT_ERR_IO)
 		rc = 0; /* gt_output_close reports the write error with its cause */
 	else if (rc < 0)
 		rc = gt_error("export: %s", gt_strerror(rc));
 	int crc = gt_output_close(out, out_path);
+	gt_name_filter_release(&kernels);
 	return rc ? rc : crc;
 }

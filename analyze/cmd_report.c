@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "gputrace.h"
 #include "options.h"
+#include "progress.h"
 #include "report.h"
 
 #include <string.h>
@@ -21,6 +22,7 @@ int cmd_report(int argc, char **argv)
 	gt_report_options_default(&o);
 	const char *out_path = NULL;
 	uint64_t top = o.top, seed = o.diff.seed;
+	int quiet = 0;
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_STRING, .long_name = "baseline", .arg = "FILE", .value = &o.baseline,
 		  .help = "compare with this trace (as gpuanalyze diff BASELINE FILE)" },
@@ -33,6 +35,8 @@ int cmd_report(int argc, char **argv)
 		  .help = "the comparison's threshold, with its unit (default 5%)" },
 		{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N", .value = &seed,
 		  .help = "seed of the comparison's bootstrap (default 1)" },
+		{ .kind = GT_OPT_FLAG, .long_name = "quiet", .value = &quiet,
+		  .help = "no progress line on a terminal's stderr" },
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,
 	};
@@ -77,7 +81,9 @@ int cmd_report(int argc, char **argv)
 	if (!out)
 		return GT_EXIT_USAGE;
 	struct gt_report_result res;
+	gt_progress_start("report", quiet);
 	int rc = gt_report_write(out, files[0], &o, &res);
+	gt_progress_done();
 	if (rc == GT_ERR_IO)
 		rc = 0; /* gt_output_close reports it with its cause */
 	else if (rc < 0)

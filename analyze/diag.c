@@ -8,6 +8,7 @@
 #include "diag.h"
 
 #include "escape.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <string.h>
@@ -19,6 +20,7 @@ FILE *gt_diag_stream(void) { return diag_stream ? diag_stream : stderr; }
 
 int gt_error(const char *fmt, ...)
 {
+	gt_progress_clear(); /* the message gets a line of its own */
 	FILE *f = gt_diag_stream();
 	va_list ap;
 	va_start(ap, fmt);
@@ -32,6 +34,7 @@ int gt_error(const char *fmt, ...)
 
 void gt_warn(const char *fmt, ...)
 {
+	gt_progress_clear();
 	FILE *f = gt_diag_stream();
 	va_list ap;
 	va_start(ap, fmt);

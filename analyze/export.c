@@ -18,10 +18,13 @@
 #include "demangle.h"
 #include "diag.h"
 #include "escape.h"
+#include "export_window.h"
 #include "gzwrite.h"
 #include "load.h"
+#include "progress.h"
 #include "timeline.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +109,18 @@ struct ex {
 	struct gt_export_result *res;
 	const char *path;
 	uint64_t origin;
+	struct gt_xclock clock;  /* how this trace's times are shown (export_window.h) */
+	struct gt_xwin *win;     /* what is kept */
+	const struct gt_xfile *file; /* several traces: this one (NULL: one trace) */
+	uint32_t pid_base;       /* several traces: this one's host pid; its devices' follow */
+	uint32_t file_pid;       /* several traces: the process id the trace names */
+	uint64_t flow_base;      /* several traces: the trace's position << 39, above every corr * 128 + k */
+	char prefix[72];         /* several traces: "rank 0 " before CSV process names */
+	const struct gt_xfile *files; /* several traces: all of them */
+	size_t nfiles;
+	char *synthetic;         /* the first trace's META trace.synthetic that says so */
+	int complete;            /* every trace was complete */
+	int header_done;
 	struct track *t;
 	size_t nt, capt;
 	uint32_t *slots;         /* (kind, device, key) hash: index + 1 */
@@ -139,8 +154,9 @@ static void out_flush(struct out *o)
 		return;
 	}
 	if (o->gz) {
-		if (gt_gzw_write(o->gz, o->buf, o->len))
-			o->err = GT_ERR_IO;
+		int e = gt_gzw_write(o->gz, o->buf, o->len);
+		if (e)
+			o->err = e;
 	} else if (fwrite(o->buf, 1, o->len, o->f) != o->len) {
 		o->err = GT_ERR_IO;
 	}
@@ -165,7 +181,9 @@ static void put_slow(struct out *o, const char *s, size_t n)
 	out_flush(o);
 	if (n > OUT_BUF) {
 		/* Longer than the buffer (a huge name): written through. */
-		if (!o->err && (o->gz ? gt_gzw_write(o->gz, s, n) != 0 : fwrite(s, 1, n, o->f) != n))
+		if (!o->err && o->gz)
+			o->err = gt_gzw_write(o->gz, s, n);
+		else if (!o->err && fwrite(s, 1, n, o->f) != n)
 			o->err = GT_ERR_IO;
 		o->bytes += n;
 		return;
@@ -554,11 +572,25 @@ static int note_device(struct ex *x, uint32_t d)
 	return 0;
 }
 
+/* Several traces: every trace's host and devices are processes of their own, numbered from the
+ * trace's pid_base (its host), devices after it by the order they were seen (at most 64: more share
+ * the last). One trace: the device's own number over DEVICE_PID_BASE. */
+static uint32_t pid_base_of(size_t index) { return (uint32_t)(index + 1) * 1000u; }
+
+static uint32_t dev_pid(const struct ex *x, uint32_t d)
+{
+	if (!x->file)
+		return DEVICE_PID_BASE + d;
+	size_t i = 0;
+	while (i + 1 < x->ndevs && x->devs[i] != d)
+		i++;
+	return x->pid_base + 1 + (uint32_t)i;
+}
+
 /* ---- pass 1 --------------------------------------------------------------------------------- */
 
 static int collect(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
 {
-	(void)r;
 	struct ex *x = ctx;
 	if (ev->type < GT_REC_FIRST_FIXED)
 		return 0;
@@ -566,6 +598,20 @@ static int collect(void *ctx, const struct gt_reader *r, const struct gt_event *
 	uint64_t ts = gt_tl_event_time(ev);
 	if (ts && ts < x->origin)
 		x->origin = ts;
+	if (ev->type == GT_REC_MEMORY) {
+		/* Every one, in a window too: the sums at its start need what came before. */
+		const struct gt_memory *m = &ev->u.memory;
+		note_device(x, m->device_id);
+		struct memrec *mr = gt_tl_vec_push(&x->mem);
+		if (!mr)
+			return GT_ERR_NOMEM;
+		*mr = (struct memrec){ m->timestamp, m->bytes, m->device_id, m->op, m->mem_kind, 0 };
+	}
+	int keep = gt_xwin_keep(x->win, &x->clock, r, ev);
+	if (keep <= 0) {
+		x->win->left_out += !keep;
+		return keep;
+	}
 	int kind;
 	uint32_t device;
 	uint64_t key, start, end;
@@ -624,15 +670,6 @@ static int collect(void *ctx, const struct gt_reader *r, const struct gt_event *
 		if (ev->u.nvtx.kind == GT_NVTX_MARK && !track_of(x, TK_THREAD, 0, ev->u.nvtx.thread_id, 1))
 			return GT_ERR_NOMEM;
 		break;
-	case GT_REC_MEMORY: {
-		const struct gt_memory *m = &ev->u.memory;
-		note_device(x, m->device_id);
-		struct memrec *mr = gt_tl_vec_push(&x->mem);
-		if (!mr)
-			return GT_ERR_NOMEM;
-		*mr = (struct memrec){ m->timestamp, m->bytes, m->device_id, m->op, m->mem_kind, 0 };
-		break;
-	}
 	case GT_REC_CLOCK_SAMPLE: note_device(x, ev->u.clock_sample.device_id); break;
 	default: break;
 	}
@@ -970,6 +1007,9 @@ static int cmp_tracks(const void *pa, const void *pb)
 	if (ha != hb)
 		return hb - ha; /* host first */
 	if (!ha) {
+		/* By process first: with several traces, devices beyond the 64th share one. */
+		if (a->pid != b->pid)
+			return a->pid < b->pid ? -1 : 1;
 		if (a->device != b->device)
 			return a->device < b->device ? -1 : 1;
 		return a->key < b->key ? -1 : a->key > b->key;
@@ -989,7 +1029,7 @@ static int place(struct ex *x)
 			return rc;
 		x->res->subtracks += x->t[i].nlanes - 1;
 	}
-	x->res->tracks = x->nt;
+	x->res->tracks += x->nt;
 	if (gt_tl_vec_sort(&x->moved))
 		return GT_ERR_NOMEM;
 	/* tids: per process from 1, host threads by their first slice, then the other host tracks;
@@ -997,14 +1037,16 @@ static int place(struct ex *x)
 	struct track **ord = malloc((x->nt ? x->nt : 1) * sizeof *ord);
 	if (!ord)
 		return GT_ERR_NOMEM;
-	for (size_t i = 0; i < x->nt; i++)
+	for (size_t i = 0; i < x->nt; i++) {
 		ord[i] = &x->t[i];
+		ord[i]->pid = ord[i]->kind == TK_STREAM ? dev_pid(x, ord[i]->device) : x->host_pid;
+	}
 	qsort(ord, x->nt, sizeof *ord, cmp_tracks);
 	uint32_t tid = 1, pid = 0;
 	int have = 0;
 	for (size_t i = 0; i < x->nt; i++) {
 		struct track *t = ord[i];
-		uint32_t p = t->kind == TK_STREAM ? DEVICE_PID_BASE + t->device : x->host_pid;
+		uint32_t p = t->pid;
 		if (!have || p != pid)
 			tid = 1;
 		have = 1;
@@ -1044,7 +1086,14 @@ static uint32_t lane_of(struct ex *x)
 	return 0;
 }
 
-static uint64_t rel(const struct ex *x, uint64_t ns) { return ns > x->origin ? ns - x->origin : 0; }
+static uint64_t rel(const struct ex *x, uint64_t ns) { return gt_xclock_rel(&x->clock, ns); }
+
+/* A slice's shown duration: its own, unless its ends are mapped onto another clock. */
+static uint64_t shown_dur(const struct ex *x, uint64_t start, uint64_t end)
+{
+	return x->clock.mapped ? rel(x, end) - rel(x, start) : end - start;
+}
+
 
 static void track_label(const struct track *t, uint32_t lane, char *buf, size_t len)
 {
@@ -1087,21 +1136,27 @@ static void metadata(struct ex *x, const struct gt_reader *r)
 {
 	char buf[512];
 	const char *pname = gt_reader_meta(r, "process.name");
+	/* Several traces: the trace's label first ("rank 1 host: ..."), its own pid in the name (the
+	 * process ids are the export's), processes in the order the traces were given. */
+	const char *label = x->file ? x->file->label : "";
+	const char *sp = x->file ? " " : "";
+	uint32_t real_pid = x->file ? x->file_pid : x->host_pid;
 	if (pname)
-		snprintf(buf, sizeof buf, "host: %s (pid %u)", pname, x->host_pid);
+		snprintf(buf, sizeof buf, "%s%shost: %s (pid %u)", label, sp, pname, real_pid);
 	else
-		snprintf(buf, sizeof buf, "host (pid %u)", x->host_pid);
+		snprintf(buf, sizeof buf, "%s%shost (pid %u)", label, sp, real_pid);
 	meta_event(x, x->host_pid, 0, 0, "process_name", buf, 0);
-	meta_event(x, x->host_pid, 0, 0, "process_sort_index", NULL, 0);
+	meta_event(x, x->host_pid, 0, 0, "process_sort_index", NULL, x->file ? x->pid_base : 0);
 	for (size_t i = 0; i < x->ndevs; i++) {
 		const char *dn = NULL;
 		uint32_t d = x->devs[i];
 		if (gt_reader_device(r, d, &dn) && dn && *dn)
-			snprintf(buf, sizeof buf, "GPU %u: %s", d, dn);
+			snprintf(buf, sizeof buf, "%s%sGPU %u: %s", label, sp, d, dn);
 		else
-			snprintf(buf, sizeof buf, "GPU %u", d);
-		meta_event(x, DEVICE_PID_BASE + d, 0, 0, "process_name", buf, 0);
-		meta_event(x, DEVICE_PID_BASE + d, 0, 0, "process_sort_index", NULL, 1 + (uint64_t)d);
+			snprintf(buf, sizeof buf, "%s%sGPU %u", label, sp, d);
+		uint32_t pid = dev_pid(x, d);
+		meta_event(x, pid, 0, 0, "process_name", buf, 0);
+		meta_event(x, pid, 0, 0, "process_sort_index", NULL, x->file ? pid : 1 + (uint64_t)d);
 	}
 	for (size_t i = 0; i < x->nt; i++) {
 		const struct track *t = &x->t[i];
@@ -1138,7 +1193,7 @@ static void slice_head(struct ex *x, const struct track *t, uint32_t lane, uint6
 	p = W_LIT(p, ",\"ts\":");
 	p = w_us(p, rel(x, start));
 	p = W_LIT(p, ",\"dur\":");
-	p = w_us(p, end - start);
+	p = w_us(p, shown_dur(x, start, end));
 	p = W_LIT(p, ",\"name\":");
 	if (small) {
 		memcpy(p, name, name_len);
@@ -1187,13 +1242,14 @@ static void flow(struct ex *x, char ph, uint64_t id, const struct track *t, uint
 		x->res->flows++; /* an arrow is its two ends */
 }
 
+/* ts: shown ns (rel). */
 static void counter(struct ex *x, uint32_t pid, uint64_t ts, const char *name, const char *key, int64_t v)
 {
 	ev_begin(x);
 	PUTS(&x->o, "\"ph\":\"C\",\"pid\":");
 	put_u64(&x->o, pid);
 	PUTS(&x->o, ",\"ts\":");
-	put_us(&x->o, rel(x, ts));
+	put_us(&x->o, ts);
 	PUTS(&x->o, ",\"name\":\"");
 	put_str(&x->o, name);
 	PUTS(&x->o, "\",\"args\":{\"");
@@ -1204,6 +1260,7 @@ static void counter(struct ex *x, uint32_t pid, uint64_t ts, const char *name, c
 	x->res->counters++;
 }
 
+/* ts: shown ns (rel). */
 static void instant(struct ex *x, uint32_t pid, uint32_t tid, char scope, uint64_t ts, const char *name_json,
                     const char *cat)
 {
@@ -1215,7 +1272,7 @@ static void instant(struct ex *x, uint32_t pid, uint32_t tid, char scope, uint64
 	PUTS(&x->o, ",\"tid\":");
 	put_u64(&x->o, tid);
 	PUTS(&x->o, ",\"ts\":");
-	put_us(&x->o, rel(x, ts));
+	put_us(&x->o, ts);
 	PUTS(&x->o, ",\"name\":");
 	put_str(&x->o, name_json);
 	PUTS(&x->o, ",\"cat\":\"");
@@ -1246,7 +1303,7 @@ static void flows_of_call(struct ex *x, uint32_t corr, const struct track *t, ui
 		return;
 	unsigned n = *b & ~API_SEEN;
 	for (unsigned k = 0; k < n; k++)
-		flow(x, 's', (uint64_t)corr * 128 + k, t, lane, mid);
+		flow(x, 's', x->flow_base + (uint64_t)corr * 128 + k, t, lane, mid);
 }
 
 static int flow_of_op(struct ex *x, uint32_t corr, const struct track *t, uint32_t lane, uint64_t mid)
@@ -1262,7 +1319,7 @@ static int flow_of_op(struct ex *x, uint32_t corr, const struct track *t, uint32
 		x->res->flows_capped++;
 		return 0;
 	}
-	flow(x, 'f', (uint64_t)corr * 128 + (*k)++, t, lane, mid);
+	flow(x, 'f', x->flow_base + (uint64_t)corr * 128 + (*k)++, t, lane, mid);
 	return 0;
 }
 
@@ -1395,7 +1452,7 @@ static int emit_chrome(struct ex *x, const struct gt_reader *r, const struct gt_
 		if (n->kind == GT_NVTX_MARK) {
 			const struct track *th = track_of(x, TK_THREAD, 0, n->thread_id, 0);
 			if (th && n->start)
-				instant(x, th->pid, th->tid0, 't', n->start, nm, "nvtx");
+				instant(x, th->pid, th->tid0, 't', rel(x, n->start), nm, "nvtx");
 			return 0;
 		}
 		if (s <= 0)
@@ -1430,11 +1487,12 @@ static int emit_chrome(struct ex *x, const struct gt_reader *r, const struct gt_
 		const struct gt_clock_sample *c = &ev->u.clock_sample;
 		if (!c->timestamp)
 			return 0;
-		uint32_t pid = DEVICE_PID_BASE + c->device_id;
-		counter(x, pid, c->timestamp, "SM clock (MHz)", "MHz", c->sm_clock_mhz);
-		counter(x, pid, c->timestamp, "memory clock (MHz)", "MHz", c->mem_clock_mhz);
-		counter(x, pid, c->timestamp, "temperature (C)", "C", c->temperature_c);
-		counter(x, pid, c->timestamp, "power (mW)", "mW", c->power_mw);
+		uint32_t pid = dev_pid(x, c->device_id);
+		uint64_t ts = rel(x, c->timestamp);
+		counter(x, pid, ts, "SM clock (MHz)", "MHz", c->sm_clock_mhz);
+		counter(x, pid, ts, "memory clock (MHz)", "MHz", c->mem_clock_mhz);
+		counter(x, pid, ts, "temperature (C)", "C", c->temperature_c);
+		counter(x, pid, ts, "power (mW)", "mW", c->power_mw);
 		return 0;
 	}
 	case GT_REC_PROCESS: {
@@ -1452,14 +1510,15 @@ static int emit_chrome(struct ex *x, const struct gt_reader *r, const struct gt_
 		case GT_PROCESS_WINDOW_CLOSE: snprintf(buf, sizeof buf, "\"recording window %d closes\"", p->status); break;
 		default: snprintf(buf, sizeof buf, "\"process event %u\"", p->event); break;
 		}
-		instant(x, x->host_pid, 0, 'p', p->timestamp, buf, "process");
+		instant(x, x->host_pid, 0, 'p', rel(x, p->timestamp), buf, "process");
 		return 0;
 	}
 	case GT_REC_DROPPED: {
 		const struct gt_dropped *d = &ev->u.dropped;
 		snprintf(buf, sizeof buf, "\"%llu records dropped (%s)\"", (unsigned long long)d->count,
 		         gt_drop_reason_name((int)d->reason));
-		instant(x, x->host_pid, 0, 'g', d->timestamp ? d->timestamp : x->origin, buf, "dropped");
+		/* Without a time: at the start of what is shown. */
+		instant(x, x->host_pid, 0, 'g', d->timestamp ? rel(x, d->timestamp) : x->win->start, buf, "dropped");
 		return 0;
 	}
 	default: return 0;
@@ -1472,6 +1531,13 @@ static int cmp_mem(const void *a, const void *b)
 	if (x->device != y->device)
 		return x->device < y->device ? -1 : 1;
 	return (x->ts > y->ts) - (x->ts < y->ts);
+}
+
+/* Host memory (groups 1 and 3: pinned, pageable) belongs on the host's process; device memory on
+ * its device. */
+static uint32_t mem_pid(const struct ex *x, size_t group, uint32_t device)
+{
+	return group == 1 || group == 3 ? x->host_pid : dev_pid(x, device);
 }
 
 /* Memory in use per (device, kind group), in time order; a free never takes it below 0. */
@@ -1490,51 +1556,131 @@ static int memory_counters(struct ex *x)
 	const char *groups[5] = { "device memory in use (bytes)", "pinned host memory in use (bytes)",
 		                  "managed memory in use (bytes)", "pageable host memory in use (bytes)",
 		                  "other memory in use (bytes)" };
+	/* A window shows the sums from its start: what the records before it added up to is drawn at
+	 * the start (carried), just before the first record from there on changes it. */
 	uint64_t sum[5] = { 0 };
+	int carried[5] = { 0 };
 	uint32_t dev = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || m[i].device != dev) {
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n || i == 0 || m[i].device != dev) {
+			for (size_t gi = 0; i && gi < 5; gi++)
+				if (carried[gi])
+					counter(x, mem_pid(x, gi, dev), x->win->start, groups[gi], "bytes", (int64_t)sum[gi]);
+			if (i == n)
+				break;
 			memset(sum, 0, sizeof sum);
+			memset(carried, 0, sizeof carried);
 			dev = m[i].device;
 		}
 		const char *g = mem_group(m[i].kind);
 		size_t gi = 0;
 		while (gi < 4 && strcmp(groups[gi], g) != 0)
 			gi++;
+		if (m[i].op != GT_MEMORY_ALLOC && m[i].op != GT_MEMORY_FREE)
+			continue;
+		uint64_t ts = rel(x, m[i].ts);
+		for (size_t k = 0; ts >= x->win->start && k < 5; k++)
+			if (carried[k]) {
+				counter(x, mem_pid(x, k, dev), x->win->start, groups[k], "bytes", (int64_t)sum[k]);
+				carried[k] = 0;
+			}
 		if (m[i].op == GT_MEMORY_ALLOC)
 			sum[gi] += m[i].bytes;
-		else if (m[i].op == GT_MEMORY_FREE)
-			sum[gi] = sum[gi] > m[i].bytes ? sum[gi] - m[i].bytes : 0;
 		else
-			continue;
-		/* Host memory belongs on the host's process; device memory on its device. */
-		uint32_t pid = gi == 1 || gi == 3 ? x->host_pid : DEVICE_PID_BASE + m[i].device;
-		counter(x, pid, m[i].ts, g, "bytes", (int64_t)sum[gi]);
+			sum[gi] = sum[gi] > m[i].bytes ? sum[gi] - m[i].bytes : 0;
+		if (ts < x->win->start)
+			carried[gi] = 1;
+		else if (ts <= x->win->end)
+			counter(x, mem_pid(x, gi, dev), ts, g, "bytes", (int64_t)sum[gi]);
 	}
 	return 0;
 }
 
-static void other_data(struct ex *x, const struct gt_reader *r)
+/* Several traces: each one's path, label, process ids and clock. */
+static void traces_data(struct ex *x)
+{
+	struct out *o = &x->o;
+	PUTS(o, ",\"traces\":[");
+	for (size_t i = 0; i < x->nfiles; i++) {
+		const struct gt_xfile *f = &x->files[i];
+		put_str(o, i ? ",{\"path\":" : "{\"path\":");
+		put_escaped(x, f->path);
+		PUTS(o, ",\"label\":");
+		put_escaped(x, f->label);
+		PUTS(o, ",\"host_pid\":");
+		put_u64(o, pid_base_of(i));
+		PUTS(o, ",\"process_id\":");
+		put_u64(o, f->pid);
+		PUTS(o, ",\"origin_ns\":");
+		put_u64(o, f->origin);
+		PUTS(o, ",\"clock\":\"");
+		put_str(o, f->clock.mapped ? gt_align_state_name(f->align.state) : "own");
+		PUTS(o, "\"}");
+	}
+	PUTS(o, "],\"origin_realtime_ns\":");
+	put_i64(o, x->nfiles && x->files[0].clock.mapped ? x->files[0].clock.origin_host : 0);
+	PUTS(o, ",\"time\":\"ts and dur in microseconds (3 decimals: exact nanoseconds) since "
+	        "origin_realtime_ns on CLOCK_REALTIME (traces whose clock is own: since their own origin_ns "
+	        "on their CUPTI clock)\"");
+}
+
+/* A window or a kernel filter: what was asked and what it left out. */
+static void window_data(struct ex *x)
+{
+	struct out *o = &x->o;
+	const struct gt_export_options *op = x->opt;
+	if (!x->win->active && !(op->kernels && op->kernels->active))
+		return;
+	PUTS(o, ",\"window\":");
+	if (x->win->active) {
+		PUTS(o, "{\"start_us\":");
+		put_us(o, x->win->start);
+		PUTS(o, ",\"end_us\":");
+		if (x->win->end == UINT64_MAX)
+			PUTS(o, "null");
+		else
+			put_us(o, x->win->end);
+		PUTS(o, ",\"range\":");
+		if (op->range)
+			put_escaped(x, op->range);
+		else
+			PUTS(o, "null");
+		PUTS(o, "}");
+	} else {
+		PUTS(o, "null");
+	}
+	PUTS(o, ",\"kernel_filter\":");
+	if (op->kernels && op->kernels->active)
+		put_escaped(x, op->kernels->pattern);
+	else
+		PUTS(o, "null");
+	PUTS(o, ",\"records_left_out\":");
+	put_u64(o, x->win->left_out);
+}
+
+static void other_data(struct ex *x)
 {
 	struct out *o = &x->o;
 	struct gt_export_result *s = x->res;
 	PUTS(o, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"generator\":\"gpuanalyze export " GT_TOOL_VERSION "\"");
-	PUTS(o, ",\"trace\":");
-	put_escaped(x, x->path);
-	PUTS(o, ",\"origin_ns\":");
-	put_u64(o, x->origin);
-	PUTS(o, ",\"time\":\"ts and dur in microseconds (3 decimals: exact nanoseconds) since origin_ns on the "
-	        "CUPTI clock\"");
-	const char *syn = gt_load_synthetic(r);
+	if (x->nfiles > 1) {
+		traces_data(x);
+	} else {
+		PUTS(o, ",\"trace\":");
+		put_escaped(x, x->path);
+		PUTS(o, ",\"origin_ns\":");
+		put_u64(o, x->origin);
+		PUTS(o, ",\"time\":\"ts and dur in microseconds (3 decimals: exact nanoseconds) since origin_ns on the "
+		        "CUPTI clock\"");
+	}
+	window_data(x);
 	PUTS(o, ",\"synthetic\":");
-	if (syn)
-		put_escaped(x, syn);
+	if (x->synthetic)
+		put_escaped(x, x->synthetic);
 	else
 		PUTS(o, "null");
-	struct gt_tail t;
-	gt_reader_tail(r, &t);
 	PUTS(o, ",\"complete\":");
-	if (t.complete)
+	if (x->complete)
 		PUTS(o, "true");
 	else
 		PUTS(o, "false");
@@ -1565,9 +1711,9 @@ static void csv_track(struct ex *x, const struct track *t, uint32_t lane)
 {
 	char buf[160];
 	if (t->kind == TK_STREAM)
-		snprintf(buf, sizeof buf, "GPU %u,", t->device);
+		snprintf(buf, sizeof buf, "%sGPU %u,", x->prefix, t->device);
 	else
-		snprintf(buf, sizeof buf, "host,");
+		snprintf(buf, sizeof buf, "%shost,", x->prefix);
 	put_str(&x->o, buf);
 	track_label(t, 0, buf, sizeof buf);
 	put_str(&x->o, buf);
@@ -1575,22 +1721,12 @@ static void csv_track(struct ex *x, const struct track *t, uint32_t lane)
 	put_u64(&x->o, lane);
 }
 
-/* The raw interval of an event that has one (even when its times are bad): 1, else 0. */
-static int raw_times(const struct gt_event *ev, uint64_t *start, uint64_t *end)
+/* Several traces: the trace's label before a CSV process name ("rank 0 GPU 0"): at most 71 bytes. */
+static inline char *w_prefix(char *p, const struct ex *x)
 {
-	switch (ev->type) {
-	case GT_REC_KERNEL: *start = ev->u.kernel.start, *end = ev->u.kernel.end; return 1;
-	case GT_REC_MEMCPY: *start = ev->u.memcpy.start, *end = ev->u.memcpy.end; return 1;
-	case GT_REC_MEMSET: *start = ev->u.memset.start, *end = ev->u.memset.end; return 1;
-	case GT_REC_API: *start = ev->u.api.start, *end = ev->u.api.end; return 1;
-	case GT_REC_SYNC: *start = ev->u.sync.start, *end = ev->u.sync.end; return 1;
-	case GT_REC_NVTX:
-		*start = ev->u.nvtx.start, *end = ev->u.nvtx.end;
-		return ev->u.nvtx.kind != GT_NVTX_MARK;
-	case GT_REC_OVERHEAD: *start = ev->u.overhead.start, *end = ev->u.overhead.end; return 1;
-	case GT_REC_GRAPH_LAUNCH: *start = ev->u.graph_launch.start, *end = ev->u.graph_launch.end; return 1;
-	default: *start = *end = 0; return 0;
-	}
+	size_t n = strlen(x->prefix);
+	memcpy(p, x->prefix, n);
+	return p + n;
 }
 
 /* The rows written millions of times, kernels and API calls on the timeline, formatted by hand
@@ -1604,7 +1740,7 @@ static int csv_fast(struct ex *x, const struct gt_reader *r, const struct gt_eve
 	int kernel = ev->type == GT_REC_KERNEL;
 	if (!(nm = name_of(x, r, kernel ? ev->u.kernel.name_id : ev->u.api.name_id, kernel, &nlen)))
 		return GT_ERR_NOMEM;
-	char *p = reserve(o, 256);
+	char *p = reserve(o, 320);
 	p = kernel ? W_LIT(p, "kernel,") : W_LIT(p, "api,");
 	p = w_u64(p, start);
 	*p++ = ',';
@@ -1613,12 +1749,14 @@ static int csv_fast(struct ex *x, const struct gt_reader *r, const struct gt_eve
 	p = w_u64(p, end - start);
 	*p++ = ',';
 	p = w_us(p, rel(x, start));
+	*p++ = ',';
+	p = w_prefix(p, x);
 	if (kernel) {
-		p = W_LIT(p, ",GPU ");
+		p = W_LIT(p, "GPU ");
 		p = w_u64(p, t->device);
 		p = W_LIT(p, ",stream ");
 	} else {
-		p = W_LIT(p, ",host,thread ");
+		p = W_LIT(p, "host,thread ");
 	}
 	p = w_u64(p, t->key);
 	*p++ = ',';
@@ -1658,9 +1796,10 @@ static int csv_fast(struct ex *x, const struct gt_reader *r, const struct gt_eve
 	return 0;
 }
 
-/* The process, track and lane columns of a slice's row (csv_track's words): at most 72 bytes. */
-static char *w_track_cols(char *p, const struct track *t, uint32_t lane)
+/* The process, track and lane columns of a slice's row (csv_track's words): at most 143 bytes. */
+static char *w_track_cols(char *p, const struct ex *x, const struct track *t, uint32_t lane)
 {
+	p = w_prefix(p, x);
 	switch (t->kind) {
 	case TK_STREAM:
 		p = W_LIT(p, "GPU ");
@@ -1720,7 +1859,7 @@ static int csv_slice(struct ex *x, const struct gt_reader *r, const struct gt_ev
 		nlen = strlen(nm); /* our own words, short */
 	const char *tn = gt_rec_type_name(ev->type);
 	size_t tl = strlen(tn);
-	char *p = reserve(o, 160 + tl);
+	char *p = reserve(o, 224 + tl);
 	memcpy(p, tn, tl);
 	p += tl;
 	*p++ = ',';
@@ -1734,7 +1873,7 @@ static int csv_slice(struct ex *x, const struct gt_reader *r, const struct gt_ev
 	if (start)
 		p = w_us(p, rel(x, start));
 	*p++ = ',';
-	p = w_track_cols(p, t, lane);
+	p = w_track_cols(p, x, t, lane);
 	*p++ = ',';
 	if (ev->type == GT_REC_SYNC)
 		p = W_LIT(p, "sync ");
@@ -1794,7 +1933,7 @@ static int emit_csv(struct ex *x, const struct gt_reader *r, const struct gt_eve
 	if (s > 0 && (ev->type == GT_REC_MEMCPY || ev->type == GT_REC_MEMSET || ev->type == GT_REC_SYNC ||
 	              ev->type == GT_REC_NVTX))
 		return csv_slice(x, r, ev, t, lane, start, end);
-	int interval = raw_times(ev, &start, &end);
+	int interval = gt_xwin_raw_times(ev, &start, &end);
 	uint64_t ts = interval ? start : gt_tl_event_time(ev);
 	struct out *o = &x->o;
 	const char *nm = "";
@@ -1944,6 +2083,7 @@ static int emit_csv(struct ex *x, const struct gt_reader *r, const struct gt_eve
 	if (t) {
 		csv_track(x, t, lane);
 	} else {
+		put_str(o, x->prefix);
 		put_str(o, proc);
 		PUTS(o, ",,");
 	}
@@ -1964,7 +2104,8 @@ static int emit_csv(struct ex *x, const struct gt_reader *r, const struct gt_eve
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
-static void ex_release(struct ex *x)
+/* Frees what one trace needed and readies x for the next (the output and the totals stay). */
+static void ex_file_release(struct ex *x)
 {
 	for (size_t i = 0; i < x->nt; i++)
 		for (int k = 0; k < NSRC; k++)
@@ -1979,92 +2120,184 @@ static void ex_release(struct ex *x)
 	for (size_t i = 0; i < 2 * x->nnames; i++)
 		free(x->names[i].s);
 	free(x->names);
-	free(x->o.buf);
+	x->t = NULL, x->nt = x->capt = 0;
+	x->slots = NULL, x->nslots = 0;
+	memset(x->last, 0, sizeof x->last);
+	x->nslices = x->seq = 0;
+	x->moved_pos = 0;
+	x->cnt = x->next = NULL;
+	x->ndevs = 0;
+	x->host_pid = x->file_pid = 0;
+	x->names = NULL, x->nnames = 0;
+	x->op_key = 0;
+	gt_xwin_next_file(x->win);
 }
 
-int gt_export_run(const char *path, FILE *out, const struct gt_export_options *o, struct gt_export_result *res)
+/* One trace: pass 1, placement, pass 2, its counters. file: NULL for one trace. */
+static int export_file(struct ex *x, const char *path, const struct gt_xfile *file, size_t index)
 {
-	struct ex x;
-	memset(&x, 0, sizeof x);
-	memset(res, 0, sizeof *res);
-	x.opt = o;
-	x.res = res;
-	x.path = path;
-	x.origin = UINT64_MAX;
-	x.first_event = 1;
-	gt_tl_vec_init(&x.longs, sizeof(struct longend));
-	gt_tl_vec_init(&x.mem, sizeof(struct memrec));
-	gt_tl_vec_init(&x.moved, sizeof(struct moved));
-	x.cnt = calloc(1, sizeof *x.cnt);
-	x.next = calloc(1, sizeof *x.next);
-	x.o.buf = malloc(OUT_BUF);
-	x.o.f = out;
-	if (!x.cnt || !x.next || !x.o.buf) {
-		ex_release(&x);
+	const struct gt_export_options *o = x->opt;
+	x->path = path;
+	x->file = x->nfiles > 1 ? file : NULL; /* one trace keeps the one-trace layout, in a window too */
+	x->origin = UINT64_MAX;
+	x->clock = file ? file->clock : (struct gt_xclock){ 0 };
+	gt_tl_vec_init(&x->longs, sizeof(struct longend));
+	gt_tl_vec_init(&x->mem, sizeof(struct memrec));
+	gt_tl_vec_init(&x->moved, sizeof(struct moved));
+	x->cnt = calloc(1, sizeof *x->cnt);
+	x->next = calloc(1, sizeof *x->next);
+	if (!x->cnt || !x->next)
 		return GT_ERR_NOMEM;
+	if (x->file) {
+		x->flow_base = (uint64_t)index << 39;
+		x->pid_base = pid_base_of(index);
+		snprintf(x->prefix, sizeof x->prefix, "%s ", file->label);
 	}
 	struct gt_reader *r;
 	int rc = gt_load_open(&r, path);
-	if (rc) {
-		ex_release(&x);
+	if (rc)
 		return rc;
-	}
 	/* Pass 1. A failure of our own (memory) comes back through the loader, which reports it. */
-	rc = gt_load_stream(r, collect, &x);
+	gt_progress_stage("placing", 0);
+	rc = gt_load_stream(r, collect, x);
 	if (rc)
 		goto done;
-	if (x.origin == UINT64_MAX)
-		x.origin = 0;
-	res->origin = x.origin;
-	if (!x.host_pid) {
+	struct gt_tail t;
+	gt_reader_tail(r, &t);
+	gt_progress_stage("writing", t.records);
+	if (x->origin == UINT64_MAX)
+		x->origin = 0;
+	if (!file)
+		x->clock.origin = x->origin;
+	if (!index)
+		x->res->origin = x->origin;
+	if (!x->host_pid) {
 		const char *p = gt_reader_meta(r, "process.pid");
-		x.host_pid = p ? (uint32_t)strtoul(p, NULL, 10) : 0;
-		if (!x.host_pid)
-			x.host_pid = 1;
+		x->host_pid = p ? (uint32_t)strtoul(p, NULL, 10) : 0;
+		if (!x->host_pid)
+			x->host_pid = 1;
 	}
-	if ((rc = place(&x)) != 0)
+	if (x->file) {
+		x->file_pid = x->host_pid;
+		x->host_pid = x->pid_base;
+	}
+	if ((rc = place(x)) != 0)
 		goto done;
 	if ((rc = gt_reader_rewind(r)) != 0)
 		goto done;
-	if (o->gzip && !(x.o.gz = gt_gzw_open(out))) {
-		rc = GT_ERR_NOMEM;
-		goto done;
+	if (!x->header_done) {
+		x->header_done = 1;
+		if (o->gzip && !(x->o.gz = gt_gzw_open(x->o.f))) {
+			rc = GT_ERR_NOMEM;
+			goto done;
+		}
+		if (o->format == GT_EXPORT_CHROME)
+			PUTS(&x->o, "{\"traceEvents\":[");
+		else
+			PUTS(&x->o, "type,start_ns,end_ns,duration_ns,ts_us,process,track,lane,name,correlation_id,bytes,detail\n");
 	}
-	if (o->format == GT_EXPORT_CHROME) {
-		PUTS(&x.o, "{\"traceEvents\":[");
-		metadata(&x, r);
-	} else {
-		PUTS(&x.o, "type,start_ns,end_ns,duration_ns,ts_us,process,track,lane,name,correlation_id,bytes,detail\n");
-	}
+	if (o->format == GT_EXPORT_CHROME)
+		metadata(x, r);
 	/* Pass 2: the loader already said what was wrong with the file (and warned about its end). */
 	struct gt_event ev;
-	int n;
-	while (!x.o.err && (n = gt_reader_next(r, &ev)) > 0) {
+	int n = 0;
+	while (!x->o.err && (n = gt_reader_next(r, &ev)) > 0) {
+		gt_progress_tick(r);
 		if (ev.type < GT_REC_FIRST_FIXED)
 			continue;
-		rc = o->format == GT_EXPORT_CHROME ? emit_chrome(&x, r, &ev) : emit_csv(&x, r, &ev);
+		if ((rc = gt_xwin_keep(x->win, &x->clock, r, &ev)) < 0)
+			goto done;
+		if (!rc)
+			continue;
+		rc = o->format == GT_EXPORT_CHROME ? emit_chrome(x, r, &ev) : emit_csv(x, r, &ev);
 		if (rc)
 			goto done;
 	}
-	if (!x.o.err && n < 0) {
+	if (!x->o.err && n < 0) {
 		rc = gt_error("cannot read trace '%s': %s", path, gt_load_reason(gt_reader_error(r), path));
 		goto done;
 	}
-	if (o->format == GT_EXPORT_CHROME) {
-		if ((rc = memory_counters(&x)) != 0)
-			goto done;
-		other_data(&x, r);
+	if (o->format == GT_EXPORT_CHROME && (rc = memory_counters(x)) != 0)
+		goto done;
+	const char *syn = gt_load_synthetic(r);
+	if (syn && !x->synthetic && !(x->synthetic = strdup(syn))) {
+		rc = GT_ERR_NOMEM;
+		goto done;
 	}
-	out_flush(&x.o);
-	res->bytes = x.o.bytes;
-	rc = x.o.err;
+	gt_reader_tail(r, &t);
+	x->complete &= t.complete;
+	if (file) {
+		/* The prescan's record, written to once here: the only trace export_file is given. */
+		struct gt_xfile *f = (struct gt_xfile *)file;
+		f->pid = x->file_pid;
+		f->complete = t.complete;
+	}
 done:
+	gt_progress_stage(NULL, 0);
+	gt_reader_close(r);
+	return rc;
+}
+
+int gt_export_run_files(char *const *paths, size_t n, FILE *out, const struct gt_export_options *o,
+                        struct gt_export_result *res)
+{
+	memset(res, 0, sizeof *res);
+	if (n > GT_EXPORT_MAX_FILES)
+		return gt_error("export: at most %d traces in one timeline, not %zu", GT_EXPORT_MAX_FILES, n);
+	const struct gt_xwin_request q = { o->start_ns, o->end_ns, o->has_start, o->has_end, o->range, o->kernels };
+	struct gt_xwin win;
+	struct gt_xfile *files = NULL;
+	int rc = 0;
+	if (n > 1 || gt_xwin_needs_prescan(&q)) {
+		if (!(files = calloc(n, sizeof *files)))
+			return GT_ERR_NOMEM;
+		for (size_t i = 0; i < n; i++) {
+			files[i].path = paths[i];
+			gt_align_init(&files[i].align);
+		}
+		rc = gt_xwin_prescan(files, n, &q, &win);
+	} else {
+		gt_xwin_init(&win, &q);
+	}
+	struct ex x;
+	memset(&x, 0, sizeof x);
+	x.opt = o;
+	x.res = res;
+	x.win = &win;
+	x.files = files;
+	x.nfiles = n;
+	x.first_event = 1;
+	x.complete = 1;
+	x.o.f = out;
+	if (!rc && !(x.o.buf = malloc(OUT_BUF)))
+		rc = GT_ERR_NOMEM;
+	for (size_t i = 0; i < n && !rc; i++) {
+		rc = export_file(&x, paths[i], files ? &files[i] : NULL, i);
+		ex_file_release(&x);
+	}
+	if (!rc) {
+		if (o->format == GT_EXPORT_CHROME)
+			other_data(&x);
+		out_flush(&x.o);
+		res->bytes = x.o.bytes;
+		rc = x.o.err;
+	}
 	if (x.o.gz) {
 		int grc = gt_gzw_close(x.o.gz);
 		if (!rc)
 			rc = grc;
 	}
-	gt_reader_close(r);
-	ex_release(&x);
+	gt_progress_done();
+	free(x.o.buf);
+	free(x.synthetic);
+	gt_xwin_release(&win);
+	gt_xfiles_release(files, n);
+	free(files);
 	return rc;
+}
+
+int gt_export_run(const char *path, FILE *out, const struct gt_export_options *o, struct gt_export_result *res)
+{
+	char *paths[1] = { (char *)(uintptr_t)path };
+	return gt_export_run_files(paths, 1, out, o, res);
 }

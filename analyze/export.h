@@ -30,6 +30,11 @@
  * Kernels and copies with bad timestamps and NVTX ranges never closed are left out and counted in
  * otherData, with every other count.
  *
+ * A window (--start/--end, --range) or a kernel filter keeps what export_window.h says, in both
+ * passes alike, so that the slices' sequence numbers agree and an arrow is drawn only when both its
+ * ends are kept. Several traces are exported one after the other into one document, each with its
+ * own processes, on the clock export_window.h gives them; memory is that of the largest trace.
+ *
  * CSV: one row per event in file order (CUPTI delivers records in buffers: sort by start_ns for
  * time order), with the columns of a timeline: absolute start and end (ns), duration, start from
  * the origin in microseconds, the process and track (and sub-track) the Chrome export puts it on,
@@ -38,6 +43,9 @@
 #ifndef GT_EXPORT_H
 #define GT_EXPORT_H
 
+#include "filter.h"
+
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -46,6 +54,12 @@ enum gt_export_format { GT_EXPORT_CHROME = 0, GT_EXPORT_CSV = 1 };
 struct gt_export_options {
 	int format;              /* enum gt_export_format */
 	int gzip;                /* write a gzip file (gzwrite.h) */
+	/* What is kept (export_window.h): a window of shown time, in ns from the shown origin, or the
+	 * interval of an NVTX range instance ("NAME" or "NAME#N"); kernels by name. */
+	uint64_t start_ns, end_ns;
+	int has_start, has_end;
+	const char *range;
+	const struct gt_name_filter *kernels; /* NULL: every kernel */
 };
 
 struct gt_export_result {
@@ -63,6 +77,14 @@ struct gt_export_result {
 	                          * keep (export.c's page budget); a hostile or damaged trace */
 	uint64_t bytes;          /* bytes of JSON or CSV (before gzip) */
 };
+
+/* Exports the n traces at paths to out as one timeline: with several, each trace's host and devices
+ * are processes of their own (pids 1000 x (its position + 1), then its devices), named by the
+ * trace's rank, on one clock (export_window.h). Returns as gt_export_run, or GT_EXIT_USAGE after
+ * reporting more than GT_EXPORT_MAX_FILES traces. */
+#define GT_EXPORT_MAX_FILES 16384 /* flow ids stay below 2^53, which every JSON reader holds exactly */
+int gt_export_run_files(char *const *paths, size_t n, FILE *out, const struct gt_export_options *o,
+                        struct gt_export_result *res);
 
 /* Exports the trace at path to out. 0; GT_EXIT_USAGE after reporting an unreadable trace (load.h);
  * GT_ERR_NOMEM, GT_ERR_TOO_LARGE (more than 2^32 slices) or GT_ERR_IO (out failed), unreported. */

@@ -2,6 +2,7 @@
 #include "load.h"
 
 #include "diag.h"
+#include "progress.h"
 
 #include <string.h>
 #include <strings.h>
@@ -24,12 +25,13 @@ int gt_load_open(struct gt_reader **r, const char *path)
 	return 0;
 }
 
-int gt_load_stream(struct gt_reader *r, gt_record_fn fn, void *ctx)
+static int stream(struct gt_reader *r, gt_record_fn fn, void *ctx, int warn)
 {
 	const char *path = gt_reader_path(r);
 	struct gt_event ev;
 	int rc;
 	while ((rc = gt_reader_next(r, &ev)) > 0) {
+		gt_progress_tick(r);
 		int stop = fn ? fn(ctx, r, &ev) : 0;
 		if (stop)
 			return gt_error("cannot read trace '%s': %s", path, gt_strerror(stop));
@@ -41,7 +43,7 @@ int gt_load_stream(struct gt_reader *r, gt_record_fn fn, void *ctx)
 	}
 	struct gt_tail t;
 	gt_reader_tail(r, &t);
-	if (!t.complete) {
+	if (warn && !t.complete) {
 		if (t.lost_bytes)
 			gt_warn("%s ends early: %llu bytes of an incomplete chunk lost; the recording process "
 			        "did not close the trace",
@@ -53,6 +55,10 @@ int gt_load_stream(struct gt_reader *r, gt_record_fn fn, void *ctx)
 	}
 	return 0;
 }
+
+int gt_load_stream(struct gt_reader *r, gt_record_fn fn, void *ctx) { return stream(r, fn, ctx, 1); }
+
+int gt_load_stream_nowarn(struct gt_reader *r, gt_record_fn fn, void *ctx) { return stream(r, fn, ctx, 0); }
 
 int gt_load_trace(const char *path, gt_record_fn fn, void *ctx)
 {

@@ -22,6 +22,8 @@ int gt_load_open(struct gt_reader **r, const char *path);
 /* Streams from the reader's position to the end: 0, or GT_EXIT_USAGE after reporting. Warns when
  * the trace ends early. The reader stays open for lookups; the caller closes it. */
 int gt_load_stream(struct gt_reader *r, gt_record_fn fn, void *ctx);
+/* The same without the warning about the trace's end, for a pass that another will repeat. */
+int gt_load_stream_nowarn(struct gt_reader *r, gt_record_fn fn, void *ctx);
 /* Open, stream and close in one call. */
 int gt_load_trace(const char *path, gt_record_fn fn, void *ctx);
 

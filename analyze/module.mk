@@ -2,7 +2,7 @@
 ANALYZE_MAIN := analyze/gpuanalyze.c
 ANALYZE_SRCS += $(filter-out $(ANALYZE_MAIN),$(wildcard analyze/*.c))
 ANALYZE_OBJS := $(ANALYZE_SRCS:%.c=$(OBJ)/%.o)
-ANALYZE_LIBS := -lzstd -ldl -lm
+ANALYZE_LIBS := -lzstd -lz -ldl -lm
 MAN_PAGES += man/gpuanalyze.1
 INSTALL_BINS += $(BUILD)/gpuanalyze
 

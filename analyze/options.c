@@ -135,6 +135,47 @@ static int parse_percent(const char *s, double *out)
 	return 0;
 }
 
+int gt_parse_time_ns(const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+		int decimals; /* fraction digits that are still whole nanoseconds */
+	} units[] = { { "s", 1000000000ull, 9 }, { "ms", 1000000ull, 6 }, { "us", 1000ull, 3 }, { "ns", 1, 0 } };
+	const char *p = s;
+	uint64_t whole = 0, frac = 0;
+	int nfrac = 0, digits = 0;
+	for (; *p >= '0' && *p <= '9'; p++, digits++)
+		if (__builtin_mul_overflow(whole, 10, &whole) || __builtin_add_overflow(whole, (uint64_t)(*p - '0'), &whole))
+			return -1;
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
+			if (nfrac == 9) {
+				if (*p != '0')
+					return -1; /* finer than any unit's nanosecond */
+				continue;
+			}
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			nfrac++;
+		}
+	if (!digits)
+		return -1;
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+		if (strcmp(p, units[i].unit) != 0)
+			continue;
+		if (nfrac > units[i].decimals)
+			return -1;
+		for (int k = nfrac; k < units[i].decimals; k++)
+			frac *= 10;
+		uint64_t v;
+		if (__builtin_mul_overflow(whole, units[i].ns, &v) || __builtin_add_overflow(v, frac, &v))
+			return -1;
+		*ns = v;
+		return 0;
+	}
+	return -1;
+}
+
 /* Stores value into o's destination; returns 0 or a reported usage error. */
 static int apply(const struct gt_usage *u, const struct gt_option *o, const char *value)
 {
@@ -189,6 +230,12 @@ static int apply(const struct gt_usage *u, const struct gt_option *o, const char
 			                   "it is in percent", sp, v * 100, value, value);
 		return usage_error(u, "option '%s' wants its unit: '%s%%' for %s percent", sp, value, value);
 	}
+	case GT_OPT_TIME:
+		if (gt_parse_time_ns(value, (uint64_t *)o->value) != 0)
+			return usage_error(u, "option '%s' wants a time with its unit (1.5s, 200ms, 350us, 20ns), "
+			                   "not '%s'",
+			                   spelling(o, sp, sizeof sp), value);
+		return 0;
 	case GT_OPT_END:
 		break;
 	}

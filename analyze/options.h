@@ -40,6 +40,7 @@ enum gt_opt_kind {
 	GT_OPT_REGEX,  /* struct gt_name_filter *: compiled as POSIX ERE */
 	GT_OPT_PERCENT, /* double *: a percentage with its unit ("5%", "2.5%"), 0% to 1000%, stored as a
 	                 * fraction (0.05); a bare number is refused, since 0.05 could mean 5% or 0.05% */
+	GT_OPT_TIME,   /* uint64_t *: a time with its unit, "1.5s", "200ms", "350us", "20ns", in ns */
 };
 
 struct gt_option {
@@ -78,6 +79,10 @@ struct gt_usage {
 	const char *description;     /* a paragraph for --help */
 	const struct gt_option *options;
 };
+
+/* "1.5s", "200ms", "350us", "20ns" (a decimal number, no sign, then its unit) as nanoseconds, exactly
+ * (a fraction finer than 1 ns is refused). 0, or -1 for anything else, or beyond 2^64 - 1 ns. */
+int gt_parse_time_ns(const char *s, uint64_t *ns);
 
 /* Parses argv (argv[0] is the subcommand's name). Returns 1 to go on, with the operands moved to
  * argv[1..] and *operands = argv + 1; returns 0 to stop, with *status the exit status: 0 after

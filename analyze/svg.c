@@ -67,10 +67,101 @@ static double nice_step(double max, int n)
 
 /* ---- durations -------------------------------------------------------------------------------- */
 
+/* Up to cap ticks of a family in [a, b] (a > 0), ascending: 1, 2, 5 x 10^k (0), 1 to 9 x 10^k (1),
+ * positive multiples of step (2). A tick equal to an end up to rounding is in. */
+static size_t ticks_in(int family, double step, double a, double b, double *t, size_t cap)
+{
+	static const int m125[] = { 1, 2, 5 }, m19[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	double lo = a * (1 - 1e-12), hi = b * (1 + 1e-12);
+	size_t n = 0;
+	if (family == 2) {
+		for (double k = ceil(lo / step); k * step <= hi && n < cap; k++)
+			if (k > 0)
+				t[n++] = k * step;
+		return n;
+	}
+	const int *ms = family ? m19 : m125;
+	size_t nm = family ? 9 : 3;
+	for (double dec = floor(log10(a)); dec <= ceil(log10(b)) && n < cap; dec++)
+		for (size_t k = 0; k < nm && n < cap; k++) {
+			double v = ms[k] * pow(10, dec);
+			if (v >= lo && v <= hi)
+				t[n++] = v;
+		}
+	return n;
+}
+
+#define LABEL_MAX 44 /* characters of a row's label */
+
+static size_t common_prefix(const char *a, const char *b)
+{
+	size_t k = 0;
+	while (a[k] && a[k] == b[k])
+		k++;
+	return k;
+}
+
+/* The rows' labels, each different from the others. A long name loses its middle (kernels of one
+ * template differ at the end); where two names cut that way would read the same, each keeps the
+ * part around where it first differs from the other instead ("sm80_xmma_ge...4x1_ffma_aligna4..."
+ * style); names that are the same, or still read the same, get " [2]", " [3]" in row order. */
+static void row_labels(const struct gt_svg_series *s, size_t n, char (*lab)[64], char (*cut)[64])
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *name = s[i].label ? s[i].label : "";
+		size_t ln = strlen(name);
+		if (ln > LABEL_MAX)
+			snprintf(cut[i], 64, "%.20s...%s", name, name + ln - 21);
+		else
+			snprintf(cut[i], 64, "%s", name);
+		memcpy(lab[i], cut[i], 64);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = s[i].label ? s[i].label : "";
+		size_t ln = strlen(name), at = 0;
+		int clash = 0;
+		for (size_t j = 0; j < n; j++) {
+			const char *other = s[j].label ? s[j].label : "";
+			if (j == i || strcmp(cut[i], cut[j]) != 0 || strcmp(name, other) == 0)
+				continue;
+			clash = 1;
+			size_t c = common_prefix(name, other);
+			at = c > at ? c : at;
+		}
+		if (!clash || ln <= LABEL_MAX)
+			continue;
+		/* head 12, the 16 characters from 8 before the difference, tail 10 */
+		size_t from = at >= 8 ? at - 8 : 0;
+		if (from + 16 > ln - 10)
+			from = ln - 26;
+		if (from < 12)
+			from = 12;
+		snprintf(lab[i], 64, "%.12s...%.16s...%s", name, name + from, name + ln - 10);
+	}
+	/* Numbered from the last row up, so that each row is compared with labels not numbered yet. */
+	for (size_t i = n; i-- > 0;) {
+		unsigned k = 1;
+		int dup = 0;
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(lab[i], lab[j]) == 0)
+				dup = 1, k++;
+		for (size_t j = i + 1; j < n && !dup; j++)
+			dup = strncmp(lab[i], lab[j], strlen(lab[i])) == 0 && strncmp(lab[j] + strlen(lab[i]), " [", 2) == 0;
+		if (dup) {
+			size_t l = strlen(lab[i]);
+			snprintf(lab[i] + l, 64 - l, " [%u]", k);
+		}
+	}
+}
+
 int gt_svg_durations(FILE *f, const char *title, const char *unit, const struct gt_svg_series *s, size_t n)
 {
 	if (!n)
 		return GT_ERR_ARG;
+	char (*lab)[64] = malloc(2 * n * sizeof *lab);
+	if (!lab)
+		return GT_ERR_NOMEM;
+	row_labels(s, n, lab, lab + n);
 	/* The axis: whole decades around the positive values. */
 	double lo = INFINITY, hi = 0;
 	size_t nonpos = 0, total = 0;
@@ -106,27 +197,25 @@ int gt_svg_durations(FILE *f, const char *title, const char *unit, const struct 
 	         n, total, unit, GT_SVG_MAX_DOTS, nonpos ? " Durations of 0 or less sit on the left edge." : "");
 	head(f, W, H, title, desc);
 	/* Ticks: 1, 2, 5 x 10^k where the axis spans enough of them; else every m x 10^k; else round
-	 * linear steps (a narrow axis), all placed on the log scale. */
-	double ticks[64];
+	 * linear steps (a narrow axis), all placed on the log scale. Then the axis is widened to the
+	 * ticks on both sides of the data, so that no value lies beyond the last tick. */
+	double ticks[64], a = pow(10, d0), b = pow(10, d1), step = 0, edge[64];
 	size_t nt = 0;
-	for (int pass = 0; pass < 3 && nt < 3; pass++) {
-		nt = 0;
-		if (pass < 2) {
-			static const int m125[] = { 1, 2, 5 }, m19[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
-			const int *ms = pass ? m19 : m125;
-			size_t nm = pass ? 9 : 3;
-			for (double dec = floor(d0); dec <= ceil(d1) && nt < 64; dec++)
-				for (size_t k = 0; k < nm && nt < 64; k++) {
-					double v = ms[k] * pow(10, dec);
-					if (log10(v) >= d0 && log10(v) <= d1)
-						ticks[nt++] = v;
-				}
-		} else {
-			double a = pow(10, d0), b = pow(10, d1), step = nice_step(b - a, 5);
-			for (double v = ceil(a / step) * step; v <= b && nt < 64; v += step)
-				ticks[nt++] = v;
-		}
+	int family = 0;
+	for (; family < 3; family++) {
+		if (family == 2)
+			step = nice_step(b - a, 5);
+		if ((nt = ticks_in(family, step, a, b, ticks, 64)) >= 3)
+			break;
 	}
+	if (family == 3)
+		family = 2;
+	if (hi > 0 && ticks_in(family, step, hi, hi * 10, edge, 1) == 1 && log10(edge[0]) > d1)
+		d1 = log10(edge[0]);
+	size_t ne = lo > 0 ? ticks_in(family, step, lo / 10, lo, edge, 64) : 0;
+	if (ne && ne < 64 && log10(edge[ne - 1]) < d0)
+		d0 = log10(edge[ne - 1]);
+	nt = ticks_in(family, step, pow(10, d0), pow(10, d1), ticks, 64);
 	double y0 = top - 6, y1 = top + row * (double)n;
 	for (size_t i = 0; i < nt; i++) {
 		double v = ticks[i], x = XPOS(v), mant = v / pow(10, floor(log10(v) + 1e-9));
@@ -145,16 +234,8 @@ int gt_svg_durations(FILE *f, const char *title, const char *unit, const struct 
 		const double *x = s[i].x;
 		size_t m = s[i].n;
 		double yc = top + row * ((double)i + 0.5);
-		char lab[64];
-		const char *name = s[i].label ? s[i].label : "";
-		size_t ln = strlen(name);
-		/* Long names lose their middle: kernels of one template differ at the end. */
-		if (ln > 44)
-			snprintf(lab, sizeof lab, "%.20s...%s", name, name + ln - 21);
-		else
-			snprintf(lab, sizeof lab, "%s", name);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"11\" text-anchor=\"end\">", left - 8, yc + 4);
-		gt_esc_xml(f, lab);
+		gt_esc_xml(f, lab[i]);
 		fputs("</text>\n", f);
 		if (!m)
 			continue;
@@ -192,6 +273,7 @@ int gt_svg_durations(FILE *f, const char *title, const char *unit, const struct 
 		        left + pw + 8, yc + 12, m);
 	}
 #undef XPOS
+	free(lab);
 	return tail(f);
 }
 

@@ -9,8 +9,12 @@
  *               that many values at evenly spaced ranks: a deterministic thinning that keeps the
  *               shape), a box from p25 to p75, a line at the median, whiskers to the minimum and the
  *               maximum; percentiles by stats.h's 'linear' rule. The axis is logarithmic (kernels
- *               differ by orders of magnitude) with a tick at every 1, 2 and 5 x 10^k; values <= 0
- *               sit on the axis's left edge and the figure's description counts them.
+ *               differ by orders of magnitude) with a tick at every 1, 2 and 5 x 10^k (finer on a
+ *               narrow axis), and reaches a tick on either side of the data, so that no value lies
+ *               beyond the last tick; values <= 0 sit on the axis's left edge and the figure's
+ *               description counts them. Row labels are unique: a long name loses its middle, and
+ *               where two would then read the same, each shows where it differs instead; names
+ *               that are still the same get " [2]", " [3]".
  *   stacked     one bar per unit (a frame), its parts stacked from the axis: for the report's split
  *               figure kernel time, other GPU work and GPU idle, which add up to the unit's wall time.
  *               Beyond GT_SVG_MAX_BARS units, that many are drawn at evenly spaced positions and the
@@ -27,13 +31,13 @@
 #define GT_SVG_MAX_BARS 300
 
 struct gt_svg_series {
-	const char *label;       /* shown left of the row (cut to 48 characters) */
+	const char *label;       /* shown left of the row (cut to 44 characters, then made unique) */
 	const double *x;         /* n values, sorted ascending */
 	size_t n;
 };
 
 /* Writes the durations figure; unit: the values' unit as the axis names it ("us"). 0, GT_ERR_ARG
- * (no series), or GT_ERR_IO (f reports a write error). */
+ * (no series), GT_ERR_NOMEM, or GT_ERR_IO (f reports a write error). */
 int gt_svg_durations(FILE *f, const char *title, const char *unit, const struct gt_svg_series *s, size_t n);
 
 struct gt_svg_part {

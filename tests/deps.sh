@@ -13,6 +13,7 @@ here=$(dirname "$0")
 missing=""
 have() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
 have zstd.h || missing="$missing libzstd-dev"
+have zlib.h || missing="$missing zlib1g-dev"
 { printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1; } || missing="$missing libcmocka-dev"
 # Tools that make check runs (tests/cli/test_man_lint.sh, tests/cli/test_install.sh).
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"

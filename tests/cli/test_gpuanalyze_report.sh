@@ -7,7 +7,8 @@
 # -o /dev/stdout (or a FIFO, a device node, a symbolic link) writes the report there and no figure
 # beside it (one warning line, the report says why: no /dev/stdout-kernels.svg); a FIFO or a
 # symbolic link at a figure's name is left alone (one line, exit 2); a newline in a path named by a
-# message is shown as \n (one line).
+# message is shown as \n (one line); the kernel figure's labels are unique and its axis covers the
+# slowest launch; stderr that is not a terminal gets no progress line.
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${GT_BUILD:-build}
@@ -123,4 +124,29 @@ err=$("$G" report "$T/no${nl}such.gtrace" 2>&1 >/dev/null); rc=$?
 [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "newline in a path: more than one line: $err"
 case $err in "gpuanalyze: cannot open trace '$T/no\\nsuch.gtrace':"*) ;; *) fail "newline in a path: '$err'" ;; esac
 echo "ok: a newline in a path: one line, the newline shown as a visible escape"
+
+# The kernel figure of a PyTorch recording whose cuBLAS and reduce kernels have long names that
+# differ only in the middle: every row's label is its own, and the axis has a tick at or beyond the
+# slowest launch (342 us here; summary's max over all kernels).
+"$G" report -o "$T/C.md" "$S/h200-torch_collide.gtrace" 2>"$T/err" || fail "torch_collide: exit $?"
+[ ! -s "$T/err" ] || fail "torch_collide: report wrote to stderr: $(cat "$T/err")"
+max_ns=$("$G" summary --format csv "$S/h200-torch_collide.gtrace" | awk -F, '$1 == "kernel" && $14 > m { m = $14 } END { print m }')
+python3 -c '
+import sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+texts = ET.parse(sys.argv[1]).getroot().iter(ns + "text")
+labels, ticks = [], []
+for t in texts:
+    if t.get("text-anchor") == "end":
+        labels.append(t.text)
+    elif t.get("text-anchor") == "middle" and t.get("fill") and t.text:
+        v, unit = t.text.split()
+        ticks.append(float(v) * {"ns": 1e-3, "us": 1, "ms": 1e3, "s": 1e6}[unit])
+if len(labels) < 8:
+    sys.exit("%d rows: the figure should show 8 kernels" % len(labels))
+if len(set(labels)) != len(labels):
+    sys.exit("labels repeat: %r" % sorted(l for l in labels if labels.count(l) > 1))
+if max(ticks) * 1e3 < float(sys.argv[2]):
+    sys.exit("last tick %g us, slowest launch %g us" % (max(ticks), float(sys.argv[2]) / 1e3))' \
+	"$T/C-kernels.svg" "$max_ns" || fail "torch_collide's kernel figure"
 exit 0

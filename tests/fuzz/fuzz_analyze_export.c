@@ -1,6 +1,6 @@
 /* fuzz_analyze_export.c: `gpuanalyze export` on hostile traces: the engine (export.h) writing
- * Chrome Trace Event JSON or CSV, gzipped or not, to /dev/null; then the subcommand (fa_pick chooses
- * the variant per input).
+ * Chrome Trace Event JSON or CSV, gzipped or not, to /dev/null; then the subcommand with a window, a
+ * kernel filter, a range, or the trace twice as two ranks (fa_pick chooses the variant per input).
  *
  * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
@@ -22,9 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gt_export_run(path, null, &o, &res);
 	fflush(null);
 	switch (v) {
-	case 0: fa_cmd(cmd_export, (const char *const[]){ "export", path, NULL }); break;
-	case 1: fa_cmd(cmd_export, (const char *const[]){ "export", "--format", "csv", path, NULL }); break;
-	default: fa_cmd(cmd_export, (const char *const[]){ "export", "-z", path, NULL }); break;
+	case 0: fa_cmd(cmd_export, (const char *const[]){ "export", "--start", "1us", "--end", "2ms", path, NULL }); break;
+	case 1: fa_cmd(cmd_export, (const char *const[]){ "export", "--format", "csv", "--kernel", "k", path, path, NULL }); break;
+	case 2: fa_cmd(cmd_export, (const char *const[]){ "export", "--range", "step#2", path, NULL }); break;
+	default: fa_cmd(cmd_export, (const char *const[]){ "export", "-z", path, path, NULL }); break;
 	}
 	return 0;
 }

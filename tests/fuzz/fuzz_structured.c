@@ -735,14 +735,20 @@ static void engines(const char *a, const char *b, unsigned v, FILE *null)
 		gt_diff_release(&df);
 	}
 
+	char *paths[2] = { (char *)a, (char *)b };
 	for (int fmt = 0; fmt < 2; fmt++) {
 		struct gt_export_options eo = { .format = fmt ? GT_EXPORT_CSV : GT_EXPORT_CHROME, .gzip = 0 };
 		struct gt_export_result er;
 		memset(&er, 0, sizeof er);
 		gt_export_run(a, null, &eo, &er);
+		/* A window, a range, a kernel filter; both traces on one clock. */
+		eo.has_start = 1, eo.start_ns = 1000 * (v & 7), eo.has_end = v & 8, eo.end_ns = 5000000;
+		eo.kernels = (v & 2) ? &filter : NULL;
+		gt_export_run_files(paths, 2, null, &eo, &er);
+		struct gt_export_options ro = { .format = eo.format, .range = (v & 4) ? "step#2" : "step" };
+		gt_export_run_files(paths, 1 + (v & 1), null, &ro, &er);
 	}
 
-	char *paths[2] = { (char *)a, (char *)b };
 	struct gt_ranks g;
 	memset(&g, 0, sizeof g);
 	struct gt_ranks_options ro = { .range = (v & 4) ? "step" : NULL, .warmup = v & 1 };

@@ -136,7 +136,7 @@ for t in $targets; do
 	done
 	# shellcheck disable=SC2086
 	if $CC $CFLAGS -I"$CUDA_INC" -fsanitize=fuzzer -o "$FB/fuzz_$t" "$src" tests/fuzz/fuzz_common.c \
-		$link -lzstd -lm -lpthread 2>"$FB/fuzz_$t.build.log"; then
+		$link -lzstd -lz -lm -lpthread 2>"$FB/fuzz_$t.build.log"; then
 		built="$built $t"
 	else
 		echo "run_all.sh: fuzz_$t not built: $(grep -m1 -i 'error' "$FB/fuzz_$t.build.log")" >&2

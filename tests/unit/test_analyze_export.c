@@ -1,7 +1,8 @@
 /* test_analyze_export.c: `gpuanalyze export` (analyze/export.c, analyze/gzwrite.c) on traces built
  * through the writer API.
  *
- * gzip: CRC-32 check values, a member's header, stored blocks of at most 65535 bytes and its trailer.
+ * gzip: writes of any size inflate (zlib) back to the same bytes, compressed, with gzip's header and
+ * trailer; an empty member; write errors.
  * Chrome JSON: timestamps in microseconds from the trace's first event with exact nanoseconds;
  * kernels that overlap on one stream go to an overlap track and the rest stay; an API call that
  * starts with its enclosing NVTX range goes to an overlap track, one strictly inside stays; flows pair
@@ -29,21 +30,42 @@
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"
 
+#include <zlib.h>
+
 #define T0 5000000000ull
 
 /* ---- gzip ----------------------------------------------------------------------------------- */
 
-static void test_crc32(void **state)
+/* The whole of a gzip stream, inflated by zlib (windowBits 15 + 16: gzip only, so a zlib or raw
+ * stream fails), into a malloc'd buffer; its length in *out_len. Fails the test when the stream is
+ * not one complete gzip member: a bad CRC or length in the trailer is Z_DATA_ERROR. */
+static unsigned char *gunzip(const unsigned char *gz, size_t n, size_t *out_len)
 {
-	(void)state;
-	/* The CRC-32 check value (ISO 3309 / ITU-T V.42, as zlib.crc32(b"123456789") = 0xcbf43926). */
-	assert_int_equal(gt_crc32(0, "123456789", 9), 0xcbf43926u);
-	assert_int_equal(gt_crc32(0, "", 0), 0);
-	/* Continuing a CRC equals computing it at once (zlib.crc32(b"The quick brown fox jumps over the
-	 * lazy dog") = 0x414fa339). */
-	const char *s = "The quick brown fox jumps over the lazy dog";
-	assert_int_equal(gt_crc32(gt_crc32(0, s, 10), s + 10, strlen(s) - 10), 0x414fa339u);
-	assert_int_equal(gt_crc32(0, s, strlen(s)), 0x414fa339u);
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+	size_t cap = 1 << 16, len = 0;
+	unsigned char *out = malloc(cap);
+	assert_non_null(out);
+	z.next_in = (unsigned char *)(uintptr_t)gz;
+	z.avail_in = (uInt)n;
+	int zr;
+	do {
+		if (len == cap) {
+			cap *= 2;
+			out = realloc(out, cap);
+			assert_non_null(out);
+		}
+		z.next_out = out + len;
+		z.avail_out = (uInt)(cap - len);
+		zr = inflate(&z, Z_NO_FLUSH);
+		assert_true(zr == Z_OK || zr == Z_STREAM_END);
+		len = cap - z.avail_out;
+	} while (zr != Z_STREAM_END);
+	assert_int_equal(z.avail_in, 0); /* nothing after the member */
+	assert_int_equal(inflateEnd(&z), Z_OK);
+	*out_len = len;
+	return out;
 }
 
 static uint32_t le32(const unsigned char *p)
@@ -51,45 +73,91 @@ static uint32_t le32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static void test_gzip_stored_blocks(void **state)
+/* n bytes gzip'd through gt_gzw into memory, in writes of every size (1 byte, a few, more than the
+ * 64 KiB output buffer, one larger than all the rest): a malloc'd buffer, its length in *len. */
+static unsigned char *gzip_in_memory(const unsigned char *data, size_t n, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	assert_non_null(f);
+	struct gt_gzw *g = gt_gzw_open(f);
+	assert_non_null(g);
+	size_t pos = 0, steps[] = { 1, 3, 70000, 100, 2u << 20 };
+	for (size_t i = 0; pos < n; i++) {
+		size_t k = steps[i % 5] < n - pos ? steps[i % 5] : n - pos;
+		assert_int_equal(gt_gzw_write(g, data + pos, k), 0);
+		pos += k;
+	}
+	assert_int_equal(gt_gzw_close(g), 0);
+	assert_int_equal(fclose(f), 0);
+	return (unsigned char *)buf;
+}
+
+/* Any writes give one gzip member holding exactly those bytes, compressed (JSON-like text shrinks
+ * several times), with the CRC-32 and length gzip's trailer requires. */
+static void test_gzip_round_trip(void **state)
 {
 	(void)state;
-	size_t n = 150000; /* three blocks: 65535, 65535, 18930 */
+	size_t n = 3u << 20;
 	unsigned char *data = malloc(n);
 	assert_non_null(data);
 	for (size_t i = 0; i < n; i++)
-		data[i] = (unsigned char)(i * 7 + i / 1000);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct gt_gzw *g = gt_gzw_open(f);
-	assert_non_null(g);
-	assert_int_equal(gt_gzw_write(g, data, 1000), 0);
-	assert_int_equal(gt_gzw_write(g, data + 1000, n - 1000), 0);
-	assert_int_equal(gt_gzw_close(g), 0);
-	fclose(f);
-	const unsigned char *b = (const unsigned char *)buf;
-	assert_int_equal(len, 10 + 3 * 5 + n + 8);
+		data[i] = (unsigned char)"{\"ph\":\"X\",\"ts\":0123456789}\n"[(i * 7 + i / 4096) % 27];
+	size_t len;
+	unsigned char *b = gzip_in_memory(data, n, &len);
+	assert_true(len > 18);
 	assert_int_equal(b[0], 0x1f);
 	assert_int_equal(b[1], 0x8b);
-	assert_int_equal(b[2], 8);
-	/* Walk the blocks: BFINAL only on the last, LEN and NLEN complementary, the bytes as they were. */
-	size_t pos = 10, got = 0;
-	int last = 0;
-	while (!last) {
-		last = b[pos] & 1;
-		assert_int_equal(b[pos] >> 1, 0); /* BTYPE 00: stored */
-		unsigned bl = b[pos + 1] | (unsigned)b[pos + 2] << 8, nl = b[pos + 3] | (unsigned)b[pos + 4] << 8;
-		assert_int_equal(bl ^ nl, 0xffff);
-		assert_true(bl <= 65535);
-		assert_memory_equal(b + pos + 5, data + got, bl);
-		got += bl;
-		pos += 5 + bl;
+	assert_int_equal(b[2], 8); /* deflate */
+	assert_true(len < n / 4);
+	assert_int_equal(le32(b + len - 8), (uint32_t)crc32(0, data, (uInt)n));
+	assert_int_equal(le32(b + len - 4), (uint32_t)n);
+	size_t m;
+	unsigned char *back = gunzip(b, len, &m);
+	assert_int_equal(m, n);
+	assert_memory_equal(back, data, n);
+	free(back);
+	free(b);
+	free(data);
+}
+
+/* Nothing written: still a valid, empty member. */
+static void test_gzip_empty(void **state)
+{
+	(void)state;
+	size_t len, m;
+	unsigned char *b = gzip_in_memory(NULL, 0, &len);
+	unsigned char *back = gunzip(b, len, &m);
+	assert_int_equal(m, 0);
+	free(back);
+	free(b);
+	assert_int_equal(gt_gzw_close(NULL), 0);
+}
+
+/* A file that refuses the bytes (/dev/full, unbuffered): GT_ERR_IO from the write that fills the
+ * output buffer or from close, and again from every later call. */
+static void test_gzip_write_error(void **state)
+{
+	(void)state;
+	FILE *f = fopen("/dev/full", "w");
+	if (!f)
+		skip();
+	assert_int_equal(setvbuf(f, NULL, _IONBF, 0), 0);
+	struct gt_gzw *g = gt_gzw_open(f);
+	assert_non_null(g);
+	/* Bytes that do not compress: the 64 KiB output buffer fills within a few hundred KiB. */
+	size_t n = 1u << 20;
+	unsigned char *data = malloc(n);
+	assert_non_null(data);
+	uint32_t v = 12345;
+	for (size_t i = 0; i < n; i++) {
+		v = v * 1103515245u + 12345u;
+		data[i] = (unsigned char)(v >> 24);
 	}
-	assert_int_equal(got, n);
-	assert_int_equal(le32(b + pos), gt_crc32(0, data, n));
-	assert_int_equal(le32(b + pos + 4), (uint32_t)n);
-	free(buf);
+	assert_int_equal(gt_gzw_write(g, data, n), GT_ERR_IO);
+	assert_int_equal(gt_gzw_write(g, data, 10), GT_ERR_IO);
+	assert_int_equal(gt_gzw_close(g), GT_ERR_IO);
+	fclose(f);
 	free(data);
 }
 
@@ -186,12 +254,63 @@ static char *export_to_string(const char *trace, int format, int gz, struct gt_e
 	size_t n = 0;
 	FILE *f = open_memstream(&buf, &n);
 	assert_non_null(f);
-	struct gt_export_options o = { format, gz };
+	struct gt_export_options o = { .format = format, .gzip = gz };
 	assert_int_equal(gt_export_run(trace, f, &o, res), 0);
 	assert_int_equal(fclose(f), 0);
 	if (len)
 		*len = n;
 	return buf;
+}
+
+/* A window keeps what overlaps it and the memory in use as it stood at its start; --kernel keeps
+ * only the kernels it names, and their launches' arrows, no other. */
+static void test_window_and_kernel(void **state)
+{
+	(void)state;
+	char *p = fixture();
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	/* [2.5 us, 3.5 us]: k1 (1-5 us) overlaps, k2 (4-9 us) and k3 do not; the call at 1.0-1.9 us neither. */
+	struct gt_export_options o = { .format = GT_EXPORT_CHROME, .has_start = 1, .start_ns = 2500,
+		                       .has_end = 1, .end_ns = 3500 };
+	struct gt_export_result res;
+	assert_int_equal(gt_export_run(p, f, &o, &res), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "\"name\":\"k1()\""));
+	assert_null(strstr(buf, "\"name\":\"k2()\""));
+	assert_null(strstr(buf, "\"name\":\"k3()\""));
+	assert_non_null(strstr(buf, "\"dur\":20.000,\"name\":\"frame\"")); /* encloses the window */
+	/* k1's call lies before the window: no arrow with one end (the checker would catch it too). */
+	assert_int_equal(res.flows, 0);
+	assert_null(strstr(buf, "\"ph\":\"s\""));
+	assert_null(strstr(buf, "\"ph\":\"f\""));
+	/* Memory: 100 in use at the window's start (free 30 from 0, alloc 100 at 2 us), 150 at 3 us; the
+	 * free at 4 us is after it. */
+	const char *m0 = strstr(buf, "\"ts\":2.500,\"name\":\"device memory in use (bytes)\",\"args\":{\"bytes\":100}");
+	const char *m1 = strstr(buf, "\"ts\":3.000,\"name\":\"device memory in use (bytes)\",\"args\":{\"bytes\":150}");
+	assert_true(m0 && m1 && m0 < m1);
+	assert_null(strstr(buf, "\"ts\":4.000,\"name\":\"device memory"));
+	assert_null(strstr(buf, "\"ts\":0.500,\"name\":\"device memory"));
+	assert_non_null(strstr(buf, "\"window\":{\"start_us\":2.500,\"end_us\":3.500,\"range\":null}"));
+	free(buf);
+	/* --kernel k[13]: k1 and k3 and their arrows; k2 and its launch's arrow gone, the launch stays. */
+	struct gt_name_filter kf = { 0 };
+	assert_int_equal(gt_name_filter_set(&kf, "k[13]", NULL, 0), 0);
+	struct gt_export_options ko = { .format = GT_EXPORT_CHROME, .kernels = &kf };
+	f = open_memstream(&buf, &n);
+	assert_non_null(f);
+	assert_int_equal(gt_export_run(p, f, &ko, &res), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "\"name\":\"k1()\""));
+	assert_non_null(strstr(buf, "\"name\":\"k3()\""));
+	assert_null(strstr(buf, "\"name\":\"k2()\""));
+	assert_int_equal(res.flows, 2);
+	assert_int_equal(res.slices, 6); /* 3 calls, frame, k1, k3 */
+	assert_non_null(strstr(buf, "\"kernel_filter\":\"k[13]\""));
+	free(buf);
+	gt_name_filter_release(&kf);
 }
 
 static void test_chrome(void **state)
@@ -292,11 +411,13 @@ static void test_gzip_and_csv(void **state)
 	size_t n1, n2;
 	char *plain = export_to_string(p, GT_EXPORT_CHROME, 0, &r1, &n1);
 	char *gz = export_to_string(p, GT_EXPORT_CHROME, 1, &r2, &n2);
-	/* One block: header, 5-byte block header, the JSON itself, trailer. */
-	assert_true(n1 < 65535);
-	assert_int_equal(n2, 10 + 5 + n1 + 8);
-	assert_memory_equal(gz + 15, plain, n1);
-	assert_int_equal(le32((const unsigned char *)gz + 15 + n1), gt_crc32(0, plain, n1));
+	/* The gzip member holds the plain export, compressed. */
+	size_t nb;
+	unsigned char *back = gunzip((const unsigned char *)gz, n2, &nb);
+	assert_int_equal(nb, n1);
+	assert_memory_equal(back, plain, n1);
+	assert_true(n2 < n1);
+	free(back);
 	free(plain);
 	free(gz);
 
@@ -328,7 +449,15 @@ static void test_command(void **state)
 	size_t n;
 	s = synth_read_file(out, &n);
 	assert_true(n > 18 && (unsigned char)s[0] == 0x1f && (unsigned char)s[1] == 0x8b);
-	assert_true(strncmp(s + 15, "type,start_ns,", 14) == 0);
+	size_t m;
+	unsigned char *csv = gunzip((unsigned char *)s, n, &m);
+	assert_true(m > 14 && memcmp(csv, "type,start_ns,", 14) == 0);
+	free(csv);
+	free(s);
+	/* --gzip is -z. */
+	free(run_capture(cmd_export, 0, (char *[]){ "export", "--gzip", "-o", out, p, NULL }));
+	s = synth_read_file(out, &n);
+	assert_true(n > 18 && (unsigned char)s[0] == 0x1f && (unsigned char)s[1] == 0x8b);
 	free(s);
 	char *err = run_capture(cmd_export, GT_EXIT_USAGE, (char *[]){ "export", "--format", "perfetto", p, NULL });
 	assert_string_equal(err, "gpuanalyze: export: option '--format' wants one of chrome|csv, not 'perfetto' (see "
@@ -345,10 +474,12 @@ static void test_command(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_crc32),
-		cmocka_unit_test(test_gzip_stored_blocks),
+		cmocka_unit_test(test_gzip_round_trip),
+		cmocka_unit_test(test_gzip_empty),
+		cmocka_unit_test(test_gzip_write_error),
 		cmocka_unit_test_teardown(test_chrome, temp_teardown),
 		cmocka_unit_test_teardown(test_gzip_and_csv, temp_teardown),
+		cmocka_unit_test_teardown(test_window_and_kernel, temp_teardown),
 		cmocka_unit_test_teardown(test_scattered_correlation_ids, temp_teardown),
 		cmocka_unit_test_teardown(test_command, temp_teardown),
 	};

@@ -334,6 +334,33 @@ static void test_commands_usage_status(void **state)
 	assert_non_null(strstr(d, "gpuanalyze: cannot open trace '/nonexistent/x.gtrace': "));
 }
 
+/* Times with their unit, exactly in ns; no unit, a sign, a fraction finer than 1 ns, overflow: refused. */
+static void test_parse_time(void **state)
+{
+	(void)state;
+	uint64_t ns = 0;
+	assert_int_equal(gt_parse_time_ns("1.5s", &ns), 0);
+	assert_int_equal(ns, 1500000000ull);
+	assert_int_equal(gt_parse_time_ns("200ms", &ns), 0);
+	assert_int_equal(ns, 200000000ull);
+	assert_int_equal(gt_parse_time_ns("350us", &ns), 0);
+	assert_int_equal(ns, 350000ull);
+	assert_int_equal(gt_parse_time_ns("0.001us", &ns), 0);
+	assert_int_equal(ns, 1);
+	assert_int_equal(gt_parse_time_ns("20ns", &ns), 0);
+	assert_int_equal(ns, 20);
+	assert_int_equal(gt_parse_time_ns(".25s", &ns), 0);
+	assert_int_equal(ns, 250000000ull);
+	assert_int_equal(gt_parse_time_ns("0s", &ns), 0);
+	assert_int_equal(ns, 0);
+	assert_int_equal(gt_parse_time_ns("18446744073.709551615s", &ns), 0);
+	assert_true(ns == UINT64_MAX);
+	const char *bad[] = { "2", "", "s", ".s", "-1ms", "+1ms", "1.5", "1 s", "1sec", "0.5ns", "1.0001us",
+		              "18446744073.709551616s", "99999999999999999999ns", "1e3ms", "1.5ms ", NULL };
+	for (int i = 0; bad[i]; i++)
+		assert_int_equal(gt_parse_time_ns(bad[i], &ns), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +372,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_demangle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diag_voice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_commands_usage_status, setup, teardown),
+		cmocka_unit_test(test_parse_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
  * traces built through the writer API.
  *
  * The figures: every launch a dot (or 400 at evenly spaced ranks), names escaped, an axis that fits
- * a narrow distribution, bars cut and labelled above 1.5 x p90. The report: every heading in the
+ * a narrow distribution and reaches past the data with a tick, labels unique where long names cut
+ * alike, bars cut and labelled above 1.5 x p90. The report: every heading in the
  * seeds' order; a synthetic trace said to be synthetic; correctness "not checked" with its reason
  * and never "PASS"; clock ranges and throttling from the samples, "not sampled" without them;
  * launch configurations and copy sizes; warm-up stated; figures written beside the report and
@@ -247,6 +248,82 @@ static void test_report(void **state)
 	free(md);
 }
 
+/* The largest tick of a durations figure, in us (its labels: "500 us", "1 ms", ...). */
+static double last_tick_us(const char *svg)
+{
+	double best = 0;
+	const char *key = "text-anchor=\"middle\" fill=\"#";
+	for (const char *p = svg; (p = strstr(p, key)) != NULL; p += strlen(key)) {
+		const char *v = strchr(p, '>');
+		double x;
+		char unit[4];
+		if (!v || sscanf(v + 1, "%lf %3[a-z]<", &x, unit) != 2)
+			continue;
+		double us = strcmp(unit, "ns") == 0 ? x / 1e3 : strcmp(unit, "ms") == 0 ? x * 1e3 : strcmp(unit, "s") == 0 ? x * 1e6 : x;
+		best = us > best ? us : best;
+	}
+	return best;
+}
+
+/* Two kernels whose long names differ only in the middle (as cuBLAS's do) get two different labels
+ * in the kernel figure, and the axis reaches past the slowest launch (340 us) with a tick. */
+static void test_report_figure_labels_and_axis(void **state)
+{
+	(void)state;
+	const char *a = "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x64x8_stage3_warpsize1x4x1_ffma_execute_kernel__5x_cublas";
+	const char *b = "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize64x128x8_stage3_warpsize1x4x1_ffma_execute_kernel__5x_cublas";
+	char *p = temp("labels");
+	struct gt_writer *w;
+	assert_int_equal(synth_open(&w, p, 0), 0);
+	assert_int_equal(synth_device(w), 0);
+	uint64_t t = T0;
+	for (int i = 0; i < 20; i++) {
+		uint64_t da = 300000 + 2000 * (uint64_t)i, db = 50000 + 100 * (uint64_t)i; /* a: 300 to 338 us */
+		if (i == 19)
+			da = 340000;
+		assert_int_equal(synth_kernel(w, a, t, t + da, 0), 0);
+		assert_int_equal(synth_kernel(w, b, t + da + 1000, t + da + 1000 + db, 0), 0);
+		t += da + db + 10000;
+	}
+	assert_int_equal(gt_writer_close(w), 0);
+	char *fig = temp("labelsfig");
+	struct run_args r = { .path = p };
+	gt_report_options_default(&r.o);
+	r.o.figures = fig;
+	r.o.link_prefix = "REPORT";
+	free(to_string(run_report, &r, 0));
+	char file[1024];
+	snprintf(file, sizeof file, "%s-kernels.svg", fig);
+	char *svg = synth_read_file(file, NULL);
+	assert_non_null(svg);
+	/* The row labels: right-aligned texts left of the plot. */
+	char labels[2][128];
+	size_t nl = 0;
+	const char *key = "text-anchor=\"end\">";
+	for (const char *q = svg; nl < 2 && (q = strstr(q, key)) != NULL; q += strlen(key)) {
+		const char *e = strstr(q, "</text>");
+		assert_non_null(e);
+		size_t len = (size_t)(e - q - strlen(key));
+		assert_true(len < sizeof labels[0]);
+		memcpy(labels[nl], q + strlen(key), len);
+		labels[nl++][len] = '\0';
+	}
+	assert_int_equal(nl, 2);
+	assert_true(strlen(labels[0]) <= 60 && strlen(labels[1]) <= 60);
+	if (strcmp(labels[0], labels[1]) == 0)
+		fail_msg("both kernels are labelled '%s'", labels[0]);
+	/* Each label names its own kernel's distinguishing part. */
+	assert_true(strstr(labels[0], "_tn_") || strstr(labels[1], "_tn_"));
+	assert_true(strstr(labels[0], "_nn_") || strstr(labels[1], "_nn_"));
+	double last = last_tick_us(svg);
+	if (last < 340)
+		fail_msg("the last tick is %g us, below the slowest launch (340 us)", last);
+	free(svg);
+	unlink(file);
+	snprintf(file, sizeof file, "%s-split.svg", fig);
+	unlink(file);
+}
+
 static void test_report_baseline_and_stdout(void **state)
 {
 	(void)state;
@@ -311,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_svg_durations),
 		cmocka_unit_test(test_svg_stacked),
 		cmocka_unit_test_teardown(test_report, temp_teardown),
+		cmocka_unit_test_teardown(test_report_figure_labels_and_axis, temp_teardown),
 		cmocka_unit_test_teardown(test_report_baseline_and_stdout, temp_teardown),
 		cmocka_unit_test_teardown(test_command, temp_teardown),
 	};
