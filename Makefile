@@ -81,7 +81,7 @@ $(OBJ)/%.o: %.c
 
 # --- dependencies ----------------------------------------------------------------------------
 # Debian packages that provide the headers we compile against.
-DEB_DEPS := libzstd-dev libelf-dev libcmocka-dev
+DEB_DEPS := libzstd-dev libelf-dev libcmocka-dev libsqlite3-dev sqlite3
 
 deps:
 	@sh tests/deps.sh $(DEB_DEPS)

@@ -14,6 +14,7 @@ missing=""
 have() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
 have zstd.h || missing="$missing libzstd-dev"
 have gelf.h || missing="$missing libelf-dev"
+have sqlite3.h || missing="$missing libsqlite3-dev"
 { printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1; } || missing="$missing libcmocka-dev"
 
 can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
