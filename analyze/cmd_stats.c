@@ -18,7 +18,7 @@
 #include <string.h>
 
 /* What each report measures, said once for --help, the notes and JSON. */
-static const char *const measured[GT_REPORT_NKINDS] = {
+static const char *const measured[GT_STATS_NKINDS] = {
 	"CUDA API calls (runtime and driver) by function name: durations end - start on the calling "
 	"thread, CUPTI timestamps, ns",
 	"NVTX push/pop and start/end ranges by domain, name and style: durations end - start, ns",
@@ -62,13 +62,13 @@ struct column {
 	{ C_DEMANGLED, "demangled", "Name", GT_COL_LEFT | GT_COL_CODE }
 #define END { C_END, NULL, NULL, 0 }
 
-static const struct column columns[GT_REPORT_NKINDS][20] = {
-	[GT_REPORT_CUDA_API_SUM] = { PCT, TIME_STATS("num_calls", "Num Calls"),
+static const struct column columns[GT_STATS_NKINDS][20] = {
+	[GT_STATS_CUDA_API_SUM] = { PCT, TIME_STATS("num_calls", "Num Calls"),
 		{ C_NAME, "name", "Name", GT_COL_LEFT | GT_COL_CODE }, END },
-	[GT_REPORT_NVTX_SUM] = { PCT, TIME_STATS("instances", "Instances"),
+	[GT_STATS_NVTX_SUM] = { PCT, TIME_STATS("instances", "Instances"),
 		{ C_STYLE, "style", "Style", GT_COL_LEFT }, { C_DOMAIN, "domain", "Domain", GT_COL_LEFT | GT_COL_CODE },
 		{ C_NAME, "range", "Range", GT_COL_LEFT | GT_COL_CODE }, END },
-	[GT_REPORT_NVTX_KERN_SUM] = { { C_NAME, "range", "NVTX Range", GT_COL_LEFT | GT_COL_CODE },
+	[GT_STATS_NVTX_KERN_SUM] = { { C_NAME, "range", "NVTX Range", GT_COL_LEFT | GT_COL_CODE },
 		{ C_DOMAIN, "domain", "Domain", GT_COL_LEFT | GT_COL_CODE }, { C_STYLE, "style", "Style", GT_COL_LEFT },
 		{ C_NVTX_INST, "nvtx_inst", "NVTX Inst", 0 }, { C_COUNT, "kern_inst", "Kern Inst", 0 },
 		{ C_TOTAL, "total_time_ns", "Total Time (ns)", 0 }, { C_AVG, "avg_ns", "Avg (ns)", 0 },
@@ -76,17 +76,17 @@ static const struct column columns[GT_REPORT_NKINDS][20] = {
 		{ C_STDDEV, "stddev_ns", "StdDev (ns)", 0 },
 		{ C_KERNEL, "kernel_name", "Kernel Name", GT_COL_MACHINE | GT_COL_LEFT },
 		{ C_KERNEL_DEMANGLED, "kernel_demangled", "Kernel Name", GT_COL_LEFT | GT_COL_CODE }, END },
-	[GT_REPORT_GPU_KERN_SUM] = { PCT, TIME_STATS("instances", "Instances"), KERNEL_NAME, END },
-	[GT_REPORT_GPU_MEM_TIME_SUM] = { PCT, TIME_STATS("count", "Count"),
+	[GT_STATS_GPU_KERN_SUM] = { PCT, TIME_STATS("instances", "Instances"), KERNEL_NAME, END },
+	[GT_STATS_GPU_MEM_TIME_SUM] = { PCT, TIME_STATS("count", "Count"),
 		{ C_COPY_KIND, "copy_kind", "Kind", GT_COL_MACHINE }, { C_NAME, "operation", "Operation", GT_COL_LEFT },
 		END },
-	[GT_REPORT_GPU_MEM_SIZE_SUM] = { { C_TOTAL, "total_bytes", "Total (MB)", 0 }, { C_COUNT, "count", "Count", 0 },
+	[GT_STATS_GPU_MEM_SIZE_SUM] = { { C_TOTAL, "total_bytes", "Total (MB)", 0 }, { C_COUNT, "count", "Count", 0 },
 		{ C_AVG, "avg_bytes", "Avg (MB)", 0 }, { C_MED, "med_bytes", "Med (MB)", 0 },
 		{ C_MIN, "min_bytes", "Min (MB)", 0 }, { C_MAX, "max_bytes", "Max (MB)", 0 },
 		{ C_STDDEV, "stddev_bytes", "StdDev (MB)", 0 },
 		{ C_COPY_KIND, "copy_kind", "Kind", GT_COL_MACHINE }, { C_NAME, "operation", "Operation", GT_COL_LEFT },
 		END },
-	[GT_REPORT_KERN_LAUNCH_SUM] = { { C_COUNT, "count", "Count", 0 },
+	[GT_STATS_KERN_LAUNCH_SUM] = { { C_COUNT, "count", "Count", 0 },
 		{ C_TOTAL, "total_time_ns", "Total Time (ns)", 0 }, { C_MED, "med_ns", "Med (ns)", 0 },
 		{ C_GRID, "grid", "Grid", GT_COL_HUMAN | GT_COL_LEFT }, { C_GRID_X, "grid_x", "", GT_COL_MACHINE },
 		{ C_GRID_Y, "grid_y", "", GT_COL_MACHINE }, { C_GRID_Z, "grid_z", "", GT_COL_MACHINE },
@@ -97,7 +97,7 @@ static const struct column columns[GT_REPORT_NKINDS][20] = {
 		{ C_REGISTERS, "registers_per_thread", "Registers", 0 }, KERNEL_NAME, END },
 };
 
-static void cell(struct gt_table *t, const struct column *c, const struct gt_report_row *r, int bytes)
+static void cell(struct gt_table *t, const struct column *c, const struct gt_stats_row *r, int bytes)
 {
 	const struct gt_stats *s = &r->st;
 	double scale = bytes ? 1e6 : 1; /* sizes: MB in text; durations: ns everywhere */
@@ -136,7 +136,7 @@ static void cell(struct gt_table *t, const struct column *c, const struct gt_rep
 	}
 }
 
-static int print_table(const struct gt_report *rep, enum gt_format fmt, FILE *out, struct gt_json *j)
+static int print_table(const struct gt_stats_report *rep, enum gt_format fmt, FILE *out, struct gt_json *j)
 {
 	struct gt_table *t = gt_table_new(fmt, out, j);
 	if (!t)
@@ -144,7 +144,7 @@ static int print_table(const struct gt_report *rep, enum gt_format fmt, FILE *ou
 	const struct column *cols = columns[rep->kind];
 	for (const struct column *c = cols; c->id != C_END; c++)
 		gt_table_column(t, c->key, c->title, c->flags);
-	int bytes = rep->kind == GT_REPORT_GPU_MEM_SIZE_SUM;
+	int bytes = rep->kind == GT_STATS_GPU_MEM_SIZE_SUM;
 	for (size_t i = 0; i < rep->nrows; i++) {
 		for (const struct column *c = cols; c->id != C_END; c++)
 			cell(t, c, &rep->rows[i], bytes);
@@ -157,9 +157,9 @@ static int print_table(const struct gt_report *rep, enum gt_format fmt, FILE *ou
 
 static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
 
-static void notes(const struct gt_report *rep, enum gt_format fmt, FILE *out)
+static void notes(const struct gt_stats_report *rep, enum gt_format fmt, FILE *out)
 {
-	const char *name = gt_report_names[rep->kind];
+	const char *name = gt_stats_report_names[rep->kind];
 	if (fmt == GT_FMT_MD)
 		fprintf(out, "# gpuanalyze stats %s\n\n", name);
 	gt_out_note(out, fmt, "trace: %s (%llu records of the kinds this report reads)", rep->path,
@@ -181,7 +181,7 @@ static void notes(const struct gt_report *rep, enum gt_format fmt, FILE *out)
 		gt_out_note(out, fmt, "excluded: %llu NVTX %s (instants), %llu %s never closed",
 		            (unsigned long long)rep->marks, pl(rep->marks, "mark", "marks"),
 		            (unsigned long long)rep->unclosed, pl(rep->unclosed, "range", "ranges"));
-	if (rep->kind == GT_REPORT_NVTX_KERN_SUM) {
+	if (rep->kind == GT_STATS_NVTX_KERN_SUM) {
 		gt_out_note(out, fmt, "not in any range: %llu %s whose launching call is not in the trace, %llu whose "
 		            "call is inside no range", (unsigned long long)rep->no_call, pl(rep->no_call, "kernel", "kernels"),
 		            (unsigned long long)rep->outside);
@@ -189,20 +189,20 @@ static void notes(const struct gt_report *rep, enum gt_format fmt, FILE *out)
 			gt_out_note(out, fmt, "NOTE: %llu attributions dropped: more than %d ranges open at a call's start",
 			            (unsigned long long)rep->capped, GT_NVTX_KERN_MAX_OPEN);
 	}
-	if (rep->kind != GT_REPORT_KERN_LAUNCH_SUM)
+	if (rep->kind != GT_STATS_KERN_LAUNCH_SUM)
 		gt_out_note(out, fmt, "%s", STATISTICS);
 	gt_out_heading(out, fmt, 2, name);
 	if (!rep->nrows)
 		gt_out_note(out, fmt, "no rows: the trace holds nothing this report counts");
 }
 
-static void json_head(const struct gt_report *rep, struct gt_json *j)
+static void json_head(const struct gt_stats_report *rep, struct gt_json *j)
 {
 	gt_json_object_begin(j);
 	gt_json_key(j, "command");
 	gt_json_str(j, "stats");
 	gt_json_key(j, "report");
-	gt_json_str(j, gt_report_names[rep->kind]);
+	gt_json_str(j, gt_stats_report_names[rep->kind]);
 	gt_json_key(j, "version");
 	gt_json_str(j, GT_VERSION);
 	gt_json_key(j, "trace");
@@ -230,7 +230,7 @@ static void json_head(const struct gt_report *rep, struct gt_json *j)
 		gt_json_u64(j, ex[i].v);
 	}
 	gt_json_object_end(j);
-	gt_json_key(j, rep->kind == GT_REPORT_GPU_MEM_SIZE_SUM ? "total_bytes" : "total_ns");
+	gt_json_key(j, rep->kind == GT_STATS_GPU_MEM_SIZE_SUM ? "total_bytes" : "total_ns");
 	gt_json_num(j, rep->total);
 	gt_json_key(j, "rows");
 }
@@ -264,15 +264,15 @@ int cmd_stats(int argc, char **argv)
 	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
 	int kind = -1;
-	for (int k = 0; gt_report_names[k]; k++)
-		if (!strcmp(files[0], gt_report_names[k]))
+	for (int k = 0; gt_stats_report_names[k]; k++)
+		if (!strcmp(files[0], gt_stats_report_names[k]))
 			kind = k;
 	if (kind < 0)
 		return gt_error("stats: unknown report '%s' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, "
 		                "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum or kern_launch_sum)", files[0]);
-	struct gt_report rep;
+	struct gt_stats_report rep;
 	FILE *out = NULL;
-	int rc = gt_report_run(&rep, kind, files[1]);
+	int rc = gt_stats_report_run(&rep, kind, files[1]);
 	if (rc == GT_ERR_NOMEM)
 		rc = gt_error("stats: out of memory");
 	if (rc)
@@ -303,6 +303,6 @@ done:
 		if (!rc)
 			rc = crc;
 	}
-	gt_report_release(&rep);
+	gt_stats_report_release(&rep);
 	return rc;
 }

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const gt_report_names[] = {
+const char *const gt_stats_report_names[] = {
 	"cuda_api_sum", "nvtx_sum", "nvtx_kern_sum", "cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum",
 	"cuda_gpu_mem_size_sum", "kern_launch_sum", NULL,
 };
@@ -34,7 +34,7 @@ struct group {
 	size_t len;
 	uint64_t hash;
 	char *demangled;         /* kernel groups */
-	struct gt_report_row row;
+	struct gt_stats_row row;
 };
 
 struct gtab {
@@ -280,7 +280,7 @@ static size_t launch_group(struct gtab *t, const struct gt_reader *r, const stru
 	free(buf);
 	if (g == SIZE_MAX)
 		return g;
-	struct gt_report_row *row = &t->g[g].row;
+	struct gt_stats_row *row = &t->g[g].row;
 	memcpy(row->grid, cfg, sizeof row->grid);
 	memcpy(row->block, cfg + 3, sizeof row->block);
 	row->static_smem = cfg[6];
@@ -293,7 +293,7 @@ static size_t launch_group(struct gtab *t, const struct gt_reader *r, const stru
 
 static int kernel_good(const struct gt_kernel *k) { return !(k->flags & GT_KERNEL_BAD_TIMES) && k->end >= k->start; }
 
-static int on_kernel(struct gt_report *rep, const struct gt_reader *r, const struct gt_kernel *k)
+static int on_kernel(struct gt_stats_report *rep, const struct gt_reader *r, const struct gt_kernel *k)
 {
 	struct report_state *st = rep->state;
 	rep->records++;
@@ -303,8 +303,8 @@ static int on_kernel(struct gt_report *rep, const struct gt_reader *r, const str
 	}
 	size_t g;
 	switch (rep->kind) {
-	case GT_REPORT_GPU_KERN_SUM: g = group_of_id(st, &st->main, r, k->name_id, 1); break;
-	case GT_REPORT_KERN_LAUNCH_SUM: g = launch_group(&st->main, r, k); break;
+	case GT_STATS_GPU_KERN_SUM: g = group_of_id(st, &st->main, r, k->name_id, 1); break;
+	case GT_STATS_KERN_LAUNCH_SUM: g = launch_group(&st->main, r, k); break;
 	default: {
 		g = group_of_id(st, &st->kernels, r, k->name_id, 1);
 		struct kern *x = g == SIZE_MAX ? NULL : gt_tl_vec_push(&st->kerns);
@@ -317,11 +317,11 @@ static int on_kernel(struct gt_report *rep, const struct gt_reader *r, const str
 	return g == SIZE_MAX ? GT_ERR_NOMEM : sample(st, g, k->end - k->start);
 }
 
-static int on_api(struct gt_report *rep, const struct gt_reader *r, const struct gt_api *a)
+static int on_api(struct gt_stats_report *rep, const struct gt_reader *r, const struct gt_api *a)
 {
 	struct report_state *st = rep->state;
 	rep->records++;
-	if (rep->kind == GT_REPORT_NVTX_KERN_SUM) {
+	if (rep->kind == GT_STATS_NVTX_KERN_SUM) {
 		struct call *c = gt_tl_vec_push(&st->calls);
 		if (!c)
 			return GT_ERR_NOMEM;
@@ -336,7 +336,7 @@ static int on_api(struct gt_report *rep, const struct gt_reader *r, const struct
 	return g == SIZE_MAX ? GT_ERR_NOMEM : sample(st, g, a->end - a->start);
 }
 
-static int on_nvtx(struct gt_report *rep, const struct gt_reader *r, const struct gt_nvtx *n)
+static int on_nvtx(struct gt_stats_report *rep, const struct gt_reader *r, const struct gt_nvtx *n)
 {
 	struct report_state *st = rep->state;
 	rep->records++;
@@ -352,11 +352,11 @@ static int on_nvtx(struct gt_report *rep, const struct gt_reader *r, const struc
 		rep->bad_times++;
 		return 0;
 	}
-	struct gtab *t = rep->kind == GT_REPORT_NVTX_SUM ? &st->main : &st->ranges;
+	struct gtab *t = rep->kind == GT_STATS_NVTX_SUM ? &st->main : &st->ranges;
 	size_t g = range_group(st, t, r, n);
 	if (g == SIZE_MAX)
 		return GT_ERR_NOMEM;
-	if (rep->kind == GT_REPORT_NVTX_SUM)
+	if (rep->kind == GT_STATS_NVTX_SUM)
 		return sample(st, g, n->end - n->start);
 	struct range *x = gt_tl_vec_push(&st->rngs);
 	if (!x)
@@ -365,7 +365,7 @@ static int on_nvtx(struct gt_report *rep, const struct gt_reader *r, const struc
 	return 0;
 }
 
-static int on_memory_op(struct gt_report *rep, uint64_t start, uint64_t end, uint64_t bytes, int copy_kind,
+static int on_memory_op(struct gt_stats_report *rep, uint64_t start, uint64_t end, uint64_t bytes, int copy_kind,
                         int memset, int tool)
 {
 	struct report_state *st = rep->state;
@@ -381,25 +381,25 @@ static int on_memory_op(struct gt_report *rep, uint64_t start, uint64_t end, uin
 	size_t g = operation_group(&st->main, copy_kind, memset);
 	if (g == SIZE_MAX)
 		return GT_ERR_NOMEM;
-	return sample(st, g, rep->kind == GT_REPORT_GPU_MEM_SIZE_SUM ? bytes : end - start);
+	return sample(st, g, rep->kind == GT_STATS_GPU_MEM_SIZE_SUM ? bytes : end - start);
 }
 
 static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
 {
-	struct gt_report *rep = ctx;
+	struct gt_stats_report *rep = ctx;
 	switch (rep->kind) {
-	case GT_REPORT_CUDA_API_SUM:
+	case GT_STATS_CUDA_API_SUM:
 		return ev->type == GT_REC_API ? on_api(rep, r, &ev->u.api) : 0;
-	case GT_REPORT_NVTX_SUM:
+	case GT_STATS_NVTX_SUM:
 		return ev->type == GT_REC_NVTX ? on_nvtx(rep, r, &ev->u.nvtx) : 0;
-	case GT_REPORT_NVTX_KERN_SUM:
+	case GT_STATS_NVTX_KERN_SUM:
 		if (ev->type == GT_REC_API)
 			return on_api(rep, r, &ev->u.api);
 		if (ev->type == GT_REC_NVTX)
 			return on_nvtx(rep, r, &ev->u.nvtx);
 		return ev->type == GT_REC_KERNEL ? on_kernel(rep, r, &ev->u.kernel) : 0;
-	case GT_REPORT_GPU_KERN_SUM:
-	case GT_REPORT_KERN_LAUNCH_SUM:
+	case GT_STATS_GPU_KERN_SUM:
+	case GT_STATS_KERN_LAUNCH_SUM:
 		return ev->type == GT_REC_KERNEL ? on_kernel(rep, r, &ev->u.kernel) : 0;
 	default:
 		if (ev->type == GT_REC_MEMCPY) {
@@ -429,7 +429,7 @@ static int cmp_range(const void *pa, const void *pb)
 }
 
 /* Pairs each kernel with the earliest call of its correlation id: the launches, in *out. */
-static int join_calls(struct gt_report *rep, struct gt_tl_vec *out)
+static int join_calls(struct gt_stats_report *rep, struct gt_tl_vec *out)
 {
 	struct report_state *st = rep->state;
 	if (gt_tl_vec_sort(&st->calls)) /* by start, so that the earliest of an id comes first */
@@ -462,7 +462,7 @@ static int join_calls(struct gt_report *rep, struct gt_tl_vec *out)
 
 /* One sweep: launches sorted by (thread, start) for push/pop ranges, by start for start/end ones;
  * ranges [r0, r1) sorted alike. Each launch goes into the open ranges that hold it. */
-static int sweep(struct gt_report *rep, const struct launch *l, size_t nl, const struct range *rg, size_t r0,
+static int sweep(struct gt_stats_report *rep, const struct launch *l, size_t nl, const struct range *rg, size_t r0,
                  size_t r1, int by_thread, unsigned char *attributed, struct gt_tl_vec *att)
 {
 	size_t *stack = malloc((r1 - r0 + 1) * sizeof *stack), top = 0, next = r0;
@@ -506,7 +506,7 @@ static int sweep(struct gt_report *rep, const struct launch *l, size_t nl, const
 	return 0;
 }
 
-static int attribute(struct gt_report *rep, struct gt_tl_vec *att)
+static int attribute(struct gt_stats_report *rep, struct gt_tl_vec *att)
 {
 	struct report_state *st = rep->state;
 	struct gt_tl_vec lv;
@@ -533,7 +533,8 @@ static int attribute(struct gt_report *rep, struct gt_tl_vec *att)
 		goto done;
 	struct range *rg = st->rngs.buf.p;
 	size_t nr = st->rngs.n, npp = 0;
-	qsort(rg, nr, sizeof *rg, cmp_range);
+	if (nr) /* qsort wants an array, even of none */
+		qsort(rg, nr, sizeof *rg, cmp_range);
 	while (npp < nr && !rg[npp].start_end)
 		npp++;
 	rc = sweep(rep, l, n, rg, 0, npp, 1, attributed, att);
@@ -550,7 +551,7 @@ done:
 
 /* The rows of nvtx_kern_sum: attributions sorted by range instance, then (stably) by pair, so
  * that each pair's run lists its instances in order and distinct ones are counted in passing. */
-static int kern_rows(struct gt_report *rep)
+static int kern_rows(struct gt_stats_report *rep)
 {
 	struct report_state *st = rep->state;
 	struct gt_tl_vec att;
@@ -578,14 +579,14 @@ static int kern_rows(struct gt_report *rep)
 		}
 		if (rep->nrows == cap) {
 			cap = cap ? cap * 2 : 64;
-			struct gt_report_row *q = realloc(rep->rows, cap * sizeof *q);
+			struct gt_stats_row *q = realloc(rep->rows, cap * sizeof *q);
 			if (!q) {
 				rc = GT_ERR_NOMEM;
 				break;
 			}
 			rep->rows = q;
 		}
-		struct gt_report_row *row = &rep->rows[rep->nrows++];
+		struct gt_stats_row *row = &rep->rows[rep->nrows++];
 		*row = st->ranges.g[a[i].key >> 32].row;
 		const struct group *k = &st->kernels.g[a[i].key & 0xffffffffu];
 		row->kernel = k->row.name;
@@ -601,7 +602,7 @@ static int kern_rows(struct gt_report *rep)
 
 /* ---- the other reports' rows --------------------------------------------------------------- */
 
-static int sample_rows(struct gt_report *rep)
+static int sample_rows(struct gt_stats_report *rep)
 {
 	struct report_state *st = rep->state;
 	if (gt_tl_vec_sort(&st->samples))
@@ -617,7 +618,7 @@ static int sample_rows(struct gt_report *rep)
 		size_t j = i;
 		for (; j < n && s[j].group == s[i].group; j++)
 			vals[j - i] = s[j].value;
-		struct gt_report_row *row = &rep->rows[rep->nrows++];
+		struct gt_stats_row *row = &rep->rows[rep->nrows++];
 		*row = st->main.g[s[i].group].row;
 		gt_stats_compute_u64(&row->st, vals, j - i);
 		i = j;
@@ -639,7 +640,7 @@ static int cmp_u32s(const uint32_t *a, const uint32_t *b, size_t n)
 
 static int cmp_rows(const void *pa, const void *pb)
 {
-	const struct gt_report_row *a = pa, *b = pb;
+	const struct gt_stats_row *a = pa, *b = pb;
 	if (a->st.total != b->st.total)
 		return a->st.total > b->st.total ? -1 : 1;
 	int c = cmp_str(a->name, b->name);
@@ -650,7 +651,7 @@ static int cmp_rows(const void *pa, const void *pb)
 
 static int cmp_launch_rows(const void *pa, const void *pb)
 {
-	const struct gt_report_row *a = pa, *b = pb;
+	const struct gt_stats_row *a = pa, *b = pb;
 	if (a->st.n != b->st.n)
 		return a->st.n > b->st.n ? -1 : 1;
 	int c = cmp_str(a->name, b->name);
@@ -661,7 +662,7 @@ static int cmp_launch_rows(const void *pa, const void *pb)
 	return c ? c : cmp_u32s(x, y, 3);
 }
 
-int gt_report_run(struct gt_report *rep, int kind, const char *path)
+int gt_stats_report_run(struct gt_stats_report *rep, int kind, const char *path)
 {
 	memset(rep, 0, sizeof *rep);
 	rep->kind = kind;
@@ -688,18 +689,20 @@ int gt_report_run(struct gt_report *rep, int kind, const char *path)
 	}
 	gt_reader_close(r);
 	if (!rc)
-		rc = kind == GT_REPORT_NVTX_KERN_SUM ? kern_rows(rep) : sample_rows(rep);
+		rc = kind == GT_STATS_NVTX_KERN_SUM ? kern_rows(rep) : sample_rows(rep);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < rep->nrows; i++)
 		rep->total += rep->rows[i].st.total;
 	for (size_t i = 0; i < rep->nrows; i++)
 		rep->rows[i].pct = rep->total > 0 ? 100 * rep->rows[i].st.total / rep->total : NAN;
-	qsort(rep->rows, rep->nrows, sizeof *rep->rows, kind == GT_REPORT_KERN_LAUNCH_SUM ? cmp_launch_rows : cmp_rows);
+	if (rep->nrows)
+		qsort(rep->rows, rep->nrows, sizeof *rep->rows,
+		      kind == GT_STATS_KERN_LAUNCH_SUM ? cmp_launch_rows : cmp_rows);
 	return 0;
 }
 
-void gt_report_release(struct gt_report *rep)
+void gt_stats_report_release(struct gt_stats_report *rep)
 {
 	if (!rep)
 		return;

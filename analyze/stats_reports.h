@@ -49,21 +49,21 @@
 
 #define GT_NVTX_KERN_MAX_OPEN 64
 
-enum gt_report_kind {
-	GT_REPORT_CUDA_API_SUM = 0,
-	GT_REPORT_NVTX_SUM,
-	GT_REPORT_NVTX_KERN_SUM,
-	GT_REPORT_GPU_KERN_SUM,
-	GT_REPORT_GPU_MEM_TIME_SUM,
-	GT_REPORT_GPU_MEM_SIZE_SUM,
-	GT_REPORT_KERN_LAUNCH_SUM,
-	GT_REPORT_NKINDS
+enum gt_stats_report_kind {
+	GT_STATS_CUDA_API_SUM = 0,
+	GT_STATS_NVTX_SUM,
+	GT_STATS_NVTX_KERN_SUM,
+	GT_STATS_GPU_KERN_SUM,
+	GT_STATS_GPU_MEM_TIME_SUM,
+	GT_STATS_GPU_MEM_SIZE_SUM,
+	GT_STATS_KERN_LAUNCH_SUM,
+	GT_STATS_NKINDS
 };
 
 /* The names `gpuanalyze stats` takes, in enum order, NULL-terminated. */
-extern const char *const gt_report_names[];
+extern const char *const gt_stats_report_names[];
 
-struct gt_report_row {
+struct gt_stats_row {
 	const char *name;        /* API function; NVTX range; kernel (mangled); copy operation */
 	const char *demangled;   /* kernels: demangled (the name when it does not demangle) */
 	const char *domain;      /* NVTX: the domain, "" for the default one */
@@ -78,9 +78,9 @@ struct gt_report_row {
 
 struct report_state;
 
-struct gt_report {
-	int kind;                /* enum gt_report_kind */
-	struct gt_report_row *rows;
+struct gt_stats_report {
+	int kind;                /* enum gt_stats_report_kind */
+	struct gt_stats_row *rows;
 	size_t nrows;
 	double total;            /* the sum over every row's values */
 	uint64_t records;        /* records of the kinds the report reads */
@@ -99,7 +99,7 @@ struct gt_report {
 
 /* Reads path and computes report `kind`. 0; GT_EXIT_USAGE after the loader reported why the trace
  * cannot be read; GT_ERR_NOMEM. */
-int gt_report_run(struct gt_report *rep, int kind, const char *path);
-void gt_report_release(struct gt_report *rep);
+int gt_stats_report_run(struct gt_stats_report *rep, int kind, const char *path);
+void gt_stats_report_release(struct gt_stats_report *rep);
 
 #endif

@@ -2,7 +2,7 @@
  * Chrome Trace Event JSON or CSV, gzipped or not, to /dev/null; then the subcommand (fa_pick chooses
  * the variant per input).
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -lsqlite3 -ldl
  */
 #include "fuzz_analyze.h"
 

@@ -29,7 +29,7 @@
  * turned into PATH (rank 0) and, if rank 1 holds records, PATH-rank1, and nothing is analysed; that
  * is how a crashing description becomes a file of tests/data/bad/.
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lelf -lsqlite3 -ldl
  */
 #include "fuzz_analyze.h"
 
@@ -43,6 +43,7 @@
 #include "analyze/ranks.h"
 #include "analyze/report.h"
 #include "analyze/split.h"
+#include "analyze/stats_reports.h"
 #include "analyze/summary.h"
 
 #include <fcntl.h>
@@ -698,6 +699,12 @@ static void engines(const char *a, const char *b, unsigned v, FILE *null)
 		struct gt_export_result er;
 		memset(&er, 0, sizeof er);
 		gt_export_run(a, null, &eo, &er);
+	}
+
+	for (int k = 0; k < GT_STATS_NKINDS; k++) {
+		struct gt_stats_report st;
+		gt_stats_report_run(&st, k, a);
+		gt_stats_report_release(&st);
 	}
 
 	char *paths[2] = { (char *)a, (char *)b };

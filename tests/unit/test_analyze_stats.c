@@ -184,7 +184,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const struct gt_report_row *find(const struct gt_report *rep, const char *name, const char *kernel)
+static const struct gt_stats_row *find(const struct gt_stats_report *rep, const char *name, const char *kernel)
 {
 	for (size_t i = 0; i < rep->nrows; i++)
 		if (!strcmp(rep->rows[i].name, name) && (!kernel || !strcmp(rep->rows[i].kernel, kernel)))
@@ -193,11 +193,11 @@ static const struct gt_report_row *find(const struct gt_report *rep, const char 
 	return NULL;
 }
 
-static void run(struct gt_report *rep, int kind, int (*writer)(const char *))
+static void run(struct gt_stats_report *rep, int kind, int (*writer)(const char *))
 {
 	assert_non_null(path = synth_temp_path("stats"));
 	assert_int_equal(writer(path), 0);
-	assert_int_equal(gt_report_run(rep, kind, path), 0);
+	assert_int_equal(gt_stats_report_run(rep, kind, path), 0);
 }
 
 /* Kernels into ranges: each step holds its three launches (nested forward too), the graph launch's
@@ -205,9 +205,9 @@ static void run(struct gt_report *rep, int kind, int (*writer)(const char *))
 static void test_nvtx_kern_sum(void **state)
 {
 	(void)state;
-	struct gt_report rep;
-	run(&rep, GT_REPORT_NVTX_KERN_SUM, write_trace);
-	const struct gt_report_row *r = find(&rep, "step", "_Z4gemmPfi");
+	struct gt_stats_report rep;
+	run(&rep, GT_STATS_NVTX_KERN_SUM, write_trace);
+	const struct gt_stats_row *r = find(&rep, "step", "_Z4gemmPfi");
 	assert_int_equal(r->instances, 3);
 	assert_int_equal(r->st.n, 6);
 	assert_true(r->st.total == 50000 + 51000 + 52000 + 3 * 60000.0);
@@ -235,29 +235,29 @@ static void test_nvtx_kern_sum(void **state)
 	assert_int_equal(rep.marks, 1);
 	assert_int_equal(rep.unclosed, 1);
 	assert_int_equal(rep.capped, 0);
-	gt_report_release(&rep);
+	gt_stats_report_release(&rep);
 }
 
 static void test_nesting_past_the_cap(void **state)
 {
 	(void)state;
-	struct gt_report rep;
-	run(&rep, GT_REPORT_NVTX_KERN_SUM, write_deep);
+	struct gt_stats_report rep;
+	run(&rep, GT_STATS_NVTX_KERN_SUM, write_deep);
 	assert_int_equal(rep.nrows, GT_NVTX_KERN_MAX_OPEN);
 	assert_int_equal(rep.capped, 2 * (DEEP - GT_NVTX_KERN_MAX_OPEN));
 	/* The innermost ranges keep their kernels; the outermost lose them. */
 	find(&rep, "level69", "k");
 	for (size_t i = 0; i < rep.nrows; i++)
 		assert_true(strcmp(rep.rows[i].name, "level05") > 0);
-	gt_report_release(&rep);
+	gt_stats_report_release(&rep);
 }
 
 static void test_api_and_memory_reports(void **state)
 {
 	(void)state;
-	struct gt_report rep;
-	run(&rep, GT_REPORT_CUDA_API_SUM, write_trace);
-	const struct gt_report_row *r = find(&rep, "cudaStreamSynchronize", NULL);
+	struct gt_stats_report rep;
+	run(&rep, GT_STATS_CUDA_API_SUM, write_trace);
+	const struct gt_stats_row *r = find(&rep, "cudaStreamSynchronize", NULL);
 	assert_int_equal(r->st.n, 2);
 	assert_true(r->st.median == 50000 && r->st.min == 40000 && r->st.max == 60000);
 	assert_int_equal(rep.bad_times, 1);
@@ -265,10 +265,10 @@ static void test_api_and_memory_reports(void **state)
 	for (size_t i = 0; i < rep.nrows; i++)
 		pct += rep.rows[i].pct;
 	assert_true(fabs(pct - 100) < 1e-9);
-	gt_report_release(&rep);
+	gt_stats_report_release(&rep);
 	teardown(NULL);
 
-	run(&rep, GT_REPORT_GPU_MEM_SIZE_SUM, write_trace);
+	run(&rep, GT_STATS_GPU_MEM_SIZE_SUM, write_trace);
 	r = find(&rep, "[CUDA memcpy Host-to-Device]", NULL);
 	assert_int_equal(r->st.n, 2);
 	assert_true(r->st.total == (1 << 20) + 4096);
@@ -280,17 +280,17 @@ static void test_api_and_memory_reports(void **state)
 	assert_int_equal(rep.tool_copies, 1);
 	assert_int_equal(rep.bad_times, 1);
 	assert_string_equal(rep.rows[0].name, "[CUDA memcpy Device-to-Device]"); /* the largest total first */
-	gt_report_release(&rep);
+	gt_stats_report_release(&rep);
 }
 
 static void test_launch_configurations(void **state)
 {
 	(void)state;
-	struct gt_report rep;
-	run(&rep, GT_REPORT_KERN_LAUNCH_SUM, write_trace);
+	struct gt_stats_report rep;
+	run(&rep, GT_STATS_KERN_LAUNCH_SUM, write_trace);
 	size_t gemm = 0;
 	for (size_t i = 0; i < rep.nrows; i++) {
-		const struct gt_report_row *r = &rep.rows[i];
+		const struct gt_stats_row *r = &rep.rows[i];
 		if (strcmp(r->name, "_Z4gemmPfi"))
 			continue;
 		gemm++;
@@ -307,7 +307,7 @@ static void test_launch_configurations(void **state)
 	}
 	assert_int_equal(gemm, 2);
 	assert_int_equal(rep.rows[0].st.n, 5); /* most launches first */
-	gt_report_release(&rep);
+	gt_stats_report_release(&rep);
 }
 
 int main(int argc, char **argv)
