@@ -157,7 +157,7 @@ static int write_deep(const char *path)
 	struct gt_writer *w;
 	int rc = synth_open(&w, path, 0);
 	for (int d = 0; d < DEEP && !rc; d++) {
-		char name[16];
+		char name[24];
 		snprintf(name, sizeof name, "level%02d", d);
 		rc = range(w, NULL, name, T0 + (uint64_t)d * 10, T0 + 1000000 - (uint64_t)d * 10, (uint32_t)d, NVTX_A,
 		           GT_NVTX_PUSH_POP);
