@@ -87,11 +87,12 @@ $(OBJ)/%.o: %.c
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
 # --- dependencies ----------------------------------------------------------------------------
-# Debian packages that provide the headers we compile against (zlib: export -z), and the tools make check runs
-# (mandoc lints the man pages, pkg-config links a program against the installed library).
+# Debian packages that provide the headers we compile against (zlib: export -z; SQLite: export --format sqlite), and the tools make check runs
+# (mandoc lints the man pages, pkg-config links a program against the installed library,
+# sqlite3 checks stats against SQL over the export).
 # No libelf: the one ELF reader, cupti/nvinfo.c, walks a cubin's sections by hand so that the
 # preload depends on nothing the traced program may lack.
-DEB_DEPS := libzstd-dev zlib1g-dev libcmocka-dev mandoc pkgconf
+DEB_DEPS := libzstd-dev zlib1g-dev libsqlite3-dev libcmocka-dev mandoc pkgconf sqlite3
 
 deps:
 	@sh tests/deps.sh $(DEB_DEPS)

@@ -52,6 +52,11 @@ struct acc {
 	uint64_t *size;              /* per copy, paired with gbps until then */
 	size_t n, cap;
 	struct gt_growbuf gbuf, sbuf; /* where gbps and size live (huge pages once large) */
+	double *crates;              /* call GB/s of the copies paired with their call (gt_bw_finish) */
+	size_t nc, capc;
+	struct gt_growbuf cbuf;
+	uint64_t calls;
+	double call_time_ns;
 };
 
 struct sync_copy {               /* sorted by start; 32 bytes, as there may be millions */
@@ -63,6 +68,18 @@ struct sync_copy {               /* sorted by start; 32 bytes, as there may be m
 #define SC_BYTES(c) ((c)->bytes & ((1ull << 56) - 1))
 #define SC_KIND(c) ((int)((c)->bytes >> 56 & 0x7f))
 #define SC_BUSY (1ull << 63)
+
+struct sync_call {               /* a synchronous copy call (cudaMemcpy, cuMemcpyHtoD_v2, ...) */
+	uint64_t corr;               /* sort key */
+	uint64_t start, end;
+};
+
+struct copy_link {               /* a copy without the async flag, to pair with its call */
+	uint64_t corr;               /* sort key */
+	uint64_t bytes;
+	uint32_t group;              /* index in bw_state.a */
+	uint32_t pageable;
+};
 
 struct busy_op {                 /* an operation kept for settle_kept */
 	uint64_t start, end;
@@ -83,7 +100,12 @@ struct bw_state {
 	uint64_t visits, calls;      /* gt_bw_mark_busy: copies looked at, calls */
 	struct gt_tl_vec kept;       /* operations kept past the visits' budget (struct busy_op) */
 	int keeping, keep_failed;
+	struct gt_tl_vec copy_calls, links; /* struct sync_call, struct copy_link */
+	signed char *sync_name;      /* per API name's string id: 1 a synchronous copy call, -1 not */
+	size_t nsync_name;
 };
+
+const char *gt_bw_rate_name(int rate) { return rate == GT_BW_RATE_CALL ? "call" : "dma"; }
 
 static int host_kind_of(int copy_kind, int src, int dst)
 {
@@ -111,6 +133,8 @@ int gt_bw_init(struct gt_bandwidth *b, const char *path, const char *peaks_path)
 		return GT_ERR_NOMEM;
 	gt_tl_vec_init(&b->state->syncs, sizeof(struct sync_copy));
 	gt_tl_vec_init(&b->state->kept, sizeof(struct busy_op));
+	gt_tl_vec_init(&b->state->copy_calls, sizeof(struct sync_call));
+	gt_tl_vec_init(&b->state->links, sizeof(struct copy_link));
 	return 0;
 }
 
@@ -202,6 +226,13 @@ static int on_memcpy(struct gt_bandwidth *b, const struct gt_memcpy *m)
 		size_t c1 = a->gbuf.cap / sizeof *a->gbps, c2 = a->sbuf.cap / sizeof *a->size;
 		a->cap = c1 < c2 ? c1 : c2;
 	}
+	if (!(m->flags & GT_COPY_ASYNC)) {
+		struct copy_link *l = gt_tl_vec_push(&st->links);
+		if (!l)
+			return GT_ERR_NOMEM;
+		*l = (struct copy_link){ m->correlation_id, m->bytes, (uint32_t)(a - st->a),
+			                 host_kind_of(m->copy_kind, m->src_kind, m->dst_kind) == GT_MEM_PAGEABLE };
+	}
 	a->size[a->n] = m->bytes;
 	a->gbps[a->n++] = (double)m->bytes / (double)(m->end - m->start);
 	a->count++;
@@ -210,15 +241,48 @@ static int on_memcpy(struct gt_bandwidth *b, const struct gt_memcpy *m)
 	return 0;
 }
 
+/* cudaMemcpy, cudaMemcpy2D, cudaMemcpyToSymbol, cuMemcpy, cuMemcpyHtoD_v2, ...: not the Async ones. */
+static int is_sync_copy_call(const char *name)
+{
+	return (!strncmp(name, "cudaMemcpy", 10) || !strncmp(name, "cuMemcpy", 8)) && !strstr(name, "Async");
+}
+
+static int on_api(struct gt_bandwidth *b, const struct gt_reader *r, const struct gt_api *a)
+{
+	struct bw_state *st = b->state;
+	uint32_t id = a->name_id <= gt_reader_string_count(r) ? a->name_id : 0;
+	if (id >= st->nsync_name) {
+		size_t n = st->nsync_name ? st->nsync_name : 256;
+		while (n <= id)
+			n *= 2;
+		signed char *q = realloc(st->sync_name, n);
+		if (!q)
+			return GT_ERR_NOMEM;
+		memset(q + st->nsync_name, 0, n - st->nsync_name);
+		st->sync_name = q;
+		st->nsync_name = n;
+	}
+	if (!st->sync_name[id])
+		st->sync_name[id] = is_sync_copy_call(gt_reader_string(r, id)) ? 1 : -1;
+	if (st->sync_name[id] < 0)
+		return 0;
+	struct sync_call *c = gt_tl_vec_push(&st->copy_calls);
+	if (!c)
+		return GT_ERR_NOMEM;
+	*c = (struct sync_call){ a->correlation_id, a->start, a->end };
+	return 0;
+}
+
 int gt_bw_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
 {
-	(void)r;
 	struct gt_bandwidth *b = ctx;
 	uint64_t t = gt_tl_event_time(ev);
 	if (t && (!b->origin || t < b->origin))
 		b->origin = t;
 	if (ev->type == GT_REC_MEMCPY)
 		return on_memcpy(b, &ev->u.memcpy);
+	if (ev->type == GT_REC_API)
+		return on_api(b, r, &ev->u.api);
 	return 0;
 }
 
@@ -500,13 +564,83 @@ static int cmp_groups(const void *pa, const void *pb)
 	return (a->bucket > b->bucket) - (a->bucket < b->bucket);
 }
 
+/* Each copy without the async flag meets its call: both sorted by correlation id (stably, so the
+ * first call of an id in the file is the one taken). A copy alone on its call gets a call rate. */
+static int pair_calls(struct gt_bandwidth *b)
+{
+	struct bw_state *st = b->state;
+	if (gt_tl_vec_sort(&st->copy_calls) || gt_tl_vec_sort(&st->links))
+		return GT_ERR_NOMEM;
+	const struct copy_link *l = st->links.buf.p;
+	const struct sync_call *c = st->copy_calls.buf.p;
+	size_t nl = st->links.n, ncl = st->copy_calls.n, j = 0;
+	for (size_t i = 0; i < nl;) {
+		size_t k = i;
+		while (k < nl && l[k].corr == l[i].corr)
+			k++;
+		while (j < ncl && c[j].corr < l[i].corr)
+			j++;
+		if (j < ncl && c[j].corr == l[i].corr) {
+			if (k - i > 1) {
+				b->calls_shared += k - i;
+			} else if (c[j].end <= c[j].start) {
+				b->calls_bad++;
+			} else {
+				struct acc *a = &st->a[l[i].group];
+				double ns = (double)(c[j].end - c[j].start);
+				if (a->nc == a->capc) {
+					if (gt_growbuf_reserve(&a->cbuf, (a->nc + 1) * sizeof *a->crates))
+						return GT_ERR_NOMEM;
+					a->crates = a->cbuf.p;
+					a->capc = a->cbuf.cap / sizeof *a->crates;
+				}
+				a->crates[a->nc++] = (double)l[i].bytes / ns;
+				a->calls++;
+				a->call_time_ns += ns;
+				b->sync.calls++;
+				b->sync.call_time_ns += ns;
+				if (l[i].pageable) {
+					b->pageable.calls++;
+					b->pageable.call_time_ns += ns;
+				}
+			}
+		}
+		i = k;
+	}
+	gt_tl_vec_release(&st->copy_calls);
+	gt_tl_vec_release(&st->links);
+	return 0;
+}
+
+/* The measured peak a group is judged against, and by which of its medians (bandwidth.h). */
+static void judge_measured(struct gt_bw_group *g, const struct gt_bw_device *d)
+{
+	g->measured_kind = g->measured_rate = -1;
+	int kind = gt_peak_kind_for(g->copy_kind, g->host_kind);
+	if (!d || kind < 0)
+		return;
+	int rate = GT_BW_RATE_DMA;
+	if (g->host_kind == GT_MEM_PAGEABLE) {
+		if (g->calls && d->peaks.have[kind])
+			rate = GT_BW_RATE_CALL;
+		else
+			kind = gt_peak_kind_for(g->copy_kind, GT_MEM_PINNED); /* the staged DMA vs the pinned rate */
+	}
+	if (!d->peaks.have[kind])
+		return;
+	g->measured_kind = kind;
+	g->measured_rate = rate;
+	g->peak_measured = d->peaks.p[kind].gbps;
+	g->pct_measured = 100 * (rate == GT_BW_RATE_CALL ? g->call_median : g->median) / g->peak_measured;
+}
+
 int gt_bw_finish(struct gt_bandwidth *b, const struct gt_reader *r)
 {
 	struct bw_state *st = b->state;
 	if (st->keep_failed || settle_kept(st))
 		return GT_ERR_NOMEM;
 	int rc = load_devices(b, r);
-	if (rc)
+	if (rc || (rc = pair_calls(b)) != 0)
 		return rc;
 	/* The synchronous copies no other work overlapped. */
 	for (size_t i = 0; i < st->syncs.n; i++) {
@@ -540,7 +674,6 @@ int gt_bw_finish(struct gt_bandwidth *b, const struct gt_reader *r)
 		g->time_ns = a->time_ns;
 		const struct gt_bw_device *d = device_of(b, a->device_id);
 		g->peak_theory = g->peak_measured = g->pct_theory = g->pct_measured = NAN;
-		g->measured_kind = gt_peak_kind_for(a->copy_kind, g->host_kind);
 		double peak = 0, small = 0;
 		if (d && g->host_kind >= 0) {
 			peak = d->peak_pcie;
@@ -567,13 +700,17 @@ int gt_bw_finish(struct gt_bandwidth *b, const struct gt_reader *r)
 			g->peak_theory = peak;
 			g->pct_theory = 100 * g->median / peak;
 		}
-		if (d && g->measured_kind >= 0 && d->peaks.have[g->measured_kind]) {
-			g->peak_measured = d->peaks.p[g->measured_kind].gbps;
-			g->pct_measured = 100 * g->median / g->peak_measured;
-		}
+		sort_rates(a->crates, a->nc);
+		g->calls = a->calls;
+		g->call_time_ns = a->call_time_ns;
+		g->call_median = gt_stats_percentile_double(a->crates, a->nc, 50);
+		g->call_p10 = gt_stats_percentile_double(a->crates, a->nc, 10);
+		g->call_p90 = gt_stats_percentile_double(a->crates, a->nc, 90);
+		judge_measured(g, d);
 		gt_growbuf_release(&a->gbuf);
 		gt_growbuf_release(&a->sbuf);
-		a->gbps = NULL;
+		gt_growbuf_release(&a->cbuf);
+		a->gbps = a->crates = NULL;
 		a->size = NULL;
 	}
 	qsort(b->groups, b->ngroups, sizeof *b->groups, cmp_groups);
@@ -634,7 +771,11 @@ void gt_bandwidth_release(struct gt_bandwidth *b)
 {
 			gt_growbuf_release(&b->state->a[i].gbuf);
 			gt_growbuf_release(&b->state->a[i].sbuf);
+			gt_growbuf_release(&b->state->a[i].cbuf);
 		}
+		gt_tl_vec_release(&b->state->copy_calls);
+		gt_tl_vec_release(&b->state->links);
+		free(b->state->sync_name);
 		free(b->state->a);
 		gt_tl_vec_release(&b->state->syncs);
 		gt_idmap_release(&b->state->groups);

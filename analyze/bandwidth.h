@@ -12,16 +12,35 @@
  * the destination): pageable, pinned, managed, ...; otherwise its source and destination kinds,
  * one name when they agree ("device"), "src->dst" when not. Size buckets are powers of 4: < 4 KiB,
  * 4-64 KiB, 64 KiB-1 MiB, 1-16 MiB, 16-256 MiB, >= 256 MiB (lower bound included).
- * Per group: count, bytes, summed duration, median GB/s, p10 and p90 (stats.h's 'linear' rule),
- * and the median as a percentage of each peak:
- *   theoretical  copies with a host end: the device's PCIe peak per direction
- *                (gt_device_peak_pcie_bw); device-to-device copies: its memory peak
+ * Two rates, each dividing the same bytes by a stated time:
+ *   DMA          bytes / (end - start) of the copy record: the transfer as the copy engine timed it;
+ *   call         for a copy made by a synchronous call (an API record whose name begins with
+ *                cudaMemcpy or cuMemcpy and holds no "Async": cudaMemcpy, cudaMemcpy2D,
+ *                cuMemcpyHtoD_v2, ...; paired by correlation id with a copy without the async
+ *                flag), bytes / (call end - call start): what the program waited for. A pageable
+ *                copy is staged through a pinned buffer by the driver, so its call takes several
+ *                times its DMA (traces/samples/h200-transfers: 3.4x to 5.7x for 1 MiB HtoD). A
+ *                call that made more than one copy record is left out of the call rates (its
+ *                time is not one copy's) and counted (calls_shared), as are calls of zero or
+ *                negative duration (calls_bad).
+ * Per group: count, bytes, summed DMA duration, median DMA GB/s, p10 and p90 (stats.h's 'linear'
+ * rule); the copies paired with their call, the calls' summed duration and their median, p10 and
+ * p90 call GB/s; and a median as a percentage of each peak:
+ *   theoretical  the DMA median over: for copies with a host end, the device's PCIe peak per
+ *                direction (gt_device_peak_pcie_bw); for device-to-device copies, its memory peak
  *                (gt_device_peak_mem_bw). The percentage is always bytes-once GB/s over the peak,
  *                so a DtoD copy, which moves each byte twice through memory, reaches at most 50%
  *                of the memory peak.
- *   measured     the `gputrace peak` probe's figure for the same kind (htod_pinned, dtoh_pinned,
+ *   measured     against the `gputrace peak` probe's figure (htod_pinned, dtoh_pinned,
  *                htod_pageable, dtoh_pageable, dtod; also bytes once, so 100% is the probe's
- *                rate), for the device of the same UUID (peaks.h); none for other kinds.
+ *                rate), for the device of the same UUID (peaks.h). The probe times a pageable
+ *                copy as a whole synchronous cudaMemcpy (CUDA events around it), so a pageable
+ *                group is judged by its call median against the pageable peak; where it has no
+ *                paired calls, or the file has no pageable figure, by its DMA median against the
+ *                pinned peak of its direction (measured_kind then names a pinned kind: the staged
+ *                transfer against the rate the DMA engine reaches). Other kinds: the DMA median
+ *                against the same kind's peak; none for managed, peer and host-to-host copies.
+ *                measured_rate says which median was divided.
  *
  * Flags:
  *   pageable     copies with a pageable host end: the driver stages them through a pinned
@@ -37,7 +56,8 @@
  *                overlapped them): the host waited and the GPU had nothing else to do.
  *
  * Streaming: the pass keeps one GB/s value and size per copy (16 bytes) and, for copies without
- * the async flag, their interval (32 bytes); when there are such copies, a second pass over the
+ * the async flag, their interval (32 bytes) and correlation id (24 bytes), and for each
+ * synchronous copy call its interval (24 bytes); when there are such copies, a second pass over the
  * trace looks for GPU work that overlaps them (gt_bw_mark_busy), so nothing is kept per kernel;
  * unless the look-ups visit more than 8 copies per copy and call (copies that overlap very many
  * operations: one as long as the run, thousands at one instant), after which each operation is
@@ -73,8 +93,15 @@ struct gt_bw_group {
 	double peak_measured;    /* GB/s, NaN when none */
 	double pct_measured;
 	int measured_kind;       /* enum gt_peak_kind, -1 */
+	int measured_rate;       /* enum gt_bw_rate: which median pct_measured divides; -1 none */
 	uint64_t small;          /* copies of this group under the small threshold */
+	uint64_t calls;          /* copies paired with their synchronous call */
+	double call_time_ns;     /* those calls' summed duration */
+	double call_median, call_p10, call_p90; /* GB/s over the calls' durations; NaN without calls */
 };
+
+enum gt_bw_rate { GT_BW_RATE_DMA = 0, GT_BW_RATE_CALL = 1 };
+const char *gt_bw_rate_name(int rate); /* "dma", "call" */
 
 /* The copy flags, summed. */
 struct gt_bw_flag {
@@ -83,6 +110,8 @@ struct gt_bw_flag {
 	uint64_t first_start;    /* the earliest (CUPTI ns), 0 if none */
 	uint32_t first_stream;
 	int first_copy_kind;
+	uint64_t calls;          /* pageable, sync: copies paired with their synchronous call */
+	double call_time_ns;     /* their calls' summed duration */
 };
 
 struct gt_bw_device {
@@ -108,6 +137,8 @@ struct gt_bandwidth {
 	size_t ndevices;
 	struct gt_bw_flag pageable, small, sync, sync_critical;
 	uint64_t copies, copies_bad, copies_no_rate;
+	uint64_t calls_shared;   /* copies whose call made other copies too: no call rate */
+	uint64_t calls_bad;      /* copies whose call has end <= start: no call rate */
 	char *peaks_file;        /* the peaks file looked for (default or given); NULL if none formed */
 	char peaks_error[256];   /* why it could not be read ("" when it was, or was not there) */
 	int peaks_missing;       /* the default file does not exist */

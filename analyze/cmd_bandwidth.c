@@ -16,20 +16,28 @@
 #include <stdio.h>
 
 #define MEASURED                                                                                   \
-	"per copy, GB/s = bytes / (end - start) (CUPTI activity timestamps): decimal GB/s (10^9 "      \
-	"bytes/s), bytes counted once (a DtoD copy of B bytes counts B, though it reads and writes "  \
-	"each byte)"
+	"per copy, two rates in decimal GB/s (10^9 bytes/s), bytes counted once (a DtoD copy of B "    \
+	"bytes counts B, though it reads and writes each byte): DMA = bytes / (end - start) of the "  \
+	"copy record (CUPTI activity timestamps: the transfer as the copy engine timed it); call = "  \
+	"bytes / the duration of the synchronous call that made it (cudaMemcpy*, cuMemcpy* without "  \
+	"Async, paired by correlation id): what the program waited for, staging of pageable memory "  \
+	"included"
 #define GROUPS_TEXT                                                                                \
 	"device, copy kind, memory (the host end's kind where the copy has one: pageable, "          \
 	"pinned, managed; else source->destination) and size (powers of 4, lower bound included); "  \
-	"median, p10 and p90 of the copies' GB/s by NumPy's default 'linear' rule"
+	"median, p10 and p90 of the copies' DMA GB/s (and call GB/s) by NumPy's default 'linear' "    \
+	"rule"
 /* The text's note carries the label; in JSON the key is the label and the value the rest. */
 #define GROUPS "groups: " GROUPS_TEXT
 #define PERCENT                                                                                    \
-	"percent of peak = median GB/s / peak x 100, bytes counted once throughout: host copies "     \
+	"% of peak = DMA median / theoretical peak x 100, bytes counted once throughout: host copies " \
 	"against the PCIe peak per direction, DtoD against the device memory peak (a DtoD copy crosses " \
-	"memory twice, so it can reach at most 50% of it); measured = the `gputrace peak` probe's "    \
-	"rate for the same kind (also bytes once: 100% is the probe's rate)"
+	"memory twice, so it can reach at most 50% of it); % of measured = a median / the `gputrace "   \
+	"peak` probe's rate (also bytes once: 100% is the probe's rate): pageable copies by their "   \
+	"call median against the pageable peak (the probe times a whole cudaMemcpy), or, without "    \
+	"paired calls or a pageable figure, by their DMA median against the pinned peak; other kinds " \
+	"by their DMA median against the same kind's peak; the 'vs measured' column names the peak "  \
+	"and the rate"
 
 static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
 
@@ -111,6 +119,13 @@ static void preamble(const struct printer *p)
 		     (unsigned long long)b->copies_bad, pl(b->copies_bad, "copy", "copies"),
 		     (unsigned long long)b->copies_no_rate);
 	gt_out_note(p->out, p->fmt, "measured: %s", MEASURED);
+	if (b->sync.count)
+		gt_out_note(p->out, p->fmt, "call rates: %llu of %llu %s without the async flag paired with a synchronous "
+		            "copy call; %llu left out because their call made several copy records, %llu because "
+		            "the call's end is not after its start",
+		            (unsigned long long)b->sync.calls, (unsigned long long)b->sync.count,
+		            pl(b->sync.count, "copy", "copies"), (unsigned long long)b->calls_shared,
+		            (unsigned long long)b->calls_bad);
 	gt_out_note(p->out, p->fmt, "%s", GROUPS);
 	for (size_t i = 0; i < b->ndevices; i++) {
 		const struct gt_bw_device *d = &b->devices[i];
@@ -151,13 +166,20 @@ static int groups_table(const struct printer *p)
 	gt_table_column(t, "size", "size", GT_COL_LEFT);
 	gt_table_column(t, "count", "count", 0);
 	gt_table_column(t, "bytes", "MB", 0);
-	gt_table_column(t, "time_ns", "time ms", 0);
-	gt_table_column(t, "median_gbps", "median GB/s", 0);
+	gt_table_column(t, "time_ns", "DMA ms", 0);
+	gt_table_column(t, "median_gbps", "DMA median GB/s", 0);
 	gt_table_column(t, "p10_gbps", "p10 GB/s", 0);
 	gt_table_column(t, "p90_gbps", "p90 GB/s", 0);
 	gt_table_column(t, "peak_theory_gbps", "peak GB/s", GT_COL_MACHINE);
 	gt_table_column(t, "pct_theory", "% of peak", 0);
+	gt_table_column(t, "calls", "calls", 0);
+	gt_table_column(t, "call_time_ns", "call ms", 0);
+	gt_table_column(t, "call_median_gbps", "call median GB/s", 0);
+	gt_table_column(t, "call_p10_gbps", "call p10 GB/s", GT_COL_MACHINE);
+	gt_table_column(t, "call_p90_gbps", "call p90 GB/s", GT_COL_MACHINE);
 	gt_table_column(t, "measured_kind", "measured kind", GT_COL_MACHINE);
+	gt_table_column(t, "measured_rate", "measured rate", GT_COL_MACHINE);
+	gt_table_column(t, "vs_measured", "vs measured", GT_COL_HUMAN | GT_COL_LEFT);
 	gt_table_column(t, "peak_measured_gbps", "measured GB/s", GT_COL_MACHINE);
 	gt_table_column(t, "pct_measured", "% of measured", 0);
 	gt_table_column(t, "small", "small", 0);
@@ -175,7 +197,18 @@ static int groups_table(const struct printer *p)
 		gt_table_num(t, g->p90, 2);
 		gt_table_num(t, g->peak_theory, 1);
 		gt_table_num(t, g->pct_theory, 1);
-		gt_table_str(t, g->measured_kind >= 0 ? gt_peak_kind_name((enum gt_peak_kind)g->measured_kind) : NULL);
+		gt_table_u64(t, g->calls);
+		gt_table_num_as(t, g->call_time_ns, g->call_time_ns / 1e6, 3);
+		gt_table_num(t, g->call_median, 2);
+		gt_table_num(t, g->call_p10, 2);
+		gt_table_num(t, g->call_p90, 2);
+		const char *mk = g->measured_kind >= 0 ? gt_peak_kind_name((enum gt_peak_kind)g->measured_kind) : NULL;
+		const char *mr = g->measured_rate >= 0 ? gt_bw_rate_name(g->measured_rate) : NULL;
+		char vs[64];
+		snprintf(vs, sizeof vs, "%s by %s", mk ? mk : "", mr ? mr : "");
+		gt_table_str(t, mk);
+		gt_table_str(t, mr);
+		gt_table_str(t, mk ? vs : NULL);
 		gt_table_num(t, g->peak_measured, 2);
 		gt_table_num(t, g->pct_measured, 1);
 		gt_table_u64(t, g->small);
@@ -208,13 +241,17 @@ static void flags_text(const struct printer *p)
 	const struct gt_bandwidth *b = p->b;
 	char mb[32], thr[512];
 	const struct gt_bw_flag *f = &b->pageable;
+	char calls[128] = "";
+	if (f->calls)
+		snprintf(calls, sizeof calls, "; the synchronous calls of %llu of them took %.3f ms", (unsigned long long)f->calls,
+		         f->call_time_ns / 1e6);
 	if (f->count)
-		gt_out_note(p->out, p->fmt, "pageable: %llu %s (%s, %.3f ms) with a pageable host end: the driver stages them "
-		        "through a pinned buffer, so they do not overlap other work and stay below the pinned "
-		        "rate. Allocate the host buffers that are copied with cudaMallocHost, or pin them with "
+		gt_out_note(p->out, p->fmt, "pageable: %llu %s (%s, %.3f ms of DMA%s) with a pageable host end: the driver "
+		        "stages them through a pinned buffer, so they do not overlap other work and stay below the "
+		        "pinned rate. Allocate the host buffers that are copied with cudaMallocHost, or pin them with "
 		        "cudaHostRegister.",
 		     (unsigned long long)f->count, pl(f->count, "copy", "copies"), bytes_text((double)f->bytes, mb, sizeof mb),
-		     f->time_ns / 1e6);
+		     f->time_ns / 1e6, calls);
 	else
 		gt_out_note(p->out, p->fmt, "pageable: none");
 	thresholds_text(b, thr, sizeof thr);
@@ -258,6 +295,10 @@ static void json_flag(struct gt_json *j, const char *key, const struct gt_bw_fla
 		gt_json_u64(j, f->first_start - origin);
 	else
 		gt_json_null(j);
+	gt_json_key(j, "calls");
+	gt_json_u64(j, f->calls);
+	gt_json_key(j, "call_time_ns");
+	gt_json_num(j, f->call_time_ns);
 	gt_json_object_end(j);
 }
 
@@ -281,6 +322,10 @@ static void json_head(const struct printer *p)
 	gt_json_u64(j, b->copies_bad);
 	gt_json_key(j, "excluded_no_rate");
 	gt_json_u64(j, b->copies_no_rate);
+	gt_json_key(j, "no_call_rate_shared_call");
+	gt_json_u64(j, b->calls_shared);
+	gt_json_key(j, "no_call_rate_bad_call");
+	gt_json_u64(j, b->calls_bad);
 	gt_json_object_end(j);
 	gt_json_key(j, "measured");
 	gt_json_str(j, MEASURED);
@@ -358,8 +403,10 @@ int cmd_bandwidth(int argc, char **argv)
 	const struct gt_usage usage = {
 		"bandwidth", "FILE", 1, 1,
 		"Copy bandwidth per device, copy kind, host memory kind and size bucket: count, bytes,\n"
-		"median GB/s (decimal, bytes counted once), p10 and p90, and percent of the device's\n"
-		"theoretical peak and of the measured peak that `gputrace peak` stored for it. Flags\n"
+		"median GB/s (decimal, bytes counted once) over the copy's DMA time, p10 and p90, and for\n"
+		"copies made by a synchronous call (cudaMemcpy*, cuMemcpy* without Async) the median over\n"
+		"the whole call; percent of the device's theoretical peak and of the measured peak that\n"
+		"`gputrace peak` stored for it (pageable copies: the call rate vs the pageable peak). Flags\n"
 		"pageable copies, copies too small to reach bandwidth and synchronous copies on the\n"
 		"critical path. gpuanalyze(1) defines every column.",
 		opts,

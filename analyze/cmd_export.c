@@ -8,13 +8,25 @@
 #include "commands.h"
 #include "diag.h"
 #include "export.h"
+#include "export_sqlite.h"
 #include "gputrace.h"
 #include "options.h"
 #include "progress.h"
 
 #include <string.h>
 
-static const char *const formats[] = { "chrome", "csv", NULL };
+static const char *const formats[] = { "chrome", "csv", "sqlite", NULL };
+
+/* A database is a file SQLite seeks in and rewrites: it cannot be a stream. */
+static int export_sqlite(const char *trace, const char *out_path, int gz)
+{
+	if (!out_path || !strcmp(out_path, "-"))
+		return gt_error("export: --format sqlite writes a database file, not standard output: give -o FILE");
+	if (gz)
+		return gt_error("export: -z does not apply to --format sqlite (a database is read in place)");
+	struct gt_sqlite_result res;
+	return gt_export_sqlite(trace, out_path, &res);
+}
 
 int cmd_export(int argc, char **argv)
 {
@@ -25,7 +37,8 @@ int cmd_export(int argc, char **argv)
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_CHOICE, .short_name = 'f', .long_name = "format", .choices = formats,
 		  .value = &fmt,
-		  .help = "chrome: Trace Event JSON for Perfetto and chrome://tracing (default); csv" },
+		  .help = "chrome: Trace Event JSON for Perfetto and chrome://tracing (default); csv; sqlite: "
+		          "a database (-o FILE; schema in gputrace-sqlite(5))" },
 		{ .kind = GT_OPT_FLAG, .short_name = 'z', .long_name = "gzip", .value = &gz,
 		  .help = "compress the output with gzip (zlib, level 6), as Perfetto opens .json.gz" },
 		{ .kind = GT_OPT_TIME, .long_name = "start", .arg = "TIME", .value = &start,
@@ -45,7 +58,8 @@ int cmd_export(int argc, char **argv)
 		"Writes traces as a timeline: Chrome Trace Event JSON (one process per GPU and one for the\n"
 		"host, a track per stream and per thread, flow arrows from each launch to its kernel, NVTX\n"
 		"ranges, memory and clock counters; times in microseconds from the trace's first event), or\n"
-		"CSV with one row per event. Several traces (ranks) make one timeline on their aligned\n"
+		"CSV with one row per event, or an SQLite database with a table per record type\n"
+		"(gputrace-sqlite(5)). Several traces (ranks) make one timeline on their aligned\n"
 		"clocks, with processes of their own. gpuanalyze(1) describes the mapping.",
 		opts,
 	};
@@ -59,6 +73,15 @@ int cmd_export(int argc, char **argv)
 		gt_name_filter_release(&kernels);
 		return gt_error("export: --range gives the window itself: not with --start or --end (see "
 		                "'gpuanalyze export --help')");
+	}
+	if (fmt == GT_EXPORT_SQLITE) {
+		/* The database holds one whole trace: windows, filters and ranks are SQL's to apply. */
+		int narrowed = range || start != UINT64_MAX || end != UINT64_MAX || kernels.active;
+		gt_name_filter_release(&kernels);
+		if (narrowed || nfiles > 1)
+			return gt_error("export: --format sqlite writes one whole trace: no --start, --end, "
+			                "--range, --kernel or second trace (select in SQL instead)");
+		return export_sqlite(files[0], out_path, gz);
 	}
 	FILE *out = gt_output_open(out_path);
 	if (!out) {

@@ -34,5 +34,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_ranks(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 #endif

@@ -334,6 +334,21 @@ void gt_esc_xml(FILE *f, const char *s)
 	}
 }
 
+/* ---- UTF-8 only ------------------------------------------------------------------------------ */
+
+void gt_esc_utf8(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	while (*p) {
+		int n = gt_utf8_len(p, NULL);
+		if (n)
+			fwrite(p, 1, (size_t)n, f);
+		else
+			fputs(FFFD, f);
+		p += n ? n : 1;
+	}
+}
+
 /* ---- helpers --------------------------------------------------------------------------------- */
 
 char *gt_esc_dup(gt_escaper *esc, const char *s)

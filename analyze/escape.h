@@ -21,6 +21,8 @@
  *        single quote, as OWASP recommends against formula injection. Only string fields: the
  *        table writes numbers itself, so -1.5 stays a number.
  *   JSON: quotes, backslashes and every control character escaped; always valid JSON.
+ *   UTF-8 (SQLite TEXT, where values are bound, never spliced into SQL): every valid character as
+ *        it is, controls included; only the invalid bytes below are replaced.
  *   XML (SVG figures, JUnit): & < > " ' as entities, TAB LF CR as character references, the other
  *        characters XML 1.0 cannot hold (C0 controls, U+FFFE, U+FFFF) as U+FFFD.
  *
@@ -51,6 +53,7 @@ gt_escaper gt_esc_md_code_cell; /* a code span in a GFM table cell */
 gt_escaper gt_esc_csv;      /* a CSV string field */
 gt_escaper gt_esc_json;     /* a JSON string, with its quotes */
 gt_escaper gt_esc_xml;      /* XML character data or an attribute value (either quote) */
+gt_escaper gt_esc_utf8;     /* well-formed UTF-8 only: a value stored as data (SQLite TEXT) */
 
 /* 1 when gt_esc_text would write the n bytes at s unchanged (the common case, checked without
  * writing anything). */

@@ -49,7 +49,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum gt_export_format { GT_EXPORT_CHROME = 0, GT_EXPORT_CSV = 1 };
+enum gt_export_format { GT_EXPORT_CHROME = 0, GT_EXPORT_CSV = 1, GT_EXPORT_SQLITE = 2 /* export_sqlite.h */ };
 
 struct gt_export_options {
 	int format;              /* enum gt_export_format */

@@ -42,6 +42,7 @@ const struct gt_command gt_commands[] = {
 	{ "ranks", cmd_ranks, "one trace per process: ranks aligned, per-rank and merged kernels, stragglers, peer copies" },
 	{ "report", cmd_report, "the benchmark report: hardware, toolkit, sizes, method, correctness, result" },
 	{ "export", cmd_export, "timeline for Perfetto / chrome://tracing (Chrome JSON), or CSV" },
+	{ "stats", cmd_stats, "nsys-style reports: cuda_api_sum, nvtx_sum, nvtx_kern_sum, kernels, copies, launches" },
 	{ NULL, NULL, NULL },
 };
 

@@ -2,8 +2,8 @@
 ANALYZE_MAIN := analyze/gpuanalyze.c
 ANALYZE_SRCS += $(filter-out $(ANALYZE_MAIN),$(wildcard analyze/*.c))
 ANALYZE_OBJS := $(ANALYZE_SRCS:%.c=$(OBJ)/%.o)
-ANALYZE_LIBS := -lzstd -lz -ldl -lm
-MAN_PAGES += man/gpuanalyze.1
+ANALYZE_LIBS := -lzstd -lz -lsqlite3 -ldl -lm
+MAN_PAGES += man/gpuanalyze.1 man/gputrace-sqlite.5
 INSTALL_BINS += $(BUILD)/gpuanalyze
 
 $(BUILD)/libgtanalyze.a: $(ANALYZE_OBJS)

@@ -14,10 +14,13 @@ missing=""
 have() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
 have zstd.h || missing="$missing libzstd-dev"
 have zlib.h || missing="$missing zlib1g-dev"
+have sqlite3.h || missing="$missing libsqlite3-dev"
 { printf '#include <stdarg.h>\n#include <stddef.h>\n#include <setjmp.h>\n#include <stdint.h>\n#include <cmocka.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1; } || missing="$missing libcmocka-dev"
-# Tools that make check runs (tests/cli/test_man_lint.sh, tests/cli/test_install.sh).
+# Tools that make check runs (tests/cli/test_man_lint.sh, tests/cli/test_install.sh, the SQL
+# checks of test_gpuanalyze_stats.sh and test_gpuanalyze_export_sqlite.sh).
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkgconf"
+command -v sqlite3 >/dev/null 2>&1 || missing="$missing sqlite3"
 
 can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
 # apt_install PACKAGE...: installs them, reading the package lists first only where installing

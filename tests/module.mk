@@ -12,7 +12,7 @@ TEST_ARCHIVES := $(BUILD)/libgtanalyze.a $(if $(CUPTI_INC),$(BUILD)/libgtcupti.a
 
 $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $(TEST_HELPER_OBJS) $(TEST_ARCHIVES)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_HELPER_OBJS) $(TEST_ARCHIVES) -lcmocka -lzstd -lz -ldl -lm -lpthread
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_HELPER_OBJS) $(TEST_ARCHIVES) -lcmocka -lzstd -lz -lsqlite3 -ldl -lm -lpthread
 
 # What the sanitizer pass builds: everything a test runs, in its sanitized form.
 .PHONY: tests-only

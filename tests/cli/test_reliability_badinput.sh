@@ -109,6 +109,11 @@ for cmd in $cmds; do
 		report)
 			check "report $name" "$e" "$GA" report "$f"
 			check "report --baseline $name VALID" "$e" "$GA" report --baseline "$f" "$VALID" ;;
+		stats)
+			for r in cuda_api_sum nvtx_sum nvtx_kern_sum cuda_gpu_kern_sum cuda_gpu_mem_time_sum \
+			         cuda_gpu_mem_size_sum kern_launch_sum; do
+				check "stats $r $name" "$e" "$GA" stats "$r" "$f"
+			done ;;
 		*) check "$cmd $name" "$e" "$GA" "$cmd" "$f" ;;
 		esac
 	done

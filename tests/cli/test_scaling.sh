@@ -39,7 +39,7 @@ size_of() {
 	*) echo 150000 ;;
 	esac
 }
-COMMANDS="info dump summary split bandwidth findings diff ranks chrome csv report"
+COMMANDS="info dump summary split bandwidth findings diff ranks chrome csv report sqlite nvtxkern launches"
 
 # CPU seconds of the children this shell has waited for, from the output of times (its second
 # line: user and sys, as 0m1.234s).
@@ -53,6 +53,9 @@ time_cmd() {
 	case $1 in
 	diff | ranks) set -- "$1" "$2" "$2" ;;
 	chrome | csv) set -- export --format "$1" "$2" ;;
+	sqlite) set -- export --format sqlite -o "$T/out.sqlite" "$2" ;;
+	nvtxkern) set -- stats nvtx_kern_sum "$2" ;;
+	launches) set -- stats kern_launch_sum "$2" ;;
 	esac
 	times > "$T/t0"
 	(ulimit -t 20; exec "$G" "$@" > /dev/null 2> "$T/err")

@@ -2,7 +2,7 @@
  * Chrome Trace Event JSON or CSV, gzipped or not, to /dev/null; then the subcommand with a window, a
  * kernel filter, a range, or the trace twice as two ranks (fa_pick chooses the variant per input).
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lsqlite3 -ldl
  */
 #include "fuzz_analyze.h"
 

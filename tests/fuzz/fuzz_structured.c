@@ -34,7 +34,7 @@
  * turned into PATH (rank 0) and, if rank 1 holds records, PATH-rank1, and nothing is analysed; that
  * is how a crashing description becomes a file of tests/data/bad/.
  *
- * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
+ * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lsqlite3 -ldl
  */
 #include "fuzz_analyze.h"
 
@@ -50,6 +50,7 @@
 #include "analyze/report.h"
 #include "analyze/shadow.h"
 #include "analyze/split.h"
+#include "analyze/stats_reports.h"
 #include "analyze/summary.h"
 
 #include <fcntl.h>
@@ -747,6 +748,12 @@ static void engines(const char *a, const char *b, unsigned v, FILE *null)
 		gt_export_run_files(paths, 2, null, &eo, &er);
 		struct gt_export_options ro = { .format = eo.format, .range = (v & 4) ? "step#2" : "step" };
 		gt_export_run_files(paths, 1 + (v & 1), null, &ro, &er);
+	}
+
+	for (int k = 0; k < GT_STATS_NKINDS; k++) {
+		struct gt_stats_report st;
+		gt_stats_report_run(&st, k, a);
+		gt_stats_report_release(&st);
 	}
 
 	struct gt_ranks g;

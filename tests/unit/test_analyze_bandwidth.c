@@ -122,8 +122,9 @@ static void test_buckets_and_names(void **state)
 }
 
 /* Five pinned HtoD copies of 1 MiB taking 20, 21, 22, 23 and 100 us (async); a 64 MiB DtoD in
- * 40 us (1678 GB/s: under half the memory peak, as a real one must be); a 4 KiB pageable HtoD without the async flag; a copy of zero duration and one that ends
- * before it starts. */
+ * 40 us (1678 GB/s: under half the memory peak, as a real one must be); a 4 KiB pageable HtoD without
+ * the async flag, made by a cudaMemcpy of 32 us; a copy of zero duration and one that ends before it
+ * starts. */
 static int write_copies(const char *path)
 {
 	struct gt_writer *w;
@@ -135,6 +136,8 @@ static int write_copies(const char *path)
 		             T + i * 200000ull + d[i], 1, 1);
 	rc = rc ? rc : tl_copy(w, GT_COPY_DTOD, GT_MEM_DEVICE, GT_MEM_DEVICE, 64 * MIB, T + 2000000, T + 2040000, 1, 1);
 	rc = rc ? rc : tl_copy(w, GT_COPY_HTOD, GT_MEM_PAGEABLE, GT_MEM_DEVICE, 4096, T + 3000000, T + 3004000, 1, 0);
+	/* its cudaMemcpy (correlation id 0, as every copy here), 32 us: 0.128 GB/s over the call */
+	rc = rc ? rc : tl_api(w, "cudaMemcpy", T + 2990000, T + 3022000, 7, 0);
 	rc = rc ? rc : tl_copy(w, GT_COPY_DTOH, GT_MEM_DEVICE, GT_MEM_PINNED, 4096, T + 4000000, T + 4000000, 1, 1);
 	rc = rc ? rc : tl_copy(w, GT_COPY_DTOH, GT_MEM_DEVICE, GT_MEM_PINNED, 4096, T + 5000000, T + 4999000, 1, 1);
 	if (rc) {
@@ -274,7 +277,10 @@ static void test_measured_peaks_file(void **state)
 	g = group(&b, GT_COPY_DTOD, "device", 4);
 	assert_true(close_eq(g->pct_measured, 100 * g->median / 1800.5));
 	g = group(&b, GT_COPY_HTOD, "pageable", 1);
-	assert_true(isnan(g->pct_measured)); /* no htod_pageable line for this device */
+	/* No htod_pageable line for this device: the DMA median against the pinned peak, so labelled. */
+	assert_int_equal(g->measured_kind, GT_PEAK_HTOD_PINNED);
+	assert_int_equal(g->measured_rate, GT_BW_RATE_DMA);
+	assert_true(close_eq(g->pct_measured, 100 * g->median / 55.41));
 	gt_bandwidth_release(&b);
 
 	/* $GPUTRACE_PEAKS names the default place. */
@@ -419,6 +425,61 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Groups, medians and flags recomputed here from the records of the recording. */
+/* Call rates: a copy alone on its synchronous call gets bytes / the call's duration; a call that made
+ * two copy records, an Async call and a call of zero duration give none; a pageable group is judged
+ * by its call median against the pageable peak when the file has one. */
+static void test_call_rates(void **state)
+{
+	(void)state;
+	const char *p = temp(), *f = temp();
+	struct gt_writer *w;
+	assert_int_equal(synth_open(&w, p, 0), 0);
+	assert_int_equal(synth_device(w), 0);
+	struct gt_memcpy m;
+	memset(&m, 0, sizeof m);
+	m.copy_kind = GT_COPY_HTOD;
+	m.src_kind = GT_MEM_PAGEABLE;
+	m.dst_kind = GT_MEM_DEVICE;
+	m.bytes = MIB;
+	/* 1 MiB in 20 us of DMA, calls of 150 and 170 us (corr 1, 2); two records of one call (3); a
+	 * cudaMemcpyAsync (4); a call of zero duration (5); a cuMemcpyHtoD_v2 of 160 us (6). */
+	static const struct {
+		uint32_t corr;
+		const char *call;
+		uint64_t call_ns;
+	} c[] = { { 1, "cudaMemcpy", 150000 }, { 2, "cudaMemcpy", 170000 }, { 3, "cudaMemcpy2D", 300000 },
+		  { 3, NULL, 0 }, { 4, "cudaMemcpyAsync", 100000 }, { 5, "cudaMemcpy", 0 },
+		  { 6, "cuMemcpyHtoD_v2", 160000 } };
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		uint64_t t = T + i * 1000000;
+		m.start = t + 10000;
+		m.end = m.start + 20000;
+		m.correlation_id = c[i].corr;
+		assert_int_equal(gt_writer_add(w, GT_REC_MEMCPY, &m), 0);
+		if (c[i].call)
+			assert_int_equal(tl_api(w, c[i].call, t, t + c[i].call_ns, 7, c[i].corr), 0);
+	}
+	close_ok(w);
+	write_text(f, "name=x uuid=" SYNTH_UUID " kind=htod_pageable gbps=6.50\n"
+	              "name=x uuid=" SYNTH_UUID " kind=htod_pinned gbps=50.00\n");
+	struct gt_bandwidth b;
+	assert_int_equal(gt_bandwidth_run(&b, p, f), 0);
+	const struct gt_bw_group *g = group(&b, GT_COPY_HTOD, "pageable", 3);
+	assert_int_equal(g->count, 7);
+	assert_int_equal(g->calls, 3);
+	assert_true(close_eq(g->call_time_ns, 150000 + 170000 + 160000));
+	assert_true(close_eq(g->call_median, (double)MIB / 160000)); /* the median of three */
+	assert_true(close_eq(g->median, (double)MIB / 20000));
+	assert_int_equal(g->measured_kind, GT_PEAK_HTOD_PAGEABLE);
+	assert_int_equal(g->measured_rate, GT_BW_RATE_CALL);
+	assert_true(close_eq(g->pct_measured, 100 * g->call_median / 6.5));
+	assert_int_equal(b.calls_shared, 2);
+	assert_int_equal(b.calls_bad, 1);
+	assert_int_equal(b.pageable.calls, 3);
+	assert_int_equal(b.sync.calls, 3);
+	gt_bandwidth_release(&b);
+}
+
 static void test_transfers_recording(void **state)
 {
 	(void)state;
@@ -531,6 +592,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_peaks_place_rule),
 		cmocka_unit_test_teardown(test_default_place_and_unreadable_peaks, teardown),
 		cmocka_unit_test_teardown(test_command_says_when_no_peak_matches, teardown),
+		cmocka_unit_test_teardown(test_call_rates, teardown),
 		cmocka_unit_test_teardown(test_transfers_recording, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -460,7 +460,7 @@ static void test_command(void **state)
 	assert_true(n > 18 && (unsigned char)s[0] == 0x1f && (unsigned char)s[1] == 0x8b);
 	free(s);
 	char *err = run_capture(cmd_export, GT_EXIT_USAGE, (char *[]){ "export", "--format", "perfetto", p, NULL });
-	assert_string_equal(err, "gpuanalyze: export: option '--format' wants one of chrome|csv, not 'perfetto' (see "
+	assert_string_equal(err, "gpuanalyze: export: option '--format' wants one of chrome|csv|sqlite, not 'perfetto' (see "
 	                         "'gpuanalyze export --help')\n");
 	free(err);
 	err = run_capture(cmd_export, GT_EXIT_USAGE, (char *[]){ "export", "/nonexistent.gtrace", NULL });
