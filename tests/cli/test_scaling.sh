@@ -8,7 +8,9 @@
 # command, the trace is doubled, and the CPU time (user + sys of the command, not wall time: the
 # machine may be busy) may grow by at most 2.5 times; where it grows more, both sizes are timed
 # twice more and the fastest of three runs taken, and if that still fails, the size is doubled
-# again and four times the records may take at most 6 times as long. A command under 0.2 s CPU at
+# again and four times the records may take at most 6 times as long, or the second doubling alone
+# at most 2.5 times (measured: split on a thread per range, 0.10, 0.26, 0.55 s: fixed costs make
+# the first doubling look steep on a busy machine). A command under 0.2 s CPU at
 # the larger size passes without a ratio: timer ticks of 10 ms make small times noisy, and at these
 # sizes (25,000 to 300,000 of each kind of record) a quadratic step would take seconds (1 ns per
 # pair of 100,000 is 10 s). A run over 20 s CPU is stopped and fails.
@@ -113,7 +115,9 @@ for shape in $SHAPES; do
 			fi
 			q=$(best "$c" "$T/$shape.4.gtrace" 3)
 			case $q in fail*) report "$shape" "$c" "$q"; failures=$((failures + 1)); continue ;; esac
-			if ! ok "$s" "$q" 6; then
+			# The larger doubling alone may also show it: 2n to 4n within 2.5 times (a quadratic
+			# step grows 4 times at every doubling; a fixed cost inflates only the first one).
+			if ! ok "$s" "$q" 6 && ! ok "$l" "$q" 2.5; then
 				report "$shape" "$c" "FAIL: $s s at n=$n, $l s at 2n, $q s at 4n (CPU, fastest of 3)"
 				failures=$((failures + 1))
 				continue
