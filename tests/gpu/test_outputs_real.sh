@@ -7,7 +7,7 @@
 #   - a PyTorch run with NVTX ranges: `stats nvtx_kern_sum` attributes kernels to the ranges, and
 #     the SQLite export holds as many kernels as `stats cuda_gpu_kern_sum` counts and `info` says.
 . "$(dirname "$0")/lib.sh"
-command -v sqlite3 >/dev/null 2>&1 || skip "no sqlite3 command to query the export"
+python3 -c 'import sqlite3' 2>/dev/null || skip "no python3 with sqlite3 to query the export"
 export XDG_CACHE_HOME=$WORK/cache
 unset GPUTRACE_PEAKS
 "$B/gputrace" peak > peak.out 2> peak.err
@@ -56,7 +56,7 @@ for r in rows[:5]:
 print(len(rows), "rows")
 sys.exit(0 if rows and all(int(r["kern_inst"]) > 0 for r in rows) else 1)'
 "$GA" export --format sqlite -o torch.sqlite "$KEEP/torch_nvtx.gtrace" || { echo "  FAIL export --format sqlite"; fail=1; }
-sql=$(sqlite3 torch.sqlite 'select count(*) from kernels')
+sql=$(python3 -c 'import sqlite3; print(sqlite3.connect("torch.sqlite").execute("select count(*) from kernels").fetchone()[0])')
 stats=$("$GA" stats cuda_gpu_kern_sum --format csv "$KEEP/torch_nvtx.gtrace" | python3 -c '
 import csv, sys
 print(sum(int(r["instances"]) for r in csv.DictReader(sys.stdin)))')
