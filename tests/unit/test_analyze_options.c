@@ -368,7 +368,7 @@ static void test_dashdash_groups(void **state)
 	char *a1[] = { "test", "-o", "x", "a", "b", "--", "c", NULL };
 	char **ops;
 	int n, status, at;
-	assert_int_equal(gt_options_parse_groups(&usage, 6, a1, &ops, &n, &status, &at), 1);
+	assert_int_equal(gt_options_parse_groups(&usage, 7, a1, &ops, &n, &status, &at), 1);
 	assert_int_equal(n, 3);
 	assert_int_equal(at, 2);
 	assert_string_equal(ops[2], "c");
