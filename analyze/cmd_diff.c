@@ -1,5 +1,5 @@
-/* cmd_diff.c: `gpuanalyze diff BASE NEW`: per-kernel A/B comparison with a verdict and an exit
- * status for CI.
+/* cmd_diff.c: `gpuanalyze diff BASE NEW` (or `BASE... -- NEW...`, runs pooled per side): per-kernel
+ * A/B comparison with a verdict and an exit status for CI.
  *
  * Options and printing only; diff.c decides. Text and Markdown show a table of the kernels on both
  * sides (the worst verdicts first), the kernels found on one side only, the geometric mean, and a

@@ -5,7 +5,8 @@
  * costs O(n) for the test and O(B) for the interval however many launches it has. Kernels are
  * matched by the name the trace holds (mangled), which is what identifies a kernel across builds.
  * Each trace is read once: the same pass feeds split.c, from the trace's first NVTX range on, for
- * the unit rows.
+ * the unit rows. Several runs per side go into one samples collector per side (pooled) and one
+ * split per run, whose units are pooled when the rows are made.
  */
 #include "diff.h"
 
