@@ -1,5 +1,5 @@
-/* cmd_diff.c: `gpuanalyze diff BASE NEW`: per-kernel A/B comparison with a verdict and an exit
- * status for CI.
+/* cmd_diff.c: `gpuanalyze diff BASE NEW` (or `BASE... -- NEW...`, runs pooled per side): per-kernel
+ * A/B comparison with a verdict and an exit status for CI.
  *
  * Options and printing only; diff.c decides. Text and Markdown show a table of the kernels on both
  * sides (the worst verdicts first), the kernels found on one side only, the geometric mean, and a
@@ -168,15 +168,40 @@ static int both_table(const struct printer *p, int unit)
 	return rc;
 }
 
-static void file_notes(const struct printer *p, const char *role, const struct gt_samples *s)
+/* The runs pooled on a side, one line each, and what differs between them. */
+static void runs_notes(const struct printer *p, const char *role, const struct gt_samples *s,
+                       const struct gt_diff_runs *runs)
 {
-	gt_out_note(p->out, human(p->fmt), "%s: %s (%llu kernel records, %zu %s)", role, s->path, (unsigned long long)s->kernel_records,
-	     s->nkernels + s->hidden, kernels(s->nkernels + s->hidden));
-	if (s->synthetic)
+	gt_out_note(p->out, human(p->fmt), "%s: %zu runs pooled (%llu kernel records, %zu %s over all)", role, runs->n,
+	            (unsigned long long)s->kernel_records, s->nkernels + s->hidden, kernels(s->nkernels + s->hidden));
+	for (size_t i = 0; i < runs->n; i++)
+		gt_out_note(p->out, human(p->fmt), "%s run %zu of %zu: %s", role, i + 1, runs->n, runs->paths[i]);
+	if (runs->mixed[0])
+		gt_out_note(p->out, human(p->fmt), "WARNING: the %s runs differ in gputrace version or device: %s", role,
+		            runs->mixed);
+}
+
+static void file_notes(const struct printer *p, const char *role, const struct gt_samples *s,
+                       const struct gt_diff_runs *runs)
+{
+	if (runs->n > 1)
+		runs_notes(p, role, s, runs);
+	else
+		gt_out_note(p->out, human(p->fmt), "%s: %s (%llu kernel records, %zu %s)", role, s->path, (unsigned long long)s->kernel_records,
+		     s->nkernels + s->hidden, kernels(s->nkernels + s->hidden));
+	if (s->synthetic && runs->n > 1)
+		gt_out_note(p->out, human(p->fmt), "NOTE: a %s run is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, "
+		            "not recorded on a GPU",
+		            role, s->synthetic);
+	else if (s->synthetic)
 		gt_out_note(p->out, human(p->fmt), "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
 		        "recorded on a GPU",
 		     s->path, s->synthetic);
-	if (!s->complete)
+	if (!s->complete && runs->n > 1)
+		gt_out_note(p->out, human(p->fmt), "NOTE: a %s run ends early (%llu bytes of incomplete chunks lost): its last records "
+		            "are missing",
+		            role, (unsigned long long)s->lost_bytes);
+	else if (!s->complete)
 		gt_out_note(p->out, human(p->fmt), "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
 		        "missing",
 		     s->path, (unsigned long long)s->lost_bytes);
@@ -240,8 +265,8 @@ static int print_human(const struct printer *p)
 	} else {
 		fputs("gpuanalyze diff: BASE -> NEW\n", p->out);
 	}
-	file_notes(p, "BASE", &d->base);
-	file_notes(p, "NEW", &d->new);
+	file_notes(p, "BASE", &d->base, &d->base_runs);
+	file_notes(p, "NEW", &d->new, &d->new_runs);
 	gt_out_note(p->out, human(p->fmt), "measured: %s", MEASURED);
 	if (o->warmup)
 		gt_out_note(p->out, human(p->fmt), "warm-up: first %llu launches of each kernel dropped in each trace (%llu in BASE, %llu "
@@ -300,11 +325,22 @@ static int print_human(const struct printer *p)
 	return rc;
 }
 
-static void json_file(struct gt_json *j, const struct gt_samples *s)
+static void json_file(struct gt_json *j, const struct gt_samples *s, const struct gt_diff_runs *runs)
 {
 	gt_json_object_begin(j);
 	gt_json_key(j, "path");
 	gt_json_str(j, s->path);
+	if (runs->n > 1) { /* pooled: the first run's path above, every run's here */
+		gt_json_key(j, "runs");
+		gt_json_u64(j, runs->n);
+		gt_json_key(j, "paths");
+		gt_json_array_begin(j);
+		for (size_t i = 0; i < runs->n; i++)
+			gt_json_str(j, runs->paths[i]);
+		gt_json_array_end(j);
+		gt_json_key(j, "runs_differ");
+		gt_json_str(j, runs->mixed[0] ? runs->mixed : NULL);
+	}
 	gt_json_key(j, "kernel_records");
 	gt_json_u64(j, s->kernel_records);
 	gt_json_key(j, "excluded_bad_times");
@@ -331,9 +367,9 @@ static int print_json(const struct printer *p)
 	gt_json_key(j, "unit");
 	gt_json_str(j, "ns");
 	gt_json_key(j, "base");
-	json_file(j, &d->base);
+	json_file(j, &d->base, &d->base_runs);
 	gt_json_key(j, "new");
-	json_file(j, &d->new);
+	json_file(j, &d->new, &d->new_runs);
 	gt_json_key(j, "options");
 	gt_json_object_begin(j);
 	gt_json_key(j, "threshold");
@@ -454,6 +490,10 @@ static int print_junit(const struct printer *p)
 	int rc = gt_junit_property(ju, "base", d->base.path);
 	if (!rc)
 		rc = gt_junit_property(ju, "new", d->new.path);
+	if (!rc && (d->base_runs.n > 1 || d->new_runs.n > 1)) {
+		snprintf(buf, sizeof buf, "%zu BASE, %zu NEW", d->base_runs.n, d->new_runs.n);
+		rc = gt_junit_property(ju, "runs_pooled", buf);
+	}
 	snprintf(buf, sizeof buf, "%g%%", o->threshold * 100);
 	if (!rc)
 		rc = gt_junit_property(ju, "threshold", buf);
@@ -526,18 +566,22 @@ int cmd_diff(int argc, char **argv)
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,
 	};
+	int dashdash = -1;
 	const struct gt_usage usage = {
-		"diff", "BASE NEW", 2, 2,
+		"diff", "BASE... [--] NEW...", 2, -1,
 		"Compares the GPU kernel durations (end - start, CUPTI activity timestamps) of two traces,\n"
 		"kernel by kernel: n on each side, both medians, the speedup old/new written out (\"1.23x\n"
 		"faster\"), its 95% bootstrap confidence interval, a Mann-Whitney U p-value, and a verdict:\n"
 		"SAME, FASTER, SLOWER or UNCLEAR; per NVTX frame too when both traces mark frames. Exit\n"
-		"status 1 when something is SLOWER beyond the threshold. gpuanalyze(1) states the rule.",
+		"status 1 when something is SLOWER beyond the threshold. gpuanalyze(1) states the rule.\n"
+		"Several runs per side are pooled (each kernel's launches over the side's runs, after each\n"
+		"run's warm-up): 'diff BASE1 BASE2 -- NEW1 NEW2', options before '--'; with one run per\n"
+		"side, 'diff BASE NEW'.",
 		opts,
 	};
 	char **files;
 	int nfiles, status;
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status)) {
+	if (!gt_options_parse_groups(&usage, argc, argv, &files, &nfiles, &status, &dashdash)) {
 		gt_name_filter_release(&filter);
 		return status;
 	}
@@ -555,7 +599,22 @@ int cmd_diff(int argc, char **argv)
 	o.resamples = (size_t)resamples;
 	o.min_samples = min_samples > 1 ? (size_t)min_samples : 1;
 	o.filter = &filter;
-	rc = gt_diff_run(&d, files[0], files[1], &o);
+	/* BASE... -- NEW...: the operands before the first "--" are BASE's runs, the rest NEW's. */
+	size_t nbase = 1;
+	if (dashdash > 0 && dashdash < nfiles) {
+		nbase = (size_t)dashdash;
+	} else if (nfiles != 2) {
+		rc = gt_error("diff: %d traces but no '--' between them: write 'diff BASE... -- NEW...' (see "
+		              "'gpuanalyze diff --help')",
+		              nfiles);
+		goto done;
+	}
+	rc = gt_diff_run_pooled(&d, (const char *const *)files, nbase, (const char *const *)files + nbase,
+	                        (size_t)nfiles - nbase, &o);
+	if (!rc && d.base_runs.mixed[0])
+		gt_warn("diff: the BASE runs differ in gputrace version or device: %s", d.base_runs.mixed);
+	if (!rc && d.new_runs.mixed[0])
+		gt_warn("diff: the NEW runs differ in gputrace version or device: %s", d.new_runs.mixed);
 	if (rc == GT_ERR_NOMEM)
 		rc = gt_error("diff: out of memory");
 	if (rc)

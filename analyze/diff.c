@@ -5,7 +5,8 @@
  * costs O(n) for the test and O(B) for the interval however many launches it has. Kernels are
  * matched by the name the trace holds (mangled), which is what identifies a kernel across builds.
  * Each trace is read once: the same pass feeds split.c, from the trace's first NVTX range on, for
- * the unit rows.
+ * the unit rows. Several runs per side go into one samples collector per side (pooled) and one
+ * split per run, whose units are pooled when the rows are made.
  */
 #include "diff.h"
 
@@ -280,32 +281,61 @@ static const enum gt_split_metric unit_metrics[] = { GT_M_WALL, GT_M_KERNEL, GT_
 	                                             GT_M_DTOD, GT_M_API };
 #define NUNIT_METRICS (sizeof unit_metrics / sizeof *unit_metrics)
 
-/* One quantity of every unit as a sorted sample of integer nanoseconds. */
-static int unit_sample(struct gt_kernel_sample *k, const struct gt_split *s, enum gt_split_metric m,
-                       const char *label)
+static size_t units_of(const struct gt_split *s, size_t n)
+{
+	size_t u = 0;
+	for (size_t i = 0; i < n; i++)
+		u += s[i].nunits;
+	return u;
+}
+
+/* One quantity of every unit of a side's runs (pooled) as a sorted sample of integer nanoseconds. */
+static int unit_sample(struct gt_kernel_sample *k, const struct gt_split *runs, size_t nruns,
+                       enum gt_split_metric m, const char *label)
 {
 	memset(k, 0, sizeof *k);
 	if (!(k->name = strdup(label)) || !(k->display = strdup(label)))
 		return GT_ERR_NOMEM;
-	if (!(k->dur = malloc((s->nunits ? s->nunits : 1) * sizeof *k->dur)))
+	size_t total = units_of(runs, nruns);
+	if (!(k->dur = malloc((total ? total : 1) * sizeof *k->dur)))
 		return GT_ERR_NOMEM;
-	for (size_t i = 0; i < s->nunits; i++) {
-		double v = s->units[i].v[m];
-		if (isnan(v) || v < 0)
-			continue;
-		k->dur[k->n++] = (uint64_t)llround(v);
+	for (size_t r = 0; r < nruns; r++) {
+		const struct gt_split *s = &runs[r];
+		for (size_t i = 0; i < s->nunits; i++) {
+			double v = s->units[i].v[m];
+			if (isnan(v) || v < 0)
+				continue;
+			k->dur[k->n++] = (uint64_t)llround(v);
+		}
 	}
 	k->launches = k->n;
 	gt_stats_compute_u64(&k->st, k->dur, k->n);
 	return 0;
 }
 
+/* The NVTX range that cuts every run of a side, or NULL when one run has another (or none). */
+static const char *common_range(const struct gt_split *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].mode != GT_SPLIT_NVTX || strcmp(runs[i].range, runs[0].range) != 0)
+			return NULL;
+	return n ? runs[0].range : NULL;
+}
+
 /* When both traces are cut by the same NVTX range, a row per quantity. 0, or GT_ERR_NOMEM. */
-static int compare_units(struct gt_diff *d, const struct gt_split *pa, const struct gt_split *pb,
-                         const struct gt_diff_options *o)
+static int compare_units(struct gt_diff *d, const struct gt_split *pa, size_t na, const struct gt_split *pb,
+                         size_t nb, const struct gt_diff_options *o)
 {
 	const struct gt_split sa = *pa, sb = *pb;
 	int rc = 0;
+	if (na > 1 && sa.mode == GT_SPLIT_NVTX && !common_range(pa, na)) {
+		snprintf(d->units_note, sizeof d->units_note, "not compared: the BASE runs are not all cut by one NVTX range");
+		goto out;
+	}
+	if (nb > 1 && sb.mode == GT_SPLIT_NVTX && !common_range(pb, nb)) {
+		snprintf(d->units_note, sizeof d->units_note, "not compared: the NEW runs are not all cut by one NVTX range");
+		goto out;
+	}
 	if (sa.mode != GT_SPLIT_NVTX || sb.mode != GT_SPLIT_NVTX) {
 		snprintf(d->units_note, sizeof d->units_note, "not compared: %s has no NVTX range to cut it into units",
 		         sa.mode != GT_SPLIT_NVTX ? (sb.mode != GT_SPLIT_NVTX ? "neither trace" : "BASE") : "NEW");
@@ -320,8 +350,8 @@ static int compare_units(struct gt_diff *d, const struct gt_split *pa, const str
 		rc = GT_ERR_NOMEM;
 		goto out;
 	}
-	d->units_base = sa.nunits;
-	d->units_new = sb.nunits;
+	d->units_base = units_of(pa, na);
+	d->units_new = units_of(pb, nb);
 	d->ubase = calloc(NUNIT_METRICS, sizeof *d->ubase);
 	d->unew = calloc(NUNIT_METRICS, sizeof *d->unew);
 	struct gt_diff_row *rows = realloc(d->rows, (d->nrows + NUNIT_METRICS) * sizeof *rows);
@@ -343,8 +373,8 @@ static int compare_units(struct gt_diff *d, const struct gt_split *pa, const str
 		char label[160];
 		snprintf(label, sizeof label, "%.100s: %s", sa.range, gt_split_metric_title(m));
 		size_t k = d->nunit_rows;
-		if ((rc = unit_sample(&d->ubase[k], &sa, m, label)) != 0 ||
-		    (rc = unit_sample(&d->unew[k], &sb, m, label)) != 0) {
+		if ((rc = unit_sample(&d->ubase[k], pa, na, m, label)) != 0 ||
+		    (rc = unit_sample(&d->unew[k], pb, nb, m, label)) != 0) {
 			d->nunit_rows = k + 1; /* free what was made */
 			break;
 		}
@@ -371,19 +401,20 @@ static int compare_units(struct gt_diff *d, const struct gt_split *pa, const str
 	if (!rc)
 		snprintf(d->units_note, sizeof d->units_note,
 		         "compared: NVTX range '%.100s', %zu units in BASE and %zu in NEW after warm-up", sa.range,
-		         sa.nunits, sb.nunits);
+		         d->units_base, d->units_new);
 	d->units_done = !rc;
 out:
 	return rc;
 }
 
-/* ---- reading the two traces ------------------------------------------------------------------ */
+/* ---- reading the traces ---------------------------------------------------------------------- */
 
-/* One trace's side: its kernels (samples.c) and, from the same pass, its split units. Units are
- * compared only when both traces hold NVTX ranges, so split is fed only from a trace's first NVTX
- * range on, after catching up with the records before it through a second reader: a trace
- * without ranges costs split nothing (its memory would be the largest part of the run), and one
- * with ranges is read again only up to its first. */
+/* One run (trace) of a side: its kernels go into the side's samples (samples.c pools the runs),
+ * and, from the same pass, its split units. Units are compared only when every run holds NVTX
+ * ranges, so split is fed only from a trace's first NVTX range on, after catching up with the
+ * records before it through a second reader: a trace without ranges costs split nothing (its
+ * memory would be the largest part of the run), and one with ranges is read again only up to its
+ * first. */
 struct side {
 	const char *path;
 	struct gt_samples *s;
@@ -391,8 +422,10 @@ struct side {
 	struct gt_split_options so;
 	int split_allowed;       /* units may still be compared */
 	int split_on;            /* split is being fed (the trace holds NVTX ranges) */
+	int ranged;              /* the trace holds NVTX ranges */
 	uint64_t seen;           /* records handed over so far */
-	struct gt_reader *r;     /* kept open after the pass: split finishes with its strings */
+	struct gt_reader *r;     /* open during the pass: split finishes with its strings */
+	char fingerprint[200];   /* tool version and devices, to tell runs of different setups */
 };
 
 static int catch_up(struct side *x)
@@ -426,10 +459,29 @@ static int side_record(void *ctx, const struct gt_reader *r, const struct gt_eve
 	return x->split_on ? gt_split_record(&x->split, r, ev) : 0;
 }
 
-/* Reads one trace into its samples (and split, see above), the reader left open. 0 or
- * GT_EXIT_USAGE after reporting. */
+/* What a run was recorded with, as far as it changes durations: gputrace's version and each
+ * device's model (not its UUID: two GPUs of one model are the same setup). */
+static void fingerprint(const struct gt_reader *r, char *buf, size_t len)
+{
+	const char *v = gt_reader_meta(r, "tool.version");
+	int k = snprintf(buf, len, "gputrace %s", v ? v : "(version unknown)");
+	size_t nd = gt_reader_device_count(r);
+	for (size_t i = 0; i < nd && k > 0 && (size_t)k < len; i++) {
+		const char *name = NULL;
+		const struct gt_device *dv = gt_reader_device_at(r, i, &name);
+		if (dv)
+			k += snprintf(buf + k, len - (size_t)k, "%s %s (compute %u.%u, %u SMs)", i ? "," : " on",
+			              name ? name : "?", dv->cc_major, dv->cc_minor, dv->sm_count);
+	}
+	if (!nd && k > 0 && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, ", no device record");
+}
+
+/* Reads one run into its side's samples (and split, see above), finishing its split and closing
+ * its reader. 0 or GT_EXIT_USAGE after reporting. */
 static int side_load(struct side *x)
 {
+	uint64_t ranges = x->s->nvtx_ranges;
 	int rc = gt_load_open(&x->r, x->path);
 	if (rc)
 		return rc;
@@ -437,26 +489,81 @@ static int side_load(struct side *x)
 		return rc;
 	if ((rc = gt_samples_file_end(x->s, x->r)) != 0)
 		return gt_error("cannot read trace '%s': %s", x->path, gt_strerror(rc));
+	x->ranged = x->s->nvtx_ranges > ranges;
+	fingerprint(x->r, x->fingerprint, sizeof x->fingerprint);
+	if (x->split_on && (rc = gt_split_finish(&x->split, x->r)) != 0)
+		return rc;
+	gt_reader_close(x->r);
+	x->r = NULL;
 	return 0;
 }
 
-int gt_diff_run(struct gt_diff *d, const char *base, const char *new, const struct gt_diff_options *o)
+/* The first run of a side whose setup differs from the side's first run, said in mixed. */
+static void note_mixed(struct gt_diff_runs *runs, const struct side *x, size_t n)
+{
+	runs->mixed[0] = '\0';
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(x[i].fingerprint, x[0].fingerprint) != 0) {
+			snprintf(runs->mixed, sizeof runs->mixed, "'%.150s' was recorded with %s, '%.150s' with %s",
+			         x[0].path, x[0].fingerprint, x[i].path, x[i].fingerprint);
+			return;
+		}
+}
+
+/* Shallow copies of the runs' splits, side by side, for compare_units. NULL on no memory. */
+static struct gt_split *splits_of(const struct side *x, size_t n)
+{
+	struct gt_split *s = malloc((n ? n : 1) * sizeof *s);
+	for (size_t i = 0; s && i < n; i++)
+		s[i] = x[i].split;
+	return s;
+}
+
+static int all_ranged(const struct side *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!x[i].ranged)
+			return 0;
+	return 1;
+}
+
+static int compare_pooled_units(struct gt_diff *d, const struct side *xa, size_t na, const struct side *xb,
+                                size_t nb, const struct gt_diff_options *o)
+{
+	struct gt_split *pa = splits_of(xa, na), *pb = splits_of(xb, nb);
+	int rc = pa && pb ? compare_units(d, pa, na, pb, nb, o) : GT_ERR_NOMEM;
+	free(pa);
+	free(pb);
+	return rc;
+}
+
+int gt_diff_run_pooled(struct gt_diff *d, const char *const *base, size_t nbase, const char *const *new,
+                       size_t nnew, const struct gt_diff_options *o)
 {
 	struct gt_samples a, b;
 	memset(d, 0, sizeof *d);
+	if (!nbase || !nnew)
+		return GT_ERR_ARG;
 	int rc = gt_samples_init(&a, o->warmup, 0);
 	int rc2 = gt_samples_init(&b, o->warmup, 0);
-	if (rc || rc2) {
+	struct side *x = calloc(nbase + nnew, sizeof *x);
+	if (rc || rc2 || !x) {
+		free(x);
 		gt_samples_release(&a);
 		gt_samples_release(&b);
 		return GT_ERR_NOMEM;
 	}
-	struct side sa = { .path = base, .s = &a, .so = { .range = NULL, .warmup = o->warmup } };
-	struct side sb = { .path = new, .s = &b, .so = sa.so };
-	sa.split_allowed = !o->no_units;
-	if (!(rc = side_load(&sa))) {
-		sb.split_allowed = sa.split_on; /* units need ranges on both sides */
-		rc = side_load(&sb);
+	struct side *xa = x, *xb = x + nbase;
+	/* Units need ranges in every run: a run without them stops split for the runs after it. */
+	int allowed = !o->no_units;
+	for (size_t i = 0; i < nbase + nnew && !rc; i++) {
+		x[i].path = i < nbase ? base[i] : new[i - nbase];
+		x[i].s = i < nbase ? &a : &b;
+		x[i].so.range = NULL;
+		x[i].so.warmup = o->warmup;
+		x[i].split_allowed = allowed;
+		rc = side_load(&x[i]);
+		allowed = allowed && x[i].split_on;
 	}
 	if (!rc) {
 		if (gt_samples_finish(&a, o->filter) || gt_samples_finish(&b, o->filter))
@@ -464,21 +571,37 @@ int gt_diff_run(struct gt_diff *d, const char *base, const char *new, const stru
 		else
 			rc = gt_diff_compute(d, &a, &b, o);
 	}
-	if (!rc && o->no_units) {
+	int ra = all_ranged(xa, nbase), rb = all_ranged(xb, nnew);
+	if (!rc && o->no_units)
 		snprintf(d->units_note, sizeof d->units_note, "not compared (--no-units)");
-	} else if (!rc && d->base.nvtx_ranges && d->new.nvtx_ranges) {
-		if (!(rc = gt_split_finish(&sa.split, sa.r)) && !(rc = gt_split_finish(&sb.split, sb.r)))
-			rc = compare_units(d, &sa.split, &sb.split, o);
-	} else if (!rc) {
+	else if (!rc && ra && rb)
+		rc = compare_pooled_units(d, xa, nbase, xb, nnew, o);
+	else if (!rc)
 		snprintf(d->units_note, sizeof d->units_note, "not compared: %s has no NVTX range to cut it into units",
-		         !d->base.nvtx_ranges ? (!d->new.nvtx_ranges ? "neither trace" : "BASE") : "NEW");
+		         !ra ? (!rb ? "neither trace" : "BASE") : "NEW");
+	if (!rc) {
+		d->base_runs.n = nbase;
+		d->base_runs.paths = base;
+		note_mixed(&d->base_runs, xa, nbase);
+		d->new_runs.n = nnew;
+		d->new_runs.paths = new;
+		note_mixed(&d->new_runs, xb, nnew);
 	}
-	gt_split_release(&sa.split);
-	gt_split_release(&sb.split);
-	gt_reader_close(sa.r);
-	gt_reader_close(sb.r);
+	for (size_t i = 0; i < nbase + nnew; i++) {
+		gt_split_release(&x[i].split);
+		gt_reader_close(x[i].r);
+	}
+	free(x);
 	gt_samples_release(&a);
 	gt_samples_release(&b);
+	return rc;
+}
+
+int gt_diff_run(struct gt_diff *d, const char *base, const char *new, const struct gt_diff_options *o)
+{
+	const char *b[1] = { base }, *n[1] = { new };
+	int rc = gt_diff_run_pooled(d, b, 1, n, 1, o);
+	d->base_runs.paths = d->new_runs.paths = NULL; /* b and n go; d->base.path names the one run */
 	return rc;
 }
 

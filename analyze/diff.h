@@ -29,6 +29,11 @@
  *                without the rank test (it has none).
  * Kernels present on one side only are listed with their n and median; they have no verdict.
  *
+ * Pooled runs (gt_diff_run_pooled): several traces per side, such as repeated runs of one benchmark,
+ * count as one sample per side: the union of each kernel's launches over the side's runs, after
+ * each run's own warm-up. Runs of one side recorded with another gputrace version or on other
+ * device models are still pooled, and said (gt_diff_runs.mixed) so that the caller can warn.
+ *
  * Split units (split.h): when both traces mark their work with the same NVTX range (split's NVTX
  * mode, the same range name on both sides), each unit's wall time, GPU kernel busy time, copy time
  * by direction and API time are compared the same way, one row per quantity, the units after the
@@ -76,9 +81,18 @@ struct gt_diff_row {
 	char why[160];           /* one line: what decided the verdict */
 };
 
+/* The runs pooled on one side (gt_diff_run_pooled). */
+struct gt_diff_runs {
+	size_t n;                /* 1: one trace, as `diff BASE NEW` */
+	const char *const *paths; /* the caller's n paths (NULL after gt_diff_run: base.path names it) */
+	char mixed[1024];        /* "" or the first two runs whose gputrace version or device models
+	                          * differ, with what each was recorded with */
+};
+
 struct gt_diff {
 	struct gt_diff_options opt;
 	struct gt_samples base, new;
+	struct gt_diff_runs base_runs, new_runs;
 	struct gt_diff_row *rows; /* kernels on both sides first (SLOWER, UNCLEAR, FASTER, SAME; within
 	                           * each, by total time in BASE, descending), then base only, then new
 	                           * only; then the split-unit rows */
@@ -102,6 +116,12 @@ struct gt_diff {
 /* Loads both traces and compares them, split units included: 0; GT_EXIT_USAGE after reporting a
  * trace that cannot be read; GT_ERR_NOMEM. d is released by gt_diff_release in every case. */
 int gt_diff_run(struct gt_diff *d, const char *base, const char *new, const struct gt_diff_options *o);
+/* The same with several runs per side, pooled: a kernel's samples on a side are its launches in
+ * all of that side's runs, each run's warm-up dropped on its own; split units likewise, when every
+ * run is cut by the same NVTX range. Cost: that of reading every run, O(n log n) in all records.
+ * base and new must outlive d (d->base_runs.paths points at them). nbase, nnew >= 1. */
+int gt_diff_run_pooled(struct gt_diff *d, const char *const *base, size_t nbase, const char *const *new,
+                       size_t nnew, const struct gt_diff_options *o);
 /* The comparison alone, on samples already loaded and finished (d takes them over). */
 int gt_diff_compute(struct gt_diff *d, struct gt_samples *base, struct gt_samples *new,
                     const struct gt_diff_options *o);

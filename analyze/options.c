@@ -245,8 +245,16 @@ static int apply(const struct gt_usage *u, const struct gt_option *o, const char
 int gt_options_parse(const struct gt_usage *u, int argc, char **argv, char ***operands,
                      int *noperands, int *status)
 {
+	int dashdash_at;
+	return gt_options_parse_groups(u, argc, argv, operands, noperands, status, &dashdash_at);
+}
+
+int gt_options_parse_groups(const struct gt_usage *u, int argc, char **argv, char ***operands,
+                            int *noperands, int *status, int *dashdash_at)
+{
 	int nops = 0, only_operands = 0;
 	*status = 0;
+	*dashdash_at = -1;
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i];
 		if (only_operands || a[0] != '-' || a[1] == '\0') {
@@ -254,6 +262,7 @@ int gt_options_parse(const struct gt_usage *u, int argc, char **argv, char ***op
 			continue;
 		}
 		if (strcmp(a, "--") == 0) {
+			*dashdash_at = nops;
 			only_operands = 1;
 			continue;
 		}

@@ -89,6 +89,10 @@ int gt_parse_time_ns(const char *s, uint64_t *ns);
  * printing --help on stdout, GT_EXIT_USAGE after reporting a usage error. */
 int gt_options_parse(const struct gt_usage *u, int argc, char **argv, char ***operands,
                      int *noperands, int *status);
+/* The same, for a command whose operands form groups (diff's BASE... -- NEW...): *dashdash_at
+ * receives how many operands came before the first "--", or -1 when there was none. */
+int gt_options_parse_groups(const struct gt_usage *u, int argc, char **argv, char ***operands,
+                            int *noperands, int *status, int *dashdash_at);
 /* The synopsis line, without "usage: ", into buf. */
 const char *gt_options_synopsis(const struct gt_usage *u, char *buf, size_t len);
 void gt_options_help(const struct gt_usage *u, FILE *f);

@@ -240,15 +240,15 @@ int gt_samples_file_end(struct gt_samples *s, const struct gt_reader *r)
 	struct samples_state *st = s->state;
 	struct gt_tail t;
 	gt_reader_tail(r, &t);
-	s->complete = t.complete;
-	s->lost_bytes = t.lost_bytes;
-	free(s->path);
-	free(s->synthetic);
-	s->synthetic = NULL;
-	if (!(s->path = strdup(gt_reader_path(r))))
+	/* Several files pool into one collector (diff's runs): the first names it, any incomplete or
+	 * synthetic one marks it. */
+	s->files++;
+	s->complete = s->complete && t.complete;
+	s->lost_bytes += t.lost_bytes;
+	if (!s->path && !(s->path = strdup(gt_reader_path(r))))
 		return GT_ERR_NOMEM;
 	const char *syn = gt_load_synthetic(r);
-	if (syn && !(s->synthetic = strdup(syn)))
+	if (syn && !s->synthetic && !(s->synthetic = strdup(syn)))
 		return GT_ERR_NOMEM;
 	/* Warm-up positions, highest first, each replaced by the last value (order does not matter:
 	 * the durations are sorted later). */
@@ -262,7 +262,11 @@ int gt_samples_file_end(struct gt_samples *s, const struct gt_reader *r)
 			v[a->warm.heap[j].pos] = v[--a->nvals];
 		s->warmup_dropped += nw;
 		gt_warmup_release(&a->warm);
+		gt_warmup_init(&a->warm, s->warmup); /* the next file drops its own warm-up */
 	}
+	/* String ids are per file: the next file maps its own ids to the kernels by name. */
+	if (st->nidmap)
+		memset(st->idmap, 0, st->nidmap * sizeof *st->idmap);
 	return 0;
 }
 

@@ -8,10 +8,13 @@
  *
  * The rules are summary's (gpuanalyze(1)): a kernel flagged GT_KERNEL_BAD_TIMES or with end < start
  * is excluded first and counted; warm-up drops the first `warmup` launches of each kernel by start
- * time (ties: file order), never by value. One trace per collector: string ids are per file.
+ * time (ties: file order), never by value.
  *
  * Use:  gt_samples_init; gt_samples_load (or gt_samples_record as the loader's callback, then
  * gt_samples_file_end); gt_samples_finish; read s->kernels (sorted by name); gt_samples_release.
+ * Several files may be read into one collector before gt_samples_finish, each ended by its own
+ * gt_samples_file_end: a kernel's durations are then the union of its launches over the files
+ * (matched by name, since string ids are per file), each file's warm-up dropped on its own.
  */
 #ifndef GT_SAMPLES_H
 #define GT_SAMPLES_H
@@ -55,15 +58,16 @@ struct samples_state;
 struct gt_samples {
 	uint64_t warmup;
 	unsigned flags;
-	/* after gt_samples_file_end */
+	/* after gt_samples_file_end; counts add up over the files read, path is the first one's */
+	size_t files;             /* files ended */
 	char *path;
 	uint64_t kernel_records;  /* KERNEL records read */
 	uint64_t nvtx_ranges;     /* NVTX push/pop and start/end records (diff's split units need them) */
 	uint64_t bad;             /* excluded: bad timestamps */
 	uint64_t warmup_dropped;
-	int complete;             /* the trace has its END record */
+	int complete;             /* every trace has its END record */
 	uint64_t lost_bytes;
-	char *synthetic;          /* META trace.synthetic when it says synthetic, else NULL */
+	char *synthetic;          /* META trace.synthetic of the first file that says synthetic, else NULL */
 	/* after gt_samples_finish */
 	struct gt_kernel_sample *kernels; /* ascending by name (strcmp) */
 	size_t nkernels;

@@ -6,6 +6,7 @@
 # too. JUnit XML is well-formed with the right counts (python3's xml.etree), Markdown starts with
 # its heading, JSON parses and carries the verdicts, and the same seed gives the same output.
 # The slowed fixtures are regenerated with build/tools/gt_retime and must hold the same kernels.
+# Several runs per side pool: counts add up, verdicts of duplicated runs stay, other devices warn.
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${GT_BUILD:-build}
@@ -123,6 +124,75 @@ run 2 --threshold 0.05 "$S/h200-splat_render.gtrace" "$S/h200-splat_render.gtrac
 	fail "bare threshold: '$(cat "$T/err")'"
 run 2 "$S/h200-splat_render.gtrace" "$T/missing.gtrace"
 grep -q "^gpuanalyze: cannot open trace '$T/missing.gtrace'" "$T/err" || fail "missing trace: $(cat "$T/err")"
+
+# Pooling several runs per side (BASE... -- NEW...). Two copies of one trace per side: every count
+# doubles, the verdicts stay those of the one-run diff, and the output says how many runs it pooled.
+run 1 --format json "$S/h200-launch_storm.gtrace" "$D/launch_storm-k1-slow10.gtrace"
+cp "$T/out" "$T/one.json"
+run 1 --format json "$S/h200-launch_storm.gtrace" "$S/h200-launch_storm.gtrace" -- \
+	"$D/launch_storm-k1-slow10.gtrace" "$D/launch_storm-k1-slow10.gtrace"
+python3 - "$T/one.json" "$T/out" <<'PY' || fail "pooling two copies per side"
+import json, sys
+one, two = (json.load(open(f)) for f in sys.argv[1:3])
+k1 = {r['name']: r for r in one['kernels']}
+k2 = {r['name']: r for r in two['kernels']}
+assert k1.keys() == k2.keys() and len(k1) == 4, (k1.keys(), k2.keys())
+for n in k1:
+    assert k2[n]['verdict'] == k1[n]['verdict'], (n, k1[n]['verdict'], k2[n]['verdict'])
+    assert k2[n]['n_base'] == 2 * k1[n]['n_base'] and k2[n]['n_new'] == 2 * k1[n]['n_new'], n
+    assert k2[n]['median_base_ns'] == k1[n]['median_base_ns'] and k2[n]['median_new_ns'] == k1[n]['median_new_ns'], n
+assert two['counts'] == one['counts'] and two['exit_status'] == one['exit_status'] == 1
+assert two['base']['runs'] == 2 and two['new']['runs'] == 2, two['base']
+assert two['base']['kernel_records'] == 2 * one['base']['kernel_records']
+assert 'runs' not in one['base'] and two['base']['runs_differ'] is None
+PY
+run 1 "$S/h200-launch_storm.gtrace" "$S/h200-launch_storm.gtrace" -- "$D/launch_storm-k1-slow10.gtrace"
+grep -q '^BASE: 2 runs pooled (40000 kernel records, 4 kernels over all)$' "$T/out" || fail "text: runs pooled: $(head -5 "$T/out")"
+grep -q "^BASE run 2 of 2: $S/h200-launch_storm.gtrace\$" "$T/out" || fail "text: the runs are not named"
+grep -Eq '^SLOWER +10000 +5000 ' "$T/out" || fail "text: pooled row of tiny_k1"
+[ -s "$T/err" ] && fail "runs of one setup warn: $(cat "$T/err")"
+# Different runs: the union of their launches, kernel by kernel, each run's warm-up dropped on its
+# own; n of each kernel is the sum of its n in each run alone.
+for f in h200-launch_storm h200-launch_storm-injection; do
+	run 0 --warmup 3 --format json "$S/$f.gtrace" "$S/$f.gtrace"
+	cp "$T/out" "$T/$f.json"
+done
+run 0 --warmup 3 --format json "$S/h200-launch_storm.gtrace" "$S/h200-launch_storm-injection.gtrace" -- \
+	"$S/h200-launch_storm-injection.gtrace"
+python3 - "$T/h200-launch_storm.json" "$T/h200-launch_storm-injection.json" "$T/out" <<'PY' || fail "pooling different runs"
+import json, sys
+a, b, p = (json.load(open(f)) for f in sys.argv[1:4])
+ka, kb, kp = ({r['name']: r for r in d['kernels']} for d in (a, b, p))
+assert kp.keys() == ka.keys() | kb.keys(), kp.keys()
+for n in kp:
+    want = ka.get(n, {}).get('n_base', 0) + kb.get(n, {}).get('n_base', 0)
+    assert kp[n]['n_base'] == want, (n, kp[n]['n_base'], want)
+    assert kp[n]['n_new'] == kb[n]['n_new'], n
+    assert kp[n]['warmup_dropped_base'] == ka[n]['warmup_dropped_base'] + kb[n]['warmup_dropped_base'], n
+assert p['base']['runs'] == 2 and 'runs' not in p['new']
+assert p['base']['kernel_records'] == a['base']['kernel_records'] + b['base']['kernel_records']
+PY
+# Split units pool too: 13 frames per run.
+run 1 --format json "$S/h200-splat_render.gtrace" "$S/h200-splat_render.gtrace" -- "$D/splat_render-slow10.gtrace"
+json "d['split_units']['units_base'] == 26 and d['split_units']['units_new'] == 13"
+json "{r['name']: r['verdict'] for r in d['units']}['render_frame: kernel'] == 'SLOWER'"
+# Runs of one side from another device model: pooled, with a warning (one line) and a WARNING line.
+if [ -x "$build/tools/gt_synth" ]; then
+	"$build/tools/gt_synth" -o "$T/synth.gtrace" --shape steady -n 3000 || fail "gt_synth"
+	run 0 "$S/h200-launch_storm.gtrace" "$T/synth.gtrace" -- "$S/h200-launch_storm.gtrace"
+	[ "$(wc -l < "$T/err")" -eq 1 ] && grep -q "^gpuanalyze: warning: diff: the BASE runs differ in gputrace version or device: .*NVIDIA H200 (synthetic)" "$T/err" ||
+		fail "no warning for runs of other devices: $(cat "$T/err")"
+	grep -q "^WARNING: the BASE runs differ in gputrace version or device: " "$T/out" || fail "no WARNING line"
+fi
+# A missing trace among several: one line, 2; several traces without '--': one line, 2.
+run 2 "$S/h200-launch_storm.gtrace" "$T/missing.gtrace" -- "$S/h200-launch_storm.gtrace" "$S/h200-launch_storm.gtrace"
+[ "$(wc -l < "$T/err")" -eq 1 ] && grep -q "^gpuanalyze: cannot open trace '$T/missing.gtrace'" "$T/err" ||
+	fail "missing trace among several: $(cat "$T/err")"
+run 2 "$S/h200-launch_storm.gtrace" "$S/h200-launch_storm.gtrace" "$S/h200-launch_storm.gtrace"
+[ "$(wc -l < "$T/err")" -eq 1 ] && grep -q "no '--' between them" "$T/err" || fail "three traces without '--': $(cat "$T/err")"
+# A leading '--' only ends the options: diff -- BASE NEW is diff BASE NEW.
+run 1 --format json -- "$S/h200-launch_storm.gtrace" "$D/launch_storm-k1-slow10.gtrace"
+cmp -s "$T/out" "$T/one.json" || fail "'diff -- BASE NEW' differs from 'diff BASE NEW'"
 
 # The fixtures are what gt_retime makes from the samples.
 if [ -x "$RETIME" ]; then

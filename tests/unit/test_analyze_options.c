@@ -361,6 +361,28 @@ static void test_parse_time(void **state)
 		assert_int_equal(gt_parse_time_ns(bad[i], &ns), -1);
 }
 
+/* Operand groups (diff's BASE... -- NEW...): where the first "--" fell among the operands. */
+static void test_dashdash_groups(void **state)
+{
+	(void)state;
+	char *a1[] = { "test", "-o", "x", "a", "b", "--", "c", NULL };
+	char **ops;
+	int n, status, at;
+	assert_int_equal(gt_options_parse_groups(&usage, 7, a1, &ops, &n, &status, &at), 1);
+	assert_int_equal(n, 3);
+	assert_int_equal(at, 2);
+	assert_string_equal(ops[2], "c");
+	char *a2[] = { "test", "a", "b", NULL };
+	assert_int_equal(gt_options_parse_groups(&usage, 3, a2, &ops, &n, &status, &at), 1);
+	assert_int_equal(at, -1);
+	char *a3[] = { "test", "--", "a", "--", NULL }; /* a leading "--"; a second is an operand */
+	assert_int_equal(gt_options_parse_groups(&usage, 4, a3, &ops, &n, &status, &at), 1);
+	assert_int_equal(at, 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(ops[1], "--");
+	assert_string_equal(diag_text(), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -373,6 +395,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_diag_voice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_commands_usage_status, setup, teardown),
 		cmocka_unit_test(test_parse_time),
+		cmocka_unit_test_setup_teardown(test_dashdash_groups, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
