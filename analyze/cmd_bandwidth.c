@@ -171,7 +171,7 @@ static int groups_table(const struct printer *p)
 	gt_table_column(t, "p10_gbps", "p10 GB/s", 0);
 	gt_table_column(t, "p90_gbps", "p90 GB/s", 0);
 	gt_table_column(t, "peak_theory_gbps", "peak GB/s", GT_COL_MACHINE);
-	gt_table_column(t, "pct_theory", "% of peak", 0);
+	gt_table_column(t, "theory_pct", "% of peak", 0);
 	gt_table_column(t, "calls", "calls", 0);
 	gt_table_column(t, "call_time_ns", "call ms", 0);
 	gt_table_column(t, "call_median_gbps", "call median GB/s", 0);
@@ -181,7 +181,7 @@ static int groups_table(const struct printer *p)
 	gt_table_column(t, "measured_rate", "measured rate", GT_COL_MACHINE);
 	gt_table_column(t, "vs_measured", "vs measured", GT_COL_HUMAN | GT_COL_LEFT);
 	gt_table_column(t, "peak_measured_gbps", "measured GB/s", GT_COL_MACHINE);
-	gt_table_column(t, "pct_measured", "% of measured", 0);
+	gt_table_column(t, "measured_pct", "% of measured", 0);
 	gt_table_column(t, "small", "small", 0);
 	for (size_t i = 0; i < b->ngroups; i++) {
 		const struct gt_bw_group *g = &b->groups[i];
@@ -190,7 +190,7 @@ static int groups_table(const struct printer *p)
 		gt_table_str(t, g->memory);
 		gt_table_str(t, gt_bw_bucket_name(g->bucket));
 		gt_table_u64(t, g->count);
-		gt_table_num_as(t, (double)g->bytes, (double)g->bytes / 1e6, 3);
+		gt_table_u64_as(t, g->bytes, (double)g->bytes / 1e6, 3);
 		gt_table_num_as(t, g->time_ns, g->time_ns / 1e6, 3);
 		gt_table_num(t, g->median, 2);
 		gt_table_num(t, g->p10, 2);

@@ -4,7 +4,9 @@
  * not time order. Every field is printed (fields.h): string ids as their strings, enumerations by
  * name, kernels' demangled names beside the mangled ones. Definitions (strings, metadata, devices)
  * are what `gpuanalyze info` shows. CSV has one column per field name over the types selected (a
- * type without the field leaves it empty); JSON has one object per event holding its own fields.
+ * type without the field leaves it empty); JSON has one object per event holding its own fields,
+ * in one array (one document for json.load) or, in JSON Lines, one object per line and nothing
+ * else (for line-by-line readers: pandas.read_json(lines=True), DuckDB's read_json, jq -c).
  */
 #include "commands.h"
 #include "demangle.h"
@@ -23,7 +25,7 @@ struct dump {
 	enum gt_format fmt;
 	unsigned char want[GT_REC_TYPE_MAX + 1];
 	struct gt_table *table;             /* csv */
-	struct gt_json *json;               /* json */
+	struct gt_json *json;               /* json, jsonl */
 	const char *cols[MAX_COLS];         /* csv column names after "type" */
 	size_t ncols;
 	int demangled_col;                  /* index of "demangled" in cols, -1 if none */
@@ -79,8 +81,13 @@ static int dump_record(void *ctx, const struct gt_reader *r, const struct gt_eve
 	const char *dm = NULL;
 	if (ev->type == GT_REC_KERNEL && !(dm = demangled(d, r, ev->u.kernel.name_id)))
 		return GT_ERR_NOMEM;
-	if (d->fmt == GT_FMT_JSON) {
+	if (d->fmt == GT_FMT_JSON || d->fmt == GT_FMT_JSONL) {
 		struct gt_json *j = d->json;
+		if (d->fmt == GT_FMT_JSONL) {
+			/* Each line is a document of its own: one object, on one line. */
+			gt_json_init(j, j->f);
+			j->inline_depth = 1;
+		}
 		gt_json_object_begin(j);
 		gt_json_key(j, "type");
 		gt_json_str(j, gt_rec_type_name(ev->type));
@@ -99,6 +106,8 @@ static int dump_record(void *ctx, const struct gt_reader *r, const struct gt_eve
 			}
 		}
 		gt_json_object_end(j);
+		if (d->fmt == GT_FMT_JSONL)
+			return gt_json_finish(j);
 		return j->error;
 	}
 	struct gt_table *t = d->table;
@@ -160,7 +169,7 @@ int cmd_dump(int argc, char **argv)
 	enum gt_format fmt = GT_FMT_CSV;
 	const char *out_path = NULL, *types = NULL;
 	const struct gt_option opts[] = {
-		GT_OPT_FORMAT(&fmt, GT_FMT_CSV | GT_FMT_JSON),
+		GT_OPT_FORMAT(&fmt, GT_FMT_CSV | GT_FMT_JSON | GT_FMT_JSONL),
 		{ .kind = GT_OPT_STRING, .long_name = "type", .arg = "TYPE[,TYPE]...",
 		  .help = "only these event types: kernel, memcpy, memset, api, sync, nvtx, memory, "
 		          "dropped, process, overhead, clock_sync, clock_sample, graph_launch",
@@ -172,7 +181,8 @@ int cmd_dump(int argc, char **argv)
 		"dump", "FILE", 1, 1,
 		"Every event of the trace, one per row in file order (not time order), with every field;\n"
 		"string ids resolved to names, enumerations named, kernel names demangled beside the\n"
-		"mangled ones. Default format csv.",
+		"mangled ones. Default format csv; json is one array, jsonl (JSON Lines) one object per\n"
+		"line and nothing else.",
 		opts,
 	};
 	char **files;
@@ -220,7 +230,7 @@ int cmd_dump(int argc, char **argv)
 		}
 		for (size_t c = 0; c < d->ncols; c++)
 			gt_table_column(d->table, d->cols[c], d->cols[c], 0);
-	} else {
+	} else if (fmt == GT_FMT_JSON) {
 		gt_json_array_begin(&j);
 	}
 	if ((rc = gt_load_stream(r, dump_record, d)) != 0)
@@ -228,7 +238,7 @@ int cmd_dump(int argc, char **argv)
 	if (fmt == GT_FMT_CSV) {
 		if (gt_table_finish(d->table) != 0)
 			rc = gt_error("dump: out of memory");
-	} else {
+	} else if (fmt == GT_FMT_JSON) {
 		gt_json_array_end(&j);
 		if (gt_json_finish(&j) != 0)
 			rc = gt_error("dump: internal error: malformed JSON");

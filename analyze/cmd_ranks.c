@@ -713,7 +713,7 @@ static int peers_table(struct printer *p)
 	sheet_col(&sh, "link", "link", GT_COL_LEFT);
 	sheet_col(&sh, "nvlink_links", "links", GT_COL_MACHINE);
 	sheet_col(&sh, "peak_gbps", "peak GB/s", 0);
-	sheet_col(&sh, "pct_peak", "% of peak", 0);
+	sheet_col(&sh, "peak_pct", "% of peak", 0);
 	for (size_t i = 0; i < g->npeers; i++) {
 		const struct gt_rank_peer *pe = &g->peers[i];
 		char pair[64], link[64];

@@ -219,8 +219,6 @@ static int distribution(const struct printer *p)
 
 static void unit_columns(const struct printer *p, struct gt_table *t)
 {
-	if (p->fmt == GT_FMT_CSV)
-		gt_table_column(t, "category", "category", GT_COL_LEFT);
 	gt_table_column(t, "index", "#", 0);
 	gt_table_column(t, "start_ns", "start ms", 0);
 	gt_table_column(t, "cupti_start_ns", "cupti start", GT_COL_MACHINE);
@@ -235,11 +233,9 @@ static void unit_columns(const struct printer *p, struct gt_table *t)
 static void unit_row(const struct printer *p, struct gt_table *t, const struct gt_split_unit *u)
 {
 	const struct gt_split *s = p->s;
-	if (p->fmt == GT_FMT_CSV)
-		gt_table_str(t, "unit");
 	gt_table_u64(t, u->index);
-	double off = (double)(u->start - s->origin);
-	gt_table_num_as(t, off, off / 1e6, 3);
+	uint64_t off = u->start - s->origin;
+	gt_table_u64_as(t, off, (double)off / 1e6, 3);
 	gt_table_u64(t, u->start);
 	if (s->mode == GT_SPLIT_NVTX)
 		gt_table_u64(t, u->thread_id);
@@ -250,26 +246,6 @@ static void unit_row(const struct printer *p, struct gt_table *t, const struct g
 	gt_table_u64(t, u->kernels);
 	gt_table_u64(t, u->copies);
 	gt_table_end_row(t);
-}
-
-/* CSV: after the units, one row per statistic with the same columns. */
-static void stat_rows(const struct printer *p, struct gt_table *t)
-{
-	static const char *const names[] = { "n", "median", "mad", "mad_scaled", "p90", "p99", "min", "max" };
-	for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-		gt_table_str(t, names[k]);
-		for (int c = 0; c < 4; c++)
-			gt_table_null(t);
-		for (int m = 0; m < GT_M_COUNT; m++) {
-			const struct gt_stats *st = &p->s->st[m];
-			double v[] = { (double)st->n, st->median, st->mad, st->mad_scaled,
-				       st->p90, st->p99, st->min, st->max };
-			gt_table_num(t, v[k], 3);
-		}
-		gt_table_null(t);
-		gt_table_null(t);
-		gt_table_end_row(t);
-	}
 }
 
 static int units_table(const struct printer *p, size_t limit)
@@ -284,8 +260,6 @@ static int units_table(const struct printer *p, size_t limit)
 	size_t n = human(p) && limit && limit < s->nunits ? limit : s->nunits;
 	for (size_t i = 0; i < n; i++)
 		unit_row(p, t, &s->units[i]);
-	if (p->fmt == GT_FMT_CSV)
-		stat_rows(p, t);
 	int rc = gt_table_finish(t);
 	gt_table_free(t);
 	return rc;
@@ -407,6 +381,7 @@ int cmd_split(int argc, char **argv)
 	uint64_t warmup = 0, limit = 50;
 	const char *range = NULL, *out_path = NULL;
 	enum gt_format fmt = GT_FMT_TEXT;
+	int distribution_only = 0;
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_STRING, .long_name = "range", .arg = "NAME", .value = &range,
 		  .help = "units are the instances of the NVTX range NAME (default: the most frequent "
@@ -416,6 +391,9 @@ int cmd_split(int argc, char **argv)
 		{ .kind = GT_OPT_UINT, .long_name = "units", .arg = "N", .value = &limit,
 		  .help = "text and md: show the first N units (default 50; 0: all); json and csv hold all" },
 		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
+		{ .kind = GT_OPT_FLAG, .long_name = "distribution", .value = &distribution_only,
+		  .help = "csv: the distribution across units (one row per column of the units) "
+		          "instead of the units" },
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,
 	};
@@ -432,6 +410,11 @@ int cmd_split(int argc, char **argv)
 	int nfiles, status;
 	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
+	/* CSV holds one kind of row, so that a query over the whole file means what it says: the
+	 * units, or with --distribution their statistics. The other formats show both. */
+	if (distribution_only && fmt != GT_FMT_CSV)
+		return gt_error("split: --distribution is for --format csv (text, md and json always show "
+		                "the distribution)");
 	struct gt_split s;
 	struct gt_split_options o = { range, warmup };
 	int rc = gt_split_run(&s, files[0], &o);
@@ -465,7 +448,7 @@ int cmd_split(int argc, char **argv)
 		if (!trc)
 			trc = gt_json_finish(&j);
 	} else if (fmt == GT_FMT_CSV) {
-		trc = units_table(&p, 0);
+		trc = distribution_only ? distribution(&p) : units_table(&p, 0);
 	} else {
 		preamble(&p);
 		char title[256];

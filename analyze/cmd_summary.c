@@ -38,7 +38,7 @@ struct printer {
 static void columns(const struct printer *p, struct gt_table *t, int kind)
 {
 	if (p->fmt == GT_FMT_CSV)
-		gt_table_column(t, "category", "category", GT_COL_LEFT);
+		gt_table_column(t, "kind", "kind", GT_COL_LEFT);
 	gt_table_column(t, "launches", kind == GT_SUMMARY_KERNEL ? "launches" : "count", 0);
 	gt_table_column(t, "warmup_dropped", "warm-up", GT_COL_MACHINE);
 	gt_table_column(t, "total_ns", "total ms", 0);
@@ -81,10 +81,10 @@ static void duration(struct gt_table *t, double ns) { gt_table_num_as(t, ns, ns 
 
 static void row(const struct printer *p, struct gt_table *t, const struct gt_summary_row *r)
 {
-	static const char *const category[] = { "kernel", "memcpy", "memset" };
+	static const char *const kind_name[] = { "kernel", "memcpy", "memset" };
 	const struct gt_stats *s = &r->st;
 	if (p->fmt == GT_FMT_CSV)
-		gt_table_str(t, category[r->kind]);
+		gt_table_str(t, kind_name[r->kind]);
 	gt_table_u64(t, s->n);
 	gt_table_u64(t, r->warmup_dropped);
 	gt_table_num_as(t, s->total, s->total / 1e6, 3);
@@ -109,7 +109,7 @@ static void row(const struct printer *p, struct gt_table *t, const struct gt_sum
 	if (r->kind == GT_SUMMARY_KERNEL)
 		gt_table_null(t);
 	else
-		gt_table_num_as(t, (double)r->bytes, (double)r->bytes / 1e6, 3);
+		gt_table_u64_as(t, r->bytes, (double)r->bytes / 1e6, 3);
 	gt_table_str(t, r->files);
 	if (r->kind == GT_SUMMARY_MEMCPY) {
 		gt_table_str(t, gt_copy_kind_name(r->copy_kind));

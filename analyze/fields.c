@@ -39,6 +39,25 @@ static const char *process_event_name(int v)
 	return "unknown";
 }
 
+/* By name like every other enumeration, so that dump's kind column (sync, nvtx and overhead
+ * records share it) holds names only. */
+static const char *overhead_kind_name(int v)
+{
+	switch (v) {
+	case GT_OVERHEAD_DRIVER_COMPILER: return "driver-compiler";
+	case GT_OVERHEAD_CUPTI_BUFFER_FLUSH: return "cupti-buffer-flush";
+	case GT_OVERHEAD_CUPTI_INSTRUMENTATION: return "cupti-instrumentation";
+	case GT_OVERHEAD_CUPTI_RESOURCE: return "cupti-resource";
+	case GT_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING: return "runtime-triggered-module-loading";
+	case GT_OVERHEAD_LAZY_FUNCTION_LOADING: return "lazy-function-loading";
+	case GT_OVERHEAD_COMMAND_BUFFER_FULL: return "command-buffer-full";
+	case GT_OVERHEAD_ACTIVITY_BUFFER_REQUEST: return "activity-buffer-request";
+	case GT_OVERHEAD_UVM_ACTIVITY_INIT: return "uvm-activity-init";
+	case GT_OVERHEAD_CAPTURE: return "capture";
+	}
+	return "unknown";
+}
+
 static const char *copy_kind_name(int v) { return gt_copy_kind_name(v); }
 static const char *mem_kind_name(int v) { return gt_mem_kind_name(v); }
 static const char *sync_kind_name(int v) { return gt_sync_kind_name(v); }
@@ -116,7 +135,7 @@ static const struct gt_field process_fields[] = {
 
 static const struct gt_field overhead_fields[] = {
 	F(gt_overhead, start, U), F(gt_overhead, end, U), F(gt_overhead, object_id, U),
-	F(gt_overhead, kind, U), F(gt_overhead, object_kind, U),
+	FE(gt_overhead, kind, overhead_kind_name), F(gt_overhead, object_kind, U),
 };
 
 static const struct gt_field clock_sync_fields[] = {

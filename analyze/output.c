@@ -20,7 +20,7 @@ static const struct {
 	enum gt_format fmt;
 	const char *name;
 } formats[] = { { GT_FMT_TEXT, "text" }, { GT_FMT_MD, "md" }, { GT_FMT_JSON, "json" },
-	            { GT_FMT_CSV, "csv" } };
+	            { GT_FMT_CSV, "csv" }, { GT_FMT_JSONL, "jsonl" } };
 
 const char *gt_format_name(enum gt_format f)
 {
@@ -113,6 +113,18 @@ void gt_out_format_double(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			return;
+	}
+}
+
+/* A JSON reader types 1 as an integer and 1.0 as a real; a field that holds a double keeps one
+ * type in every record only if an integral value still shows that it is real. */
+void gt_out_format_real(char *buf, size_t len, double v)
+{
+	gt_out_format_double(buf, len, v);
+	if (isfinite(v) && strpbrk(buf, ".e") == NULL) {
+		size_t n = strlen(buf);
+		if (n + 2 < len)
+			memcpy(buf + n, ".0", 3);
 	}
 }
 
@@ -255,7 +267,7 @@ void gt_json_num(struct gt_json *j, double v)
 		json_raw(j, "null");
 		return;
 	}
-	gt_out_format_double(buf, sizeof buf, v);
+	gt_out_format_real(buf, sizeof buf, v);
 	json_raw(j, buf);
 }
 
@@ -462,6 +474,14 @@ void gt_table_u64(struct gt_table *t, uint64_t v)
 	put(t, CELL_NUM, buf, (size_t)n);
 }
 
+void gt_table_u64_as(struct gt_table *t, uint64_t machine, double hum, int decimals)
+{
+	if (human(t))
+		gt_table_num_as(t, NAN, hum, decimals);
+	else
+		gt_table_u64(t, machine);
+}
+
 void gt_table_i64(struct gt_table *t, int64_t v)
 {
 	char buf[24];
@@ -485,7 +505,10 @@ void gt_table_num_as(struct gt_table *t, double machine, double hum, int decimal
 		put(t, CELL_NA, NULL, 0);
 		return;
 	}
-	gt_out_format_double(buf, sizeof buf, machine);
+	if (t->fmt == GT_FMT_JSON)
+		gt_out_format_real(buf, sizeof buf, machine);
+	else
+		gt_out_format_double(buf, sizeof buf, machine);
 	put(t, CELL_NUM, buf, strlen(buf));
 }
 

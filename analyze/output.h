@@ -17,7 +17,8 @@
  *
  * Text and Markdown show the human value (rounded to the given decimals, "n/a" for NaN); JSON and
  * CSV show the machine value with enough digits to read back the same double (shortest of %.15g,
- * %.16g, %.17g that round-trips), integers exactly, and NaN/inf as JSON null or an empty CSV field.
+ * %.16g, %.17g that round-trips; in JSON an integral double gets ".0", so that a real field has
+ * one JSON type in every row), integers exactly, and NaN/inf as JSON null or an empty CSV field.
  * A column flagged GT_COL_HUMAN appears only in text/md, GT_COL_MACHINE only in JSON/CSV; cells set
  * for a hidden column are ignored. CSV and JSON rows are written as they end (a dump of millions of
  * rows is never held); text and Markdown tables are held until finish to align them.
@@ -36,10 +37,12 @@
 #include <stdio.h>
 
 /* Values are bits so that a command can say which formats it offers as a mask. */
-enum gt_format { GT_FMT_TEXT = 1, GT_FMT_MD = 2, GT_FMT_JSON = 4, GT_FMT_CSV = 8 };
+/* GT_FMT_JSONL (JSON Lines: one object per line, no enclosing document) is for record streams
+ * (dump) only: it is not in GT_FMT_ALL, and tables do not print it. */
+enum gt_format { GT_FMT_TEXT = 1, GT_FMT_MD = 2, GT_FMT_JSON = 4, GT_FMT_CSV = 8, GT_FMT_JSONL = 16 };
 #define GT_FMT_ALL (GT_FMT_TEXT | GT_FMT_MD | GT_FMT_JSON | GT_FMT_CSV)
 
-const char *gt_format_name(enum gt_format f); /* "text", "md", "json", "csv" */
+const char *gt_format_name(enum gt_format f); /* "text", "md", "json", "csv", "jsonl" */
 /* 0 and *out set when s names a format in allowed; GT_ERR_ARG otherwise. */
 int gt_format_parse(const char *s, unsigned allowed, enum gt_format *out);
 /* "text|md|json|csv" for a mask, into buf. */
@@ -61,6 +64,9 @@ void gt_out_vnote(FILE *f, enum gt_format fmt, const char *format, va_list ap);
 void gt_out_heading(FILE *f, enum gt_format fmt, int level, const char *title);
 /* Shortest decimal text that reads back as v (%.15g..%.17g); "nan"/"inf" are the caller's to avoid. */
 void gt_out_format_double(char *buf, size_t len, double v);
+/* The same, with ".0" added to an integral value, so that JSON readers type a real field as real
+ * in every record (1.0, not 1). JSON's doubles are written by this. */
+void gt_out_format_real(char *buf, size_t len, double v);
 
 /* ---- streaming JSON -------------------------------------------------------------------------
  * Tracks nesting and commas so callers cannot produce a trailing comma or a missing one. Containers
@@ -113,6 +119,9 @@ int gt_table_column(struct gt_table *t, const char *key, const char *title, unsi
 void gt_table_str(struct gt_table *t, const char *s);  /* NULL: empty / null */
 void gt_table_u64(struct gt_table *t, uint64_t v);
 void gt_table_i64(struct gt_table *t, int64_t v);
+/* An integer (a count of bytes, a time in ns) that text and md show scaled: machine formats keep
+ * it an integer, so its JSON type is the same in every row. */
+void gt_table_u64_as(struct gt_table *t, uint64_t machine, double human, int decimals);
 void gt_table_num(struct gt_table *t, double v, int decimals);
 void gt_table_num_as(struct gt_table *t, double machine, double human, int decimals);
 void gt_table_null(struct gt_table *t);                /* "n/a", null, empty */

@@ -3,7 +3,9 @@
 # folder), T (its scratch folder) and fail().
 
 # check NAME CMD...: exit 0, standard output equal to $EXPECTED/NAME, and standard error equal to
-# $EXPECTED/NAME.err where that file exists, else empty.
+# $EXPECTED/NAME.err where that file exists, else empty. With GT_ACCEPT_GOLDEN=1 in the environment
+# a differing standard output replaces $EXPECTED/NAME instead (to accept a deliberate change: then
+# review `git diff` of the expected folder before committing it).
 check() {
 	name=$1
 	shift
@@ -14,6 +16,10 @@ check() {
 		cmp -s "$T/err" "$EXPECTED/$name.err" || fail "'$*' stderr: $(cat "$T/err")"
 	elif [ -s "$T/err" ]; then
 		fail "'$*' wrote to stderr: $(cat "$T/err")"
+	fi
+	if ! cmp -s "$T/out" "$EXPECTED/$name" && [ "${GT_ACCEPT_GOLDEN:-}" = 1 ]; then
+		cp "$T/out" "$EXPECTED/$name" || fail "cannot write $EXPECTED/$name"
+		echo "accepted: $EXPECTED/$name"
 	fi
 	if ! cmp -s "$T/out" "$EXPECTED/$name"; then
 		diff -u "$EXPECTED/$name" "$T/out" | head -n 40

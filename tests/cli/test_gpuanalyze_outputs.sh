@@ -1,6 +1,6 @@
 #!/bin/sh
 # gpuanalyze's output, byte for byte, on the synthetic fixture traces: info (text, json), summary
-# (text, csv, md, json; one file and two), dump (csv, json). The fixtures are written by
+# (text, csv, md, json; one file and two), dump (csv, json, jsonl). The fixtures are written by
 # build/tests/test_analyze_cli_fixture and are reproducible to the byte; outputs name the files
 # relatively, so the script works in a temporary directory. To accept a deliberate change, run the
 # commands below by hand in such a directory and review the diff of tests/cli/expected/.
@@ -34,6 +34,7 @@ check summary_nowarmup.txt "$G" summary --sort name small.gtrace
 check summary_two.txt "$G" summary --warmup 1 --kernel 'composite|reduce' small.gtrace truncated.gtrace
 check dump_small.csv "$G" dump small.gtrace
 check dump_kernels.json "$G" dump --format json --type kernel,dropped small.gtrace
+check dump_kernels.jsonl "$G" dump --format jsonl --type kernel,dropped small.gtrace
 # -o writes the same bytes as standard output.
 "$G" summary --warmup 3 --format csv -o "$T/o.csv" small.gtrace || fail "-o: exit $?"
 cmp -s "$T/o.csv" "$EXPECTED/summary_small.csv" || fail "-o output differs from standard output"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # gpuanalyze split, byte for byte, on small synthetic traces whose answers test_analyze_split.c
 # works out (NVTX frames, host-sync intervals, the whole process; build/tests/test_analyze_split
-# writes them, in microseconds): text, Markdown with warm-up, CSV, JSON, --range; the usage and
-# input errors (exit 2, one line); and, on the real sample recordings, that every format runs and
+# writes them, in microseconds): text, Markdown with warm-up, CSV (the units, and --distribution),
+# JSON, --range; the usage and input errors (exit 2, one line); and, on the real sample recordings, that every format runs and
 # that the JSON parses. To accept a deliberate change, run the commands below by hand in a
 # directory where 'test_analyze_split write .' wrote the traces, and review the diff.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +26,7 @@ check split_nvtx.txt "$G" split nvtx.gtrace
 check split_nvtx_warmup.md "$G" split --format md --warmup 1 nvtx.gtrace
 check split_nvtx_inner.txt "$G" split --range inner --units 1 nvtx.gtrace
 check split_sync.csv "$G" split --format csv sync.gtrace
+check split_sync_distribution.csv "$G" split --format csv --distribution sync.gtrace
 check split_process.json "$G" split --format json process.gtrace
 
 error 2 "gpuanalyze: no NVTX range named 'nope' in trace 'nvtx.gtrace' (top-level ranges: 'frame' (3), 'setup' (1))" \
@@ -33,6 +34,8 @@ error 2 "gpuanalyze: no NVTX range named 'nope' in trace 'nvtx.gtrace' (top-leve
 error 2 "gpuanalyze: no NVTX range named 'frame' in trace 'sync.gtrace' (it has no NVTX ranges)" \
 	"$G" split --range frame sync.gtrace
 error 2 "gpuanalyze: cannot open trace 'missing.gtrace': No such file or directory" "$G" split missing.gtrace
+error 2 "gpuanalyze: split: --distribution is for --format csv (text, md and json always show the distribution)" \
+	"$G" split --distribution --format json sync.gtrace
 error 2 "gpuanalyze: split: option '--warmup' wants a non-negative integer, not 'x' (see 'gpuanalyze split --help')" \
 	"$G" split --warmup x nvtx.gtrace
 

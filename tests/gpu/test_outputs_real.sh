@@ -36,7 +36,7 @@ for r in rows:
         continue
     got = (r["measured_kind"], r["measured_rate"])
     print(r["copy_kind"], r["memory"], r["size"], "count", r["count"], "calls", r["calls"],
-          "DMA", round(float(r["median_gbps"]), 2), "call", r["call_median_gbps"][:6], got, r["pct_measured"][:5])
+          "DMA", round(float(r["median_gbps"]), 2), "call", r["call_median_gbps"][:6], got, r["measured_pct"][:5])
     if got != want:
         bad.append("%s %s %s: judged %s, want %s" % (r["copy_kind"], r["memory"], r["size"], got, want))
     if r["memory"] == "pageable" and r["calls"] != r["count"]:

@@ -330,7 +330,7 @@ static void test_commands_usage_status(void **state)
 	const char *d = diag_text();
 	assert_non_null(strstr(d, "gpuanalyze: summary: option '--warmup' wants a non-negative integer, not 'x'"));
 	assert_non_null(strstr(d, "gpuanalyze: info: missing operand FILE..."));
-	assert_non_null(strstr(d, "gpuanalyze: dump: option '--format' wants one of json|csv, not 'md'"));
+	assert_non_null(strstr(d, "gpuanalyze: dump: option '--format' wants one of json|csv|jsonl, not 'md'"));
 	assert_non_null(strstr(d, "gpuanalyze: cannot open trace '/nonexistent/x.gtrace': "));
 }
 

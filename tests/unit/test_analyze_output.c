@@ -89,6 +89,21 @@ static void test_json_numbers(void **state)
 	assert_true(strtod(buf, NULL) == 6.619999999999998);
 	gt_out_format_double(buf, sizeof buf, 1e300);
 	assert_string_equal(buf, "1e+300");
+	/* The shortest text that reads back: not %.17g's 0.10000000000000001, 2133.4614 as itself;
+	 * the double next to it needs its 17 digits (it is another number). */
+	gt_out_format_double(buf, sizeof buf, 2133.4614);
+	assert_string_equal(buf, "2133.4614");
+	gt_out_format_double(buf, sizeof buf, nextafter(2133.4614, 0));
+	assert_string_equal(buf, "2133.4613999999997");
+	/* JSON's reals keep their type when integral; exponents and fractions need nothing. */
+	gt_out_format_real(buf, sizeof buf, 1);
+	assert_string_equal(buf, "1.0");
+	gt_out_format_real(buf, sizeof buf, -4000);
+	assert_string_equal(buf, "-4000.0");
+	gt_out_format_real(buf, sizeof buf, 1e300);
+	assert_string_equal(buf, "1e+300");
+	gt_out_format_real(buf, sizeof buf, 0.5);
+	assert_string_equal(buf, "0.5");
 
 	struct sink s;
 	sink_open(&s);
@@ -101,11 +116,12 @@ static void test_json_numbers(void **state)
 	gt_json_u64(&j, UINT64_MAX);
 	gt_json_i64(&j, INT64_MIN);
 	gt_json_num(&j, 148.26);
+	gt_json_num(&j, 1);
 	gt_json_array_end(&j);
 	assert_int_equal(gt_json_finish(&j), 0);
 	char *out = sink_text(&s);
 	assert_string_equal(out, "[\n  null,\n  null,\n  null,\n  18446744073709551615,\n"
-	                         "  -9223372036854775808,\n  148.26\n]\n");
+	                         "  -9223372036854775808,\n  148.26,\n  1.0\n]\n");
 	free(out);
 }
 

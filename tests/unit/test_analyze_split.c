@@ -613,13 +613,21 @@ static void test_command_formats(void **state)
 	free(j);
 	char *argv2[] = { "split", "--format", "csv", "--warmup", "1", (char *)p };
 	char *c = run_cmd(6, argv2, 0);
-	assert_true(strncmp(c, "category,index,start_ns,", 24) == 0);
-	assert_non_null(strstr(c, "\nmedian,"));
-	/* two units after warm-up, then eight statistic rows, plus the header */
+	assert_true(strncmp(c, "index,start_ns,", 15) == 0);
+	/* only the two units after warm-up, plus the header: the distribution is --distribution's */
 	int lines = 0;
 	for (char *q = c; *q; q++)
 		lines += *q == '\n';
-	assert_int_equal(lines, 1 + 2 + 8);
+	assert_int_equal(lines, 1 + 2);
+	free(c);
+	char *argv_d[] = { "split", "--format", "csv", "--distribution", "--warmup", "1", (char *)p };
+	c = run_cmd(7, argv_d, 0);
+	assert_true(strncmp(c, "metric,n,median_ns,", 19) == 0);
+	assert_non_null(strstr(c, "\nwall_ns,2,"));
+	lines = 0;
+	for (char *q = c; *q; q++)
+		lines += *q == '\n';
+	assert_int_equal(lines, 1 + GT_M_COUNT); /* one row per column of the units */
 	free(c);
 	char *argv3[] = { "split", "--units", "1", (char *)p };
 	char *t = run_cmd(4, argv3, 0);

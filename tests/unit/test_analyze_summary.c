@@ -336,7 +336,7 @@ static void test_command_output(void **state)
 	assert_int_equal(cmd_summary(8, a1), 0);
 	char *csv = synth_read_file(out, NULL);
 	assert_non_null(csv);
-	assert_true(strncmp(csv, "category,launches,warmup_dropped,total_ns,share,median_ns,mad_ns,", 65) == 0);
+	assert_true(strncmp(csv, "kind,launches,warmup_dropped,total_ns,share,median_ns,mad_ns,", 61) == 0);
 	assert_non_null(strstr(csv, "\nkernel,5,3,25200,"));
 	assert_non_null(strstr(csv, ",_Z9compositePK5SplatPfi,\"composite(Splat const*, float*, int)\"\n"));
 	assert_non_null(strstr(csv, "\nmemcpy,3,0,285000,"));
