@@ -200,7 +200,7 @@ struct gt_nvtx {
 	uint64_t range_id;       /* start/end ranges: the id nvtxRangeStart returned */
 	uint32_t name_id;        /* string: the range's message */
 	uint32_t domain_id;      /* string: the domain's name, 0 for the default domain */
-	uint32_t thread_id;      /* the OS thread id (gettid) */
+	uint32_t thread_id;      /* CUPTI's thread id, the API records' low 32 bits (not gettid) */
 	uint32_t depth;          /* push/pop nesting depth on its thread, 0 = top level */
 	uint32_t color;          /* ARGB as the program set it, 0 if none */
 	uint8_t kind;            /* enum gt_nvtx_kind */
