@@ -799,7 +799,10 @@ static void engines(const char *a, const char *b, unsigned v, FILE *null)
 static void command(const char *a, const char *b, unsigned v)
 {
 	const char *lib = hostile_refs_path;
-	switch (((v & 0x0f) | (v >> 2 & 0x30)) % 22) {
+	static char sqlite_path[64];
+	if (!sqlite_path[0])
+		snprintf(sqlite_path, sizeof sqlite_path, "/tmp/gt_sfuzz_%d.sqlite", (int)getpid());
+	switch (((v & 0x0f) | (v >> 2 & 0x30)) % 28) {
 	case 0: fa_cmd(cmd_summary, (const char *const[]){ "summary", "--format", "md", a, NULL }); break;
 	case 1: fa_cmd(cmd_summary, (const char *const[]){ "summary", "--format", "csv", a, b, NULL }); break;
 	case 2: fa_cmd(cmd_summary, (const char *const[]){ "summary", "--format", "json", a, NULL }); break;
@@ -821,6 +824,14 @@ static void command(const char *a, const char *b, unsigned v)
 	case 18: fa_cmd(cmd_shadow, (const char *const[]){ "shadow", "--ref", lib, "--format", "json", a, NULL }); break;
 	case 19: fa_cmd(cmd_shadow, (const char *const[]){ "shadow", "--ref", lib, "--format", "junit", a, NULL }); break;
 	case 20: fa_cmd(cmd_calibrate, (const char *const[]){ "calibrate", "--ref", lib, "--kernel", "k1", a, NULL }); break;
+	case 22: fa_cmd(cmd_stats, (const char *const[]){ "stats", "nvtx_kern_sum", a, NULL }); break;
+	case 23: fa_cmd(cmd_stats, (const char *const[]){ "stats", "--format", "csv", "cuda_api_sum", a, NULL }); break;
+	case 24: fa_cmd(cmd_dump, (const char *const[]){ "dump", "--format", "jsonl", a, NULL }); break;
+	case 25: fa_cmd(cmd_split, (const char *const[]){ "split", "--format", "csv", "--distribution", a, NULL }); break;
+	case 26: fa_cmd(cmd_diff, (const char *const[]){ "diff", "--bootstrap", "20", "--format", "json", a, b, "--", b, a, NULL }); break;
+	case 27: fa_cmd(cmd_export, (const char *const[]){ "export", "--format", "sqlite", "-o", sqlite_path, a, NULL });
+		unlink(sqlite_path);
+		break;
 	default: fa_cmd(cmd_calibrate, (const char *const[]){ "calibrate", "--ref", lib, "--kernel", "saxpy", "--format", "json", a, NULL }); break;
 	}
 }
