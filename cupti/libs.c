@@ -73,7 +73,7 @@ int libs_load_cupti(const char *override_path, char *why, size_t n)
 		OPT(cupti_fn, cuptiActivityEnableLatencyTimestamps), REQ(cupti_fn, cuptiGetTimestamp),
 		OPT(cupti_fn, cuptiActivityEnableRuntimeApi), OPT(cupti_fn, cuptiActivityEnableDriverApi),
 		OPT(cupti_fn, cuptiGetDeviceId), OPT(cupti_fn, cuptiGetContextId),
-		OPT(cupti_fn, cuptiGetStreamIdEx),
+		OPT(cupti_fn, cuptiGetStreamIdEx), OPT(cupti_fn, cuptiSetThreadIdType),
 		OPT(cupti_fn, cuptiFinalize), OPT(cupti_fn, InitializeInjectionNvtx2),
 	};
 	if (resolve(h, syms, sizeof syms / sizeof syms[0], why, n) != 0) {

@@ -38,6 +38,7 @@ struct cupti_fns {
 	LIBS_FN(cuptiGetDeviceId);
 	LIBS_FN(cuptiGetContextId);
 	LIBS_FN(cuptiGetStreamIdEx);
+	LIBS_FN(cuptiSetThreadIdType); /* OS thread ids in records, where CUPTI offers them */
 	LIBS_FN(cuptiFinalize);
 	int (*InitializeInjectionNvtx2)(const void *(*get_export_table)(uint32_t));
 };

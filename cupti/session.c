@@ -190,6 +190,10 @@ int session_start(unsigned kinds, int latency, const struct session_hooks *h,
 		cupti_fn.cuptiUnsubscribe(subscriber);
 		return (int)r;
 	}
+	/* OS thread ids (gettid), as nsys, torch.profiler and top show them, rather than pthread_self's
+	 * address: set before any record is made, and again after a detach (CUPTI starts afresh). */
+	res->os_thread_ids = cupti_fn.cuptiSetThreadIdType &&
+	                     cupti_fn.cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM) == CUPTI_SUCCESS;
 	/* Latency timestamps (queued, submitted) must be switched on before kernels are recorded. */
 	if (latency && cupti_fn.cuptiActivityEnableLatencyTimestamps &&
 	    cupti_fn.cuptiActivityEnableLatencyTimestamps(1) == CUPTI_SUCCESS)

@@ -47,6 +47,7 @@ struct session_result {
 	unsigned api_selected;     /* SK_RUNTIME / SK_DRIVER bits recorded per call (api_select.h);
 	                            * an enabled API kind without its bit records every call */
 	int api_calls[2];          /* runtime, driver: how many calls were selected */
+	int os_thread_ids;         /* records carry the OS thread id (gettid), not pthread_self's */
 	uint32_t cupti_version;
 	char other_client[80];     /* on a collision: the other subscriber's name, if CUPTI said */
 };

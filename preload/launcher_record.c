@@ -67,7 +67,7 @@ static void human_bytes(unsigned long long b, char *out, size_t n)
  * many recorders reported, with a trace or without one: a recorder that could not write its file
  * ("no-file", "write-failed") has said so in its own line, and the launcher adds nothing, least of
  * all "the program never initialised CUDA". Paths arrive escaped (one line each). */
-static int report(const char *report_path, int quiet)
+static int report(const char *report_path, int quiet, int *unused)
 {
 	FILE *f = fopen(report_path, "r");
 	if (!f)
@@ -84,6 +84,10 @@ static int report(const char *report_path, int quiet)
 			continue;
 		char hb[32];
 		human_bytes(b, hb, sizeof hb);
+		if (!strcmp(status, "unused")) {
+			(*unused)++; /* created no CUDA context: its recorder removed the empty trace */
+			continue;
+		}
 		if (!strcmp(status, "off")) {
 			fprintf(stderr, "gputrace: %s: empty (pid %d): it says why\n", path, pid);
 			traces++;
@@ -233,12 +237,16 @@ int launcher_record(int argc, char **argv)
 		unlink(report_path);
 		return 2;
 	}
-	int traces = report(report_path, quiet);
+	int unused = 0;
+	int traces = report(report_path, quiet, &unused);
 	unlink(report_path);
 	if (!traces) {
 		if (nodrv[0])
 			fprintf(stderr, "gputrace: no trace written: no CUDA driver on this machine (%s)\n",
 			        nodrv);
+		else if (unused)
+			fprintf(stderr, "gputrace: no trace written: the program initialised CUDA but never "
+			        "used a GPU (it created no CUDA context)\n");
 		else
 			fprintf(stderr, "gputrace: no trace written: the program never initialised CUDA "
 			        "(no GPU, or not a CUDA program)\n");

@@ -68,6 +68,7 @@ static struct {
 	int kernel_re_ok;
 	uint32_t pending_devices[64];
 	int npending;
+	atomic_int contexts_created; /* none by the end: the process never used a GPU (trace_unused) */
 	uint64_t cupti_dropped;
 	unsigned kinds_enabled;
 	unsigned kinds_requested;    /* what session_start was asked for: a window attaches with it */
@@ -186,6 +187,7 @@ static int keep_kernel(void *ctx, const char *name)
 static void on_context_created(uint32_t device, uint32_t context)
 {
 	(void)context;
+	atomic_fetch_add(&R.contexts_created, 1);
 	pthread_mutex_lock(&R.mu);
 	if (R.npending < (int)(sizeof R.pending_devices / sizeof R.pending_devices[0]))
 		R.pending_devices[R.npending++] = device;
@@ -325,6 +327,16 @@ static void write_report_line(const char *status, unsigned long long refused)
 	close(fd);
 }
 
+/* A process that never created a CUDA context and recorded nothing (a torch.compile worker, a
+ * tool that only asked how many GPUs there are: cuInit started the recorder) leaves no trace: an
+ * empty x.1.gtrace beside the real one only misleads. NVTX ranges alone still make a trace. */
+static int trace_unused(void)
+{
+	const struct xlate_stats *s = &R.x.stats;
+	return !atomic_load(&R.contexts_created) && !s->kernels && !s->memcpys && !s->memsets &&
+	       !s->syncs && !s->nvtx && !s->memory_ops && !s->graphs && !s->tool_copies && !R.cupti_dropped;
+}
+
 static void finish_trace(int how, int status)
 {
 	/* A write failure stopped the session early: buffers CUPTI still held then are ours, not a
@@ -393,6 +405,11 @@ static void finish_trace(int how, int status)
 		          "activity collection: %llu of our buffers never came back, %llu of its came to "
 		          "us; the trace '%s' is incomplete",
 		          (unsigned long long)bs.outstanding, (unsigned long long)bs.foreign, R.path);
+	if (!R.write_failed && !collided && trace_unused() && made_remove(&R.made, R.path)) {
+		gtp_debug("'%s' removed: this process created no CUDA context and recorded nothing", R.path);
+		write_report_line("unused", 0);
+		return;
+	}
 	const struct xlate_stats *s = &R.x.stats;
 	if (!R.write_failed && !R.cfg.report_path[0])
 		gtp_log("trace written to '%s': %llu kernels, %llu copies, %llu bytes copied, %llu dropped%s",
@@ -735,6 +752,7 @@ void recorder_start(const char *via)
 		gtp_log("CUPTI refused these activity kinds: %s", kinds);
 	}
 	write_api_meta(R.w, &res);
+	gt_writer_meta(R.w, "trace.thread_ids", res.os_thread_ids ? "os" : "cupti");
 	gt_writer_meta(R.w, "trace.latency_timestamps", res.latency ? "1" : "0");
 	if (c->window_period_ms) {
 		snprintf(why, sizeof why, "%u/%u", c->window_on_ms, c->window_period_ms);

@@ -165,7 +165,7 @@ enum gt_api_domain { GT_API_RUNTIME = 1, GT_API_DRIVER = 2 };
 
 struct gt_api {
 	uint64_t start, end;     /* ns, on the calling thread */
-	uint64_t thread_id;      /* CUPTI's thread id (pthread_self() on Linux) */
+	uint64_t thread_id;      /* the OS thread id (gettid) where trace.thread_ids is "os", else pthread_self() */
 	uint32_t name_id;        /* string: "cudaLaunchKernel" */
 	uint32_t correlation_id;
 	uint32_t cbid;           /* CUPTI callback id within the domain */
@@ -200,7 +200,7 @@ struct gt_nvtx {
 	uint64_t range_id;       /* start/end ranges: the id nvtxRangeStart returned */
 	uint32_t name_id;        /* string: the range's message */
 	uint32_t domain_id;      /* string: the domain's name, 0 for the default domain */
-	uint32_t thread_id;      /* CUPTI's thread id, the API records' low 32 bits (not gettid) */
+	uint32_t thread_id;      /* as the API records' thread_id (low 32 bits: all of an OS thread id) */
 	uint32_t depth;          /* push/pop nesting depth on its thread, 0 = top level */
 	uint32_t color;          /* ARGB as the program set it, 0 if none */
 	uint8_t kind;            /* enum gt_nvtx_kind */

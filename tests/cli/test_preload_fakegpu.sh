@@ -276,6 +276,16 @@ grep -q '^gputrace: run.gtrace: 0 kernels, .*; collision$' "$T/with.err" ||
 	fail "record, buffer takeover: tally: $(cat "$T/with.err")"
 note "gputrace record: a trace another client cut short is marked 'collision' in the tally"
 
+fake_cmd with "FAKE_CUDA_NO_CONTEXT=1" $REC -o run.gtrace -- "$APP" return 0 0 0 0
+[ "$(traces)" = 0 ] || fail "record, no context: a trace was left: $(ls "$WD")"
+grep -qx 'gputrace: no trace written: the program initialised CUDA but never used a GPU (it created no CUDA context)' \
+	"$T/with.err" || fail "record, no context: $(cat "$T/with.err")"
+lines 1 "record, no context"
+fake_cmd with "FAKE_CUDA_NO_CONTEXT=1" $REC -o run.gtrace -- "$APP" return 0 3 0 0
+peek "$WD/run.gtrace"
+has "kernels 3" "record, no context reported but kernels recorded"
+note "gputrace record: a process that created no context and recorded nothing leaves no trace"
+
 printf 'old\n' >"$WD/keep.gtrace"
 run with "$FAKE" $REC -f -o keep.gtrace -- "$APP" return 0 100 0 50
 peek "$WD/keep.gtrace"

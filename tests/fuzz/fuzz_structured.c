@@ -5,10 +5,15 @@
  * opcode byte and its fixed number of argument bytes become one record (or a few), written through
  * the public writer API into a memfd, so every input is a VALID trace and every mutated byte is a
  * mutated record field. The analyses then run in-process on it, as the fuzz_analyze_* targets run
- * them: every engine, then one subcommand in one of its formats (chosen by the description's first
- * byte).
+ * them: one target per execution, chosen by the description's first byte, among the 12 engines
+ * (what a subcommand computes) and 28 subcommands in one of their formats (what they print). One
+ * target rather than all of them: an execution costs a tenth, so a campaign runs ten times as many
+ * descriptions, and the mutated selector byte lets coverage steer towards the targets still
+ * finding something. FUZZ_STRUCTURED_ALL=1 runs every engine and one subcommand on each input
+ * instead (run_all.sh --regress, so each known input meets every target). At exit the target
+ * prints its executions per target.
  *
- * The description: byte 0 chooses variants (bit 0-3: which subcommand prints, bit 4: rank 0's
+ * The description: byte 0 chooses variants (bits 0-3 and 6-7: the target, mod 40; bit 4: rank 0's
  * writer is abandoned after a flush, no END record, as a crashed recorder leaves it; bit 5: small
  * chunks, so a trace spans several), then opcodes until the input ends. An opcode is op % OP_COUNT,
  * then the argument bytes listed in op_args[] (missing bytes at the input's end read as 0). Time is
@@ -27,8 +32,9 @@
  * each capture's launch index.
  *
  * LLVMFuzzerCustomMutator: half of the time it inserts, deletes or duplicates whole opcodes (so
- * that a record is never cut in half by a mutation), otherwise it leaves the bytes to libFuzzer's
- * own mutator, which then changes fields.
+ * that a record is never cut in half by a mutation) or, one time in eight, hands the same trace to
+ * another target; otherwise it leaves the bytes to libFuzzer's own mutator, which then changes
+ * fields.
  *
  * A finding as a trace: with FUZZ_STRUCTURED_WRITE=PATH set, each input given on the command line is
  * turned into PATH (rank 0) and, if rank 1 holds records, PATH-rank1, and nothing is analysed; that
@@ -653,7 +659,17 @@ static void load_hostile_refs(void)
 	}
 }
 
-static void engines(const char *a, const char *b, unsigned v, FILE *null)
+/* The engines, each one target: what a subcommand computes before it prints. */
+enum engine {
+	E_INFO, E_SUMMARY, E_SPLIT, E_BANDWIDTH, E_FINDINGS, E_DIFF, E_EXPORT, E_STATS, E_RANKS,
+	E_SHADOW, E_CALIBRATE, E_REPORT, E_COUNT
+};
+static const char *const engine_names[E_COUNT] = {
+	"info+fields", "summary", "split", "bandwidth", "findings", "diff", "export", "stats", "ranks",
+	"shadow", "calibrate", "report",
+};
+
+static struct gt_name_filter *kernel_filter(void)
 {
 	static struct gt_name_filter filter;
 	if (!filter.active) {
@@ -661,148 +677,188 @@ static void engines(const char *a, const char *b, unsigned v, FILE *null)
 		if (gt_name_filter_set(&filter, "k[0-9]|step|^_Z", err, sizeof err) != 0)
 			abort();
 	}
-	size_t sum = 0;
-	struct gt_reader *r;
-	if (gt_load_open(&r, a) == 0) {
-		struct gt_info in;
-		gt_info_init(&in);
-		gt_load_stream(r, gt_info_record, &in);
-		gt_reader_rewind(r);
-		gt_load_stream(r, all_fields, &sum);
-		gt_reader_close(r);
-	}
+	return &filter;
+}
 
-	struct gt_summary s;
-	if (gt_summary_init(&s, v & 1) != 0)
-		abort();
-	if (gt_summary_add_trace(&s, a) == 0 && gt_summary_add_trace(&s, b) == 0 &&
-	    gt_summary_finish(&s, (v & 2) ? &filter : NULL) == 0) {
-		for (int k = GT_SORT_TOTAL; k <= GT_SORT_NAME; k++)
-			gt_summary_sort(&s, (enum gt_summary_sort)k);
-		for (size_t i = 0; i < s.nkernels; i++)
-			sum += strlen(s.kernels[i].display) + strlen(s.kernels[i].files);
-	}
-	gt_summary_release(&s);
-
-	struct gt_split sp;
-	memset(&sp, 0, sizeof sp);
-	struct gt_split_options so = { .range = (v & 4) ? "step" : NULL, .warmup = v & 1 };
-	if (gt_split_run(&sp, a, &so) == 0)
-		sum += sp.nunits;
-	gt_split_release(&sp);
-
-	struct gt_bandwidth bw;
-	memset(&bw, 0, sizeof bw);
-	if (gt_bandwidth_run(&bw, a, NULL) == 0)
-		sum += bw.ngroups;
-	gt_bandwidth_release(&bw);
-
-	struct gt_findings F;
-	memset(&F, 0, sizeof F);
-	struct gt_findings_options fo;
-	gt_findings_defaults(&fo);
-	if (v & 8) { /* tight thresholds: every rule fires more often */
-		fo.gap_ns = 1;
-		fo.slices = 1000;
-		fo.util_pct = 99;
-		fo.first_ratio = 1.01;
-		fo.bimodal_min = 3;
-		fo.bimodal_ratio = 1.01;
-		fo.bimodal_share = 0.01;
-		fo.warn_pct = 0.001;
-	}
-	if (gt_findings_run(&F, a, &fo) == 0) {
-		for (size_t i = 0; i < F.n; i++)
-			sum += strlen(F.f[i].what);
-		gt_findings_max_severity(&F);
-	}
-	gt_findings_release(&F);
-
-	/* diff: the trace with itself, then rank 0 against rank 1. */
-	for (int pass = 0; pass < 2; pass++) {
-		struct gt_diff df;
-		memset(&df, 0, sizeof df);
-		struct gt_diff_options dop;
-		gt_diff_options_default(&dop);
-		dop.resamples = 20;
-		dop.min_samples = 2;
-		dop.warmup = v & 1;
-		dop.filter = (v & 2) ? &filter : NULL;
-		if (gt_diff_run(&df, a, pass ? b : a, &dop) == 0) {
-			for (size_t i = 0; i < df.nrows; i++)
-				sum += strlen(df.rows[i].why);
-			gt_diff_failed(&df, 1);
-		}
-		gt_diff_release(&df);
-	}
-
+static void engine(enum engine e, const char *a, const char *b, unsigned v, FILE *null)
+{
+	struct gt_name_filter *filter = kernel_filter();
 	char *paths[2] = { (char *)a, (char *)b };
-	for (int fmt = 0; fmt < 2; fmt++) {
-		struct gt_export_options eo = { .format = fmt ? GT_EXPORT_CSV : GT_EXPORT_CHROME, .gzip = 0 };
-		struct gt_export_result er;
-		memset(&er, 0, sizeof er);
-		gt_export_run(a, null, &eo, &er);
-		/* A window, a range, a kernel filter; both traces on one clock. */
-		eo.has_start = 1, eo.start_ns = 1000 * (v & 7), eo.has_end = v & 8, eo.end_ns = 5000000;
-		eo.kernels = (v & 2) ? &filter : NULL;
-		gt_export_run_files(paths, 2, null, &eo, &er);
-		struct gt_export_options ro = { .format = eo.format, .range = (v & 4) ? "step#2" : "step" };
-		gt_export_run_files(paths, 1 + (v & 1), null, &ro, &er);
+	size_t sum = 0;
+	switch (e) {
+	case E_INFO: {
+		struct gt_reader *r;
+		if (gt_load_open(&r, a) == 0) {
+			struct gt_info in;
+			gt_info_init(&in);
+			gt_load_stream(r, gt_info_record, &in);
+			gt_reader_rewind(r);
+			gt_load_stream(r, all_fields, &sum);
+			gt_reader_close(r);
+		}
+		break;
 	}
-
-	for (int k = 0; k < GT_STATS_NKINDS; k++) {
-		struct gt_stats_report st;
-		gt_stats_report_run(&st, k, a);
-		gt_stats_report_release(&st);
+	case E_SUMMARY: {
+		struct gt_summary s;
+		if (gt_summary_init(&s, v & 1) != 0)
+			abort();
+		if (gt_summary_add_trace(&s, a) == 0 && gt_summary_add_trace(&s, b) == 0 &&
+		    gt_summary_finish(&s, (v & 2) ? filter : NULL) == 0) {
+			for (int k = GT_SORT_TOTAL; k <= GT_SORT_NAME; k++)
+				gt_summary_sort(&s, (enum gt_summary_sort)k);
+			for (size_t i = 0; i < s.nkernels; i++)
+				sum += strlen(s.kernels[i].display) + strlen(s.kernels[i].files);
+		}
+		gt_summary_release(&s);
+		break;
 	}
-
-	struct gt_ranks g;
-	memset(&g, 0, sizeof g);
-	struct gt_ranks_options ro = { .range = (v & 4) ? "step" : NULL, .warmup = v & 1 };
-	if (gt_ranks_run(&g, paths, 2, &ro) == 0)
-		gt_ranks_release(&g);
-
-	/* shadow and calibrate, with the hostile reference library (hostile_refs.c). */
-	struct gt_shadow_report sr;
-	memset(&sr, 0, sizeof sr);
-	if (gt_shadow_run(a, hostile_refs, (v & 2) ? &filter : NULL, &sr) == 0)
-		sum += (size_t)gt_shadow_all_passed(&sr);
-	gt_shadow_report_release(&sr);
-	static const char *const calib_kernels[] = { "k1", "saxpy", "_Z6kernelPf", "step", "backward" };
-	static struct gt_name_filter calib_filter[5];
-	unsigned ck = (v >> 4) % 5;
-	char cerr[256];
-	if (calib_filter[ck].active ||
-	    gt_name_filter_set(&calib_filter[ck], calib_kernels[ck], cerr, sizeof cerr) == 0) {
-		struct gt_calib_options co;
-		gt_calib_options_default(&co);
-		struct gt_calib_report cr;
-		memset(&cr, 0, sizeof cr);
-		gt_calib_run(a, hostile_refs, &calib_filter[ck], &co, &cr);
-		gt_calib_report_release(&cr);
+	case E_SPLIT: {
+		struct gt_split sp;
+		memset(&sp, 0, sizeof sp);
+		struct gt_split_options so = { .range = (v & 4) ? "step" : NULL, .warmup = v & 1 };
+		if (gt_split_run(&sp, a, &so) == 0)
+			sum += sp.nunits;
+		gt_split_release(&sp);
+		break;
 	}
-
-	struct gt_report_options rep;
-	gt_report_options_default(&rep);
-	rep.baseline = (v & 4) ? b : NULL;
-	rep.diff.resamples = 20;
-	rep.warmup = v & 1;
-	struct gt_report_result res;
-	memset(&res, 0, sizeof res);
-	gt_report_write(null, a, &rep, &res);
-	fflush(null);
+	case E_BANDWIDTH: {
+		struct gt_bandwidth bw;
+		memset(&bw, 0, sizeof bw);
+		if (gt_bandwidth_run(&bw, a, NULL) == 0)
+			sum += bw.ngroups;
+		gt_bandwidth_release(&bw);
+		break;
+	}
+	case E_FINDINGS: {
+		struct gt_findings F;
+		memset(&F, 0, sizeof F);
+		struct gt_findings_options fo;
+		gt_findings_defaults(&fo);
+		if (v & 8) { /* tight thresholds: every rule fires more often */
+			fo.gap_ns = 1;
+			fo.slices = 1000;
+			fo.util_pct = 99;
+			fo.first_ratio = 1.01;
+			fo.bimodal_min = 3;
+			fo.bimodal_ratio = 1.01;
+			fo.bimodal_share = 0.01;
+			fo.warn_pct = 0.001;
+		}
+		if (gt_findings_run(&F, a, &fo) == 0) {
+			for (size_t i = 0; i < F.n; i++)
+				sum += strlen(F.f[i].what);
+			gt_findings_max_severity(&F);
+		}
+		gt_findings_release(&F);
+		break;
+	}
+	case E_DIFF: /* the trace with itself, then rank 0 against rank 1 */
+		for (int pass = 0; pass < 2; pass++) {
+			struct gt_diff df;
+			memset(&df, 0, sizeof df);
+			struct gt_diff_options dop;
+			gt_diff_options_default(&dop);
+			dop.resamples = 20;
+			dop.min_samples = 2;
+			dop.warmup = v & 1;
+			dop.filter = (v & 2) ? filter : NULL;
+			if (gt_diff_run(&df, a, pass ? b : a, &dop) == 0) {
+				for (size_t i = 0; i < df.nrows; i++)
+					sum += strlen(df.rows[i].why);
+				gt_diff_failed(&df, 1);
+			}
+			gt_diff_release(&df);
+		}
+		break;
+	case E_EXPORT:
+		for (int fmt = 0; fmt < 2; fmt++) {
+			struct gt_export_options eo = { .format = fmt ? GT_EXPORT_CSV : GT_EXPORT_CHROME, .gzip = 0 };
+			struct gt_export_result er;
+			memset(&er, 0, sizeof er);
+			gt_export_run(a, null, &eo, &er);
+			/* A window, a range, a kernel filter; both traces on one clock. */
+			eo.has_start = 1, eo.start_ns = 1000 * (v & 7), eo.has_end = v & 8, eo.end_ns = 5000000;
+			eo.kernels = (v & 2) ? filter : NULL;
+			gt_export_run_files(paths, 2, null, &eo, &er);
+			struct gt_export_options ro = { .format = eo.format, .range = (v & 4) ? "step#2" : "step" };
+			gt_export_run_files(paths, 1 + (v & 1), null, &ro, &er);
+		}
+		break;
+	case E_STATS:
+		for (int k = 0; k < GT_STATS_NKINDS; k++) {
+			struct gt_stats_report st;
+			gt_stats_report_run(&st, k, a);
+			gt_stats_report_release(&st);
+		}
+		break;
+	case E_RANKS: {
+		struct gt_ranks g;
+		memset(&g, 0, sizeof g);
+		struct gt_ranks_options ro = { .range = (v & 4) ? "step" : NULL, .warmup = v & 1 };
+		if (gt_ranks_run(&g, paths, 2, &ro) == 0)
+			gt_ranks_release(&g);
+		break;
+	}
+	case E_SHADOW: { /* with the hostile reference library (hostile_refs.c) */
+		struct gt_shadow_report sr;
+		memset(&sr, 0, sizeof sr);
+		if (gt_shadow_run(a, hostile_refs, (v & 2) ? filter : NULL, &sr) == 0)
+			sum += (size_t)gt_shadow_all_passed(&sr);
+		gt_shadow_report_release(&sr);
+		break;
+	}
+	case E_CALIBRATE: {
+		static const char *const calib_kernels[] = { "k1", "saxpy", "_Z6kernelPf", "step", "backward" };
+		static struct gt_name_filter calib_filter[5];
+		unsigned ck = (v >> 4) % 5;
+		char cerr[256];
+		if (calib_filter[ck].active ||
+		    gt_name_filter_set(&calib_filter[ck], calib_kernels[ck], cerr, sizeof cerr) == 0) {
+			struct gt_calib_options co;
+			gt_calib_options_default(&co);
+			struct gt_calib_report cr;
+			memset(&cr, 0, sizeof cr);
+			gt_calib_run(a, hostile_refs, &calib_filter[ck], &co, &cr);
+			gt_calib_report_release(&cr);
+		}
+		break;
+	}
+	case E_REPORT: {
+		struct gt_report_options rep;
+		gt_report_options_default(&rep);
+		rep.baseline = (v & 4) ? b : NULL;
+		rep.diff.resamples = 20;
+		rep.warmup = v & 1;
+		struct gt_report_result res;
+		memset(&res, 0, sizeof res);
+		gt_report_write(null, a, &rep, &res);
+		fflush(null);
+		break;
+	}
+	case E_COUNT:
+		break;
+	}
 	__asm__ volatile("" : : "r"(sum));
 }
 
 /* One subcommand in one of its formats, so that what the printers do with hostile names is
  * fuzzed too. */
-static void command(const char *a, const char *b, unsigned v)
+#define N_COMMANDS 28
+static const char *const command_names[N_COMMANDS] = {
+	"summary md", "summary csv", "summary json", "split md", "split csv --range", "findings",
+	"findings json", "diff md", "diff junit", "export csv", "report", "ranks", "ranks csv", "dump",
+	"info json", "bandwidth md", "shadow", "shadow md", "shadow json", "shadow junit", "calibrate",
+	"calibrate json", "stats nvtx_kern_sum", "stats cuda_api_sum csv", "dump jsonl",
+	"split --distribution", "diff pooled json", "export sqlite",
+};
+
+static void command(const char *a, const char *b, unsigned c)
 {
 	const char *lib = hostile_refs_path;
 	static char sqlite_path[64];
 	if (!sqlite_path[0])
 		snprintf(sqlite_path, sizeof sqlite_path, "/tmp/gt_sfuzz_%d.sqlite", (int)getpid());
-	switch (((v & 0x0f) | (v >> 2 & 0x30)) % 28) {
+	switch (c) {
 	case 0: fa_cmd(cmd_summary, (const char *const[]){ "summary", "--format", "md", a, NULL }); break;
 	case 1: fa_cmd(cmd_summary, (const char *const[]){ "summary", "--format", "csv", a, b, NULL }); break;
 	case 2: fa_cmd(cmd_summary, (const char *const[]){ "summary", "--format", "json", a, NULL }); break;
@@ -882,18 +938,52 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	exit(0);
 }
 
+/* Executions per target, printed at exit as "target_runs KIND NAME... COUNT" lines (campaign.sh sums
+ * them over its processes); "all" counts executions that ran every target (FUZZ_STRUCTURED_ALL=1). */
+static unsigned long long runs_engine[E_COUNT], runs_command[N_COMMANDS], runs_all;
+
+static void print_target_runs(void)
+{
+	for (int e = 0; e < E_COUNT; e++)
+		fprintf(stderr, "target_runs engine %s %llu\n", engine_names[e], runs_engine[e]);
+	for (int c = 0; c < N_COMMANDS; c++)
+		fprintf(stderr, "target_runs command %s %llu\n", command_names[c], runs_command[c]);
+	fprintf(stderr, "target_runs all all %llu\n", runs_all);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static FILE *null;
+	static int every = -1;
 	fa_quiet();
 	if (!null && !(null = fopen("/dev/null", "w")))
 		fa_die("/dev/null");
+	if (every < 0) {
+		const char *e = getenv("FUZZ_STRUCTURED_ALL");
+		every = e && *e == '1';
+		atexit(print_target_runs);
+	}
 	setenv("GPUTRACE_PEAKS", "/nonexistent/gputrace-fuzz-peaks", 1);
 	int ranks = write_traces(data, size, scratch);
 	const char *a = scratch_path[0], *b = ranks > 1 ? scratch_path[1] : scratch_path[0];
 	unsigned v = size ? data[0] : 0;
-	engines(a, b, v >> 6 | (v & 0x0c), null);
-	command(a, b, v);
+	unsigned sel = (v & 0x0f) | (v >> 2 & 0x30); /* 0..63: bits 4 and 5 shape the trace */
+	unsigned ev = v >> 6 | (v & 0x0c);           /* the engines' variants */
+	if (every) {
+		for (int e = 0; e < E_COUNT; e++)
+			engine((enum engine)e, a, b, ev, null);
+		command(a, b, sel % N_COMMANDS);
+		runs_all++;
+		return 0;
+	}
+	unsigned t = sel % (E_COUNT + N_COMMANDS);
+	if (t < E_COUNT) {
+		engine((enum engine)t, a, b, ev, null);
+		runs_engine[t]++;
+	} else {
+		command(a, b, t - E_COUNT);
+		runs_command[t - E_COUNT]++;
+	}
 	return 0;
 }
 
@@ -918,6 +1008,13 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 	uint32_t x = seed * 2654435761u + 1;
 	if (size < 2 || (x >> 31))
 		return LLVMFuzzerMutate(data, size, max_size);
+	if ((x >> 26) % 4 == 0) {
+		/* Another target for the same trace: coverage alone would leave the targets that stopped
+		 * finding anything early with few executions. */
+		unsigned t = (x >> 8) % (E_COUNT + N_COMMANDS);
+		data[0] = (uint8_t)((data[0] & 0x30) | (t & 0x0f) | (t >> 4) << 6);
+		return size;
+	}
 	size_t n = op_starts(data, size, at, MAX_OPS);
 	if (!n)
 		return LLVMFuzzerMutate(data, size, max_size);

@@ -228,7 +228,9 @@ if [ $mode = regress ]; then
 		# -timeout=60, not fuzzing's 10: amp-demangled.gtrace (a million-name budget's worth of
 		# demangling, made to be slow) takes fuzz_analyze_ranks 8 to 17 s under these sanitizers,
 		# with the machine's load; the bad-input test bounds the real commands' time.
-		if "$FB/fuzz_$t" -timeout=60 -rss_limit_mb=2048 $files >"$FB/fuzz_$t.regress.log" 2>&1; then
+		# FUZZ_STRUCTURED_ALL=1: fuzz_structured runs every engine on each input, not one.
+		if FUZZ_STRUCTURED_ALL=1 "$FB/fuzz_$t" -timeout=60 -rss_limit_mb=2048 $files \
+			>"$FB/fuzz_$t.regress.log" 2>&1; then
 			r=ok
 		else
 			r="FAILED (see $FB/fuzz_$t.regress.log)"

@@ -16,7 +16,8 @@
  * Knobs, read from the environment: FAKE_CUPTI_VERSION (what cuptiGetVersion says), FAKE_CUPTI_TAKEN
  * (a name: another client already holds CUPTI), FAKE_CUPTI_REFUSE_KIND (a CUpti_ActivityKind number
  * that cuptiActivityEnable refuses), FAKE_CUPTI_DROP (records CUPTI says it dropped, reported with
- * the first buffer delivered).
+ * the first buffer delivered), FAKE_CUDA_NO_CONTEXT (cuInit reports no context: a process that
+ * initialises CUDA and never uses a GPU).
  */
 #include <cuda.h>
 #include <cupti.h>
@@ -230,7 +231,8 @@ CUresult cuInit(unsigned int flags)
 		if (init)
 			init();
 	}
-	if (subscribed && subscriber_cb) {
+	const char *noctx = getenv("FAKE_CUDA_NO_CONTEXT");
+	if (subscribed && subscriber_cb && !(noctx && *noctx == '1')) {
 		CUpti_ResourceData rd;
 		memset(&rd, 0, sizeof rd);
 		rd.context = (CUcontext)(uintptr_t)1;
