@@ -4,6 +4,8 @@
  * CUPTI_FLOOR_LATENCY=1), hands CUPTI buffers from a pool allocated up front, and discards every
  * completed buffer without reading it. The difference between this and a bare run is the price of
  * CUPTI itself; gputrace's own added cost is measured against it (tests/gpu/overhead.sh).
+ * CUPTI_FLOOR_SUBSCRIBE=1 also subscribes a callback that does nothing and enables the resource
+ * domain, as gputrace does (for contexts and modules): the price of a subscriber on its own.
  */
 #include <cupti.h>
 #include <dlfcn.h>
@@ -26,6 +28,11 @@ static void CUPTIAPI request(uint8_t **b, size_t *size, size_t *maxrec)
 	pthread_mutex_unlock(&mu);
 	*size = *b ? BUFSZ : 0;
 	*maxrec = 0;
+}
+
+static void CUPTIAPI on_callback(void *u, CUpti_CallbackDomain d, CUpti_CallbackId id, const void *data)
+{
+	(void)u; (void)d; (void)id; (void)data;
 }
 
 static void CUPTIAPI complete(CUcontext c, uint32_t s, uint8_t *b, size_t size, size_t valid)
@@ -61,6 +68,15 @@ __attribute__((constructor)) static void init(void)
 	for (npool = 0; npool < NBUF; npool++)
 		if (posix_memalign((void **)&pool[npool], 64, BUFSZ) != 0)
 			break;
+	const char *sub = getenv("CUPTI_FLOOR_SUBSCRIBE");
+	if (sub && *sub == '1') {
+		__typeof__(cuptiSubscribe) *subscribe = (__typeof__(cuptiSubscribe) *)dlsym(h, "cuptiSubscribe");
+		__typeof__(cuptiEnableDomain) *domain = (__typeof__(cuptiEnableDomain) *)dlsym(h, "cuptiEnableDomain");
+		CUpti_SubscriberHandle s;
+		if (!subscribe || !domain || subscribe(&s, on_callback, NULL) != CUPTI_SUCCESS ||
+		    domain(1, s, CUPTI_CB_DOMAIN_RESOURCE) != CUPTI_SUCCESS)
+			fprintf(stderr, "cupti_floor: could not subscribe\n");
+	}
 	const char *l = getenv("CUPTI_FLOOR_LATENCY");
 	if (lat && l && *l == '1')
 		lat(1);

@@ -16,6 +16,11 @@
 #   gt:disabled   CUPTI attached with every kind switched off after a first 10 ms window
 #                 (GPUTRACE_WINDOW=10/3600000): what CUPTI costs while disabled
 #   profiler      torch.profiler (CPU + CUDA) around the timed loop, no gputrace (torch workloads)
+#   floor         the least a CUPTI activity tracer can do (tests/gpu/cupti_floor.c: kernel and
+#                 memcpy records into buffers it never reads), no gputrace
+#   floor+sub     the same with a CUPTI subscriber and the resource callbacks, as gputrace has
+#   gt:k+m-nosample  kernel,memcpy without the clock sampling thread (GPUTRACE_SAMPLE_MS=0)
+# MODES="bare floor ..." chooses the modes of the main rounds (default: the first seven above).
 # and, KIND_ROUNDS rounds each, kernel,memcpy plus one more kind, to price each kind alone:
 #   gt:+runtime gt:+driver gt:+runtime-all gt:+sync gt:+nvtx gt:+memory gt:+memset gt:+overhead
 set -u
@@ -49,6 +54,9 @@ run() {
 	gt:k+m) o=$(env $gt GPUTRACE_ACTIVITIES=kernel,memcpy $cmd 2>>"$log") ;;
 	gt:window) o=$(env $gt GPUTRACE_WINDOW=100/1000 $cmd 2>>"$log") ;;
 	gt:disabled) o=$(env $gt GPUTRACE_WINDOW=10/3600000 $cmd 2>>"$log") ;;
+	gt:k+m-nosample) o=$(env $gt GPUTRACE_ACTIVITIES=kernel,memcpy GPUTRACE_SAMPLE_MS=0 $cmd 2>>"$log") ;;
+	floor) o=$(env LD_PRELOAD=$B/tests/gpu/libcuptifloor.so $cmd 2>>"$log") ;;
+	floor+sub) o=$(env CUPTI_FLOOR_SUBSCRIBE=1 LD_PRELOAD=$B/tests/gpu/libcuptifloor.so $cmd 2>>"$log") ;;
 	gt:+runtime-all) o=$(env $gt GPUTRACE_ACTIVITIES=kernel,memcpy,runtime,api-all $cmd 2>>"$log") ;;
 	gt:+*) o=$(env $gt GPUTRACE_ACTIVITIES=kernel,memcpy,${m#gt:+} $cmd 2>>"$log") ;;
 	esac
@@ -66,7 +74,7 @@ run() {
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
 python3 -c 'import torch, cupy; print("torch", torch.__version__, "cupy", cupy.__version__)' 2>&1 | tee -a "$out/gpu.txt"
 for r in $(seq 1 "$rounds"); do
-	for m in bare gt:default gt:api-all gt:k+m gt:window gt:disabled profiler; do run "$m" "$r"; done
+	for m in ${MODES:-bare gt:default gt:api-all gt:k+m gt:window gt:disabled profiler}; do run "$m" "$r"; done
 done
 for r in $(seq 1 "$kind_rounds"); do
 	for m in bare gt:k+m gt:+runtime gt:+driver gt:+runtime-all gt:+sync gt:+nvtx gt:+memory gt:+memset gt:+overhead; do
@@ -98,8 +106,10 @@ for (w, m, kind), v in sorted(data.items(), key=lambda x: (x[0][2], x[0][0])):
           + ("   [per-kind rounds]" if kind else ""))
 for w in ('transformer', 'tinyop'):
     b, p = med(w, 'bare'), med(w, 'profiler')
-    for m in ('gt:default', 'gt:api-all', 'gt:k+m', 'gt:window', 'gt:disabled'):
+    for m in ('gt:default', 'gt:api-all', 'gt:k+m', 'gt:k+m-nosample', 'gt:window', 'gt:disabled', 'floor', 'floor+sub'):
         g = med(w, m)
+        if g != g:
+            continue
         print(f"{w}: {m} adds {g-b:+.4f} = {(g-b)/(p-b) if p > b else float('nan'):.2f}x of torch.profiler's added {p-b:+.4f}")
 # API records per kernel, from each trace's record counts.
 def counts(path):
