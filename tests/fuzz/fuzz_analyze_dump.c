@@ -8,20 +8,6 @@
 #include "analyze/fields.h"
 #include "analyze/load.h"
 
-/* Every field of every event as text, as dump prints it, without the table around it. */
-static int all_fields(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
-{
-	size_t *sum = ctx;
-	size_t nf;
-	const struct gt_field *f = gt_fields_of(ev->type, &nf);
-	for (size_t i = 0; f && i < nf; i++) {
-		char buf[64];
-		const char *t = gt_field_text(&f[i], &ev->u, r, buf, sizeof buf);
-		*sum += t ? strlen(t) : 0;
-	}
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fa_quiet();
@@ -29,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gt_reader *r;
 	if (gt_load_open(&r, path) == 0) {
 		size_t sum = 0;
-		gt_load_stream(r, all_fields, &sum);
+		gt_load_stream(r, fa_all_fields, &sum);
 		gt_reader_close(r);
 		__asm__ volatile("" : : "r"(sum));
 	}

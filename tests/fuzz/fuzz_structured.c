@@ -618,19 +618,6 @@ static int write_traces(const uint8_t *data, size_t size, const int fd[2])
 }
 
 /* ---- the analyses --------------------------------------------------------------------------- */
-static int all_fields(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
-{
-	size_t *sum = ctx;
-	size_t nf;
-	const struct gt_field *f = gt_fields_of(ev->type, &nf);
-	for (size_t i = 0; f && i < nf; i++) {
-		char buf[64];
-		const char *t = gt_field_text(&f[i], &ev->u, r, buf, sizeof buf);
-		*sum += t ? strlen(t) : 0;
-	}
-	return 0;
-}
-
 /* The hostile reference library: beside the target (run_all.sh builds it there), or $FUZZ_REFS. */
 static struct gt_refs *hostile_refs;
 static char hostile_refs_path[4096];
@@ -693,7 +680,7 @@ static void engine(enum engine e, const char *a, const char *b, unsigned v, FILE
 			gt_info_init(&in);
 			gt_load_stream(r, gt_info_record, &in);
 			gt_reader_rewind(r);
-			gt_load_stream(r, all_fields, &sum);
+			gt_load_stream(r, fa_all_fields, &sum);
 			gt_reader_close(r);
 		}
 		break;
