@@ -505,10 +505,9 @@ void gt_table_num_as(struct gt_table *t, double machine, double hum, int decimal
 		put(t, CELL_NA, NULL, 0);
 		return;
 	}
-	if (t->fmt == GT_FMT_JSON)
-		gt_out_format_real(buf, sizeof buf, machine);
-	else
-		gt_out_format_double(buf, sizeof buf, machine);
+	/* ".0" on an integral value in CSV as in JSON: a real column reads as real in every file
+	 * (DuckDB, pandas and sqlite3 type a column by its values). */
+	gt_out_format_real(buf, sizeof buf, machine);
 	put(t, CELL_NUM, buf, strlen(buf));
 }
 

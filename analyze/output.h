@@ -17,8 +17,8 @@
  *
  * Text and Markdown show the human value (rounded to the given decimals, "n/a" for NaN); JSON and
  * CSV show the machine value with enough digits to read back the same double (shortest of %.15g,
- * %.16g, %.17g that round-trips; in JSON an integral double gets ".0", so that a real field has
- * one JSON type in every row), integers exactly, and NaN/inf as JSON null or an empty CSV field.
+ * %.16g, %.17g that round-trips; an integral double gets ".0", so that a real field has one type
+ * in every row and every file), integers exactly, and NaN/inf as JSON null or an empty CSV field.
  * A column flagged GT_COL_HUMAN appears only in text/md, GT_COL_MACHINE only in JSON/CSV; cells set
  * for a hidden column are ignored. CSV and JSON rows are written as they end (a dump of millions of
  * rows is never held); text and Markdown tables are held until finish to align them.
