@@ -12,6 +12,7 @@
 #include "escape.h"
 #include "options.h"
 #include "output.h"
+#include "tol_json.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -217,18 +218,6 @@ static void json_u64_or_null(struct gt_json *j, int has, uint64_t v)
 		gt_json_null(j);
 }
 
-static void json_tol(struct gt_json *j, const struct gt_ref_tol *t)
-{
-	gt_json_object_begin(j);
-	gt_json_key(j, "abs");
-	gt_json_num(j, t->abs);
-	gt_json_key(j, "rel");
-	gt_json_num(j, t->rel);
-	gt_json_key(j, "ulps");
-	gt_json_u64(j, t->ulps);
-	gt_json_object_end(j);
-}
-
 static int print_json(const struct ctx *x)
 {
 	static const char *const rule_keys[GT_CALIB_RULES] = { "rel_1pct", "rel_1e5", "declared", "calibrated" };
@@ -302,7 +291,7 @@ static int print_json(const struct ctx *x)
 		gt_json_key(&j, "bound_ulps");
 		json_u64_or_null(&j, o->has_bound, o->bound);
 		gt_json_key(&j, "declared");
-		json_tol(&j, &o->decl->tol);
+		gt_json_tol(&j, &o->decl->tol);
 		gt_json_key(&j, "sources");
 		gt_json_array_begin(&j);
 		for (size_t s = 0; s < o->nsources; s++) {
@@ -347,7 +336,7 @@ static int print_json(const struct ctx *x)
 			gt_json_key(&j, "rule");
 			gt_json_str(&j, rule_keys[r]);
 			gt_json_key(&j, "tolerance");
-			json_tol(&j, &o->rule[r]);
+			gt_json_tol(&j, &o->rule[r]);
 			gt_json_key(&j, "accepts_wrong");
 			gt_json_u64(&j, o->accepted[r]);
 			gt_json_key(&j, "rejects_correct");

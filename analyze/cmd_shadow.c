@@ -14,6 +14,7 @@
 #include "junit.h"
 #include "options.h"
 #include "output.h"
+#include "tol_json.h"
 #include "shadow.h"
 
 #include <inttypes.h>
@@ -404,18 +405,6 @@ static int print_text(const struct ctx *x, int md)
 	return rc;
 }
 
-static void json_tol(struct gt_json *j, const struct gt_ref_tol *t)
-{
-	gt_json_object_begin(j);
-	gt_json_key(j, "abs");
-	gt_json_num(j, t->abs);
-	gt_json_key(j, "rel");
-	gt_json_num(j, t->rel);
-	gt_json_key(j, "ulps");
-	gt_json_u64(j, t->ulps);
-	gt_json_object_end(j);
-}
-
 static void json_launch(struct gt_json *j, const struct gt_shadow_result *r)
 {
 	char *owned, buf[64];
@@ -462,7 +451,7 @@ static void json_launch(struct gt_json *j, const struct gt_shadow_result *r)
 		gt_json_key(j, "type");
 		gt_json_str(j, gt_elem_type_name(c->type));
 		gt_json_key(j, "tolerance");
-		json_tol(j, &o->decl->tol);
+		gt_json_tol(j, &o->decl->tol);
 		gt_json_key(j, "passed");
 		gt_json_bool(j, gt_compare_passed(c));
 		gt_json_key(j, "elements");
