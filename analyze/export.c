@@ -686,34 +686,8 @@ struct lane {
 };
 
 /* Slices with equal starts: the longer first, so that an enclosing slice is placed before the
- * slices it encloses. Runs already in that order (the usual: such runs are short) are left alone;
- * any other is sorted stably by end descending, as the radix sort of UINT64_MAX - end put in the
- * start's place, the start put back after (a program may start any number of ranges, or calls on
- * as many threads, at one instant). 0 or GT_ERR_NOMEM. */
-static int order_ties(struct ex *x, struct slice *s, size_t n)
-{
-	size_t j;
-	for (size_t i = 0; i < n; i = j) {
-		int ordered = 1;
-		uint64_t prev = slice_end(x, &s[i]);
-		for (j = i + 1; j < n && s[j].start == s[i].start; j++) {
-			uint64_t e = slice_end(x, &s[j]);
-			ordered &= e <= prev;
-			prev = e;
-		}
-		if (ordered)
-			continue;
-		uint64_t start = s[i].start;
-		for (size_t k = i; k < j; k++)
-			s[k].start = UINT64_MAX - slice_end(x, &s[k]);
-		int rc = gt_tl_sort(s + i, j - i, sizeof *s);
-		for (size_t k = i; k < j; k++)
-			s[k].start = start;
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
+ * slices it encloses (gt_tl_sort_ties). */
+static uint64_t slice_end_of(const void *rec, void *ctx) { return slice_end(ctx, rec); }
 
 /* Sorts by start, stably. CUPTI's records are nearly in time order on a track (a range's record
  * comes after the calls it encloses, buffers interleave a little), so an insertion sort that gives
@@ -968,7 +942,7 @@ static int placer_put(struct placer *p, uint64_t st, uint64_t en, size_t *lane)
 static int place_track(struct ex *x, struct track *t)
 {
 	for (int i = 0; i < NSRC; i++)
-		if (sort_slices(&t->sl[i]) || order_ties(x, t->sl[i].buf.p, t->sl[i].n))
+		if (sort_slices(&t->sl[i]) || gt_tl_sort_ties(t->sl[i].buf.p, t->sl[i].n, sizeof(struct slice), slice_end_of, x))
 			return GT_ERR_NOMEM;
 	struct placer p;
 	memset(&p, 0, sizeof p);

@@ -718,30 +718,11 @@ static int cmp_names(const void *a, const void *b)
  * ranges that start together the longest comes first, so that a parent is seen before the child
  * that begins with it. Returns how many there are. */
 
-/* Each run of ranges with one start, stably by end descending: the radix sort of the key
- * UINT64_MAX - end put in the start's place for the run, the start put back after (a program may
- * start any number of ranges at one instant, and an insertion sort would move each past all the
- * others). 0 or GT_ERR_NOMEM. */
-static int order_equal_starts(struct gt_tl_vec *v)
+/* Each run of ranges with one start, stably by end descending (gt_tl_sort_ties). */
+static uint64_t range_end_of(const void *rec, void *ctx)
 {
-	struct range *x = v->buf.p;
-	size_t j;
-	for (size_t i = 0; i < v->n; i = j) {
-		int ordered = 1;
-		for (j = i + 1; j < v->n && x[j].start == x[i].start; j++)
-			ordered &= x[j].end <= x[j - 1].end;
-		if (ordered)
-			continue;
-		uint64_t start = x[i].start;
-		for (size_t k = i; k < j; k++)
-			x[k].start = UINT64_MAX - x[k].end;
-		int rc = gt_tl_sort(x + i, j - i, sizeof *x);
-		for (size_t k = i; k < j; k++)
-			x[k].start = start;
-		if (rc)
-			return rc;
-	}
-	return 0;
+	(void)ctx;
+	return ((const struct range *)rec)->end;
 }
 
 /* Each thread's furthest range end so far, by thread id in an open-addressed table: a program may
@@ -814,7 +795,7 @@ static int mark_top(struct gt_tl_vec *v, int pool_default, size_t *ntop)
 static int choose(struct pass *p, const struct gt_reader *r)
 {
 	struct gt_split *s = p->s;
-	if (order_equal_starts(&p->ranges))
+	if (gt_tl_sort_ties(p->ranges.buf.p, p->ranges.n, sizeof(struct range), range_end_of, NULL))
 		return GT_ERR_NOMEM;
 	/* The pool the default comes from: the program's own ranges (the default domain) when it marked
 	 * any; libraries mark theirs in named domains (NCCL does), and an unclosed one of those would

@@ -472,3 +472,36 @@ uint64_t gt_tl_spans_total(const struct gt_tl_span *x, size_t n)
 		t += x[i].end - x[i].start;
 	return t;
 }
+
+int gt_tl_sort_ties(void *base, size_t n, size_t size, uint64_t (*end)(const void *rec, void *ctx),
+                    void *ctx)
+{
+	char *b = base;
+	size_t j;
+	for (size_t i = 0; i < n; i = j) {
+		uint64_t start, key;
+		memcpy(&start, b + i * size, sizeof start);
+		int ordered = 1;
+		uint64_t prev = end(b + i * size, ctx);
+		for (j = i + 1; j < n; j++) {
+			memcpy(&key, b + j * size, sizeof key);
+			if (key != start)
+				break;
+			uint64_t e = end(b + j * size, ctx);
+			ordered &= e <= prev;
+			prev = e;
+		}
+		if (ordered)
+			continue;
+		for (size_t k = i; k < j; k++) {
+			key = UINT64_MAX - end(b + k * size, ctx);
+			memcpy(b + k * size, &key, sizeof key);
+		}
+		int rc = gt_tl_sort(b + i * size, j - i, size);
+		for (size_t k = i; k < j; k++)
+			memcpy(b + k * size, &start, sizeof start);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

@@ -71,6 +71,14 @@ static inline void *gt_tl_vec_at(const struct gt_tl_vec *v, size_t i)
 int gt_tl_vec_sort(struct gt_tl_vec *v);
 /* The same for any array of n records of size bytes (a multiple of 8), key first. */
 int gt_tl_sort(void *base, size_t n, size_t size);
+/* In an array sorted by its leading key (a start time), each run of records with one key, stably
+ * by end(record, ctx) descending, so that a slice or range that encloses the others of its run
+ * comes first. A run already in that order (the usual: runs are short) is left alone; any other
+ * is radix-sorted with the key UINT64_MAX - end put in the start's place, the start put back after
+ * (a program may start any number of ranges, or calls on as many threads, at one instant, and an
+ * insertion sort would move each past all the others). 0, or GT_ERR_NOMEM. */
+int gt_tl_sort_ties(void *base, size_t n, size_t size, uint64_t (*end)(const void *rec, void *ctx),
+                    void *ctx);
 
 /* ---- unions of intervals -------------------------------------------------------------------- */
 struct gt_tl_span {
