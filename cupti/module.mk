@@ -3,7 +3,7 @@
 # preload loads both with dlopen at run time.
 CUPTI_SRCS += $(wildcard cupti/*.c)
 CUPTI_OBJS := $(CUPTI_SRCS:%.c=$(OBJ)/%.o)
-CFLAGS_cupti := -I$(CUPTI_INC) -I$(CUDA_INC)
+CFLAGS_cupti := $(addprefix -I,$(CUPTI_INC) $(CUDA_INC))
 
 $(BUILD)/libgtcupti.a: $(CUPTI_OBJS)
 	@mkdir -p $(dir $@)

@@ -3,33 +3,17 @@
  * One per process. Starting it subscribes to CUPTI (which fails if another CUPTI client such as
  * Nsight or PyTorch's profiler already holds the subscription), registers the activity buffer
  * callbacks, and enables the activity kinds asked for. The resource callbacks it enables cost nothing
- * per launch; the driver-API launch callbacks are enabled only when launch capture is on.
+ * per launch; the driver-API launch callbacks are enabled only when launch capture is on. The kind
+ * bits themselves live in kinds.h, which needs no CUPTI header (the launcher parses them too).
  */
 #ifndef GT_CUPTI_SESSION_H
 #define GT_CUPTI_SESSION_H
 
+#include "kinds.h" /* enum session_kind, SK_DEFAULT, SK_ALL */
+
 #include <cupti.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* Activity kinds, as the user names them in GPUTRACE_ACTIVITIES. */
-enum session_kind {
-	SK_KERNEL = 1u << 0,   /* CONCURRENT_KERNEL */
-	SK_MEMCPY = 1u << 1,   /* MEMCPY, MEMCPY2 (peer) */
-	SK_MEMSET = 1u << 2,
-	SK_RUNTIME = 1u << 3,  /* runtime API calls */
-	SK_DRIVER = 1u << 4,   /* driver API calls */
-	SK_SYNC = 1u << 5,     /* SYNCHRONIZATION */
-	SK_NVTX = 1u << 6,     /* MARKER, MARKER_DATA */
-	SK_MEMORY = 1u << 7,   /* MEMORY2: allocations and frees */
-	SK_OVERHEAD = 1u << 8,
-	SK_GRAPH = 1u << 9,    /* GRAPH_TRACE: one record per graph launch instead of per node */
-	SK_API_ALL = 1u << 10, /* runtime/driver: every call, not only those the analyses use */
-};
-#define SK_DEFAULT (SK_KERNEL | SK_MEMCPY | SK_MEMSET | SK_RUNTIME | SK_DRIVER | SK_SYNC | SK_NVTX | \
-                    SK_MEMORY | SK_OVERHEAD)
-#define SK_ALL (SK_DEFAULT | SK_DRIVER | SK_GRAPH | SK_API_ALL)
-
 
 struct session_hooks {
 	void (*context_created)(uint32_t device_ordinal, uint32_t context_id);

@@ -1,10 +1,15 @@
-# preload/: libgputrace.so (the injected recorder) and the gputrace launcher.
+# preload/: libgputrace.so (the injected recorder) and the gputrace launcher. The launcher is built
+# everywhere, the library only where the CUPTI headers are found.
 LAUNCHER_SRCS += $(wildcard preload/launcher*.c)
 LAUNCHER_SHARED := preload/config.c preload/log.c
 PRELOAD_SRCS  += $(filter-out $(LAUNCHER_SRCS),$(wildcard preload/*.c))
 PRELOAD_OBJS  := $(PRELOAD_SRCS:%.c=$(OBJ)/%.o)
 LAUNCHER_OBJS := $(LAUNCHER_SRCS:%.c=$(OBJ)/%.o) $(LAUNCHER_SHARED:%.c=$(OBJ)/%.o)
-CFLAGS_preload := -I$(CUPTI_INC) -I$(CUDA_INC)
+# Include paths per folder (the pattern rule adds CFLAGS_<folder>): preload/ sees the CUDA and CUPTI
+# headers, but the launcher's objects (config.o and log.o too, which libgputrace.so shares) do not,
+# so the launcher builds where the toolkit is missing; tests/cli/test_layering.sh checks the rule.
+CFLAGS_preload := $(addprefix -I,$(CUPTI_INC) $(CUDA_INC))
+$(LAUNCHER_OBJS): CFLAGS_preload :=
 MAN_PAGES += man/gputrace.1
 
 ifneq ($(CUPTI_INC),)

@@ -1,0 +1,29 @@
+/* kinds.h: the activity kinds a user can ask for (GPUTRACE_ACTIVITIES), as bits.
+ *
+ * CUPTI-free on purpose: preload/config.c parses these names, and config.c is also linked into the
+ * gputrace launcher, which is built without the CUDA and CUPTI headers (a launcher must build and
+ * run on a machine without the toolkit). Include nothing here; session.c maps the bits to CUPTI's
+ * activity kinds.
+ */
+#ifndef GT_CUPTI_KINDS_H
+#define GT_CUPTI_KINDS_H
+
+/* Activity kinds, as the user names them in GPUTRACE_ACTIVITIES. */
+enum session_kind {
+	SK_KERNEL = 1u << 0,   /* CONCURRENT_KERNEL */
+	SK_MEMCPY = 1u << 1,   /* MEMCPY, MEMCPY2 (peer) */
+	SK_MEMSET = 1u << 2,
+	SK_RUNTIME = 1u << 3,  /* runtime API calls */
+	SK_DRIVER = 1u << 4,   /* driver API calls */
+	SK_SYNC = 1u << 5,     /* SYNCHRONIZATION */
+	SK_NVTX = 1u << 6,     /* MARKER, MARKER_DATA */
+	SK_MEMORY = 1u << 7,   /* MEMORY2: allocations and frees */
+	SK_OVERHEAD = 1u << 8,
+	SK_GRAPH = 1u << 9,    /* GRAPH_TRACE: one record per graph launch instead of per node */
+	SK_API_ALL = 1u << 10, /* runtime/driver: every call, not only those the analyses use */
+};
+#define SK_DEFAULT (SK_KERNEL | SK_MEMCPY | SK_MEMSET | SK_RUNTIME | SK_DRIVER | SK_SYNC | SK_NVTX | \
+                    SK_MEMORY | SK_OVERHEAD)
+#define SK_ALL (SK_DEFAULT | SK_DRIVER | SK_GRAPH | SK_API_ALL)
+
+#endif
