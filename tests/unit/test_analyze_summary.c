@@ -337,9 +337,9 @@ static void test_command_output(void **state)
 	char *csv = synth_read_file(out, NULL);
 	assert_non_null(csv);
 	assert_true(strncmp(csv, "kind,launches,warmup_dropped,total_ns,share,median_ns,mad_ns,", 61) == 0);
-	assert_non_null(strstr(csv, "\nkernel,5,3,25200,"));
+	assert_non_null(strstr(csv, "\nkernel,5,3,25200.0,"));
 	assert_non_null(strstr(csv, ",_Z9compositePK5SplatPfi,\"composite(Splat const*, float*, int)\"\n"));
-	assert_non_null(strstr(csv, "\nmemcpy,3,0,285000,"));
+	assert_non_null(strstr(csv, "\nmemcpy,3,0,285000.0,"));
 	free(csv);
 	char *a2[] = { "summary", "--warmup", "3", "--top", "1", "-o", out, fx, NULL };
 	assert_int_equal(cmd_summary(8, a2), 0);
