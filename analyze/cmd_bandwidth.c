@@ -5,6 +5,7 @@
  * Options and printing only; bandwidth.c computes and bandwidth.h defines every column and flag.
  */
 #include "bandwidth.h"
+#include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
 #include "gputrace.h"
@@ -388,6 +389,34 @@ static void json_head(const struct printer *p)
 	gt_json_object_end(j);
 }
 
+/* gt_cmd_printer: the whole output, in p->fmt. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	struct printer *p = ctx;
+	p->out = out;
+	p->json = j;
+	int trc = 0;
+	if (p->fmt == GT_FMT_JSON) {
+		json_head(p);
+		trc = groups_table(p);
+		gt_json_object_end(j);
+		if (!trc)
+			trc = gt_json_finish(j);
+	} else if (p->fmt == GT_FMT_CSV) {
+		trc = groups_table(p);
+	} else {
+		preamble(p);
+		gt_out_heading(p->out, p->fmt, 2, "copies");
+		if (p->b->ngroups)
+			trc = groups_table(p);
+		else
+			gt_out_note(p->out, p->fmt, "no copies with a rate");
+		gt_out_heading(p->out, p->fmt, 2, "flags");
+		flags_text(p);
+	}
+	return trc;
+}
+
 int cmd_bandwidth(int argc, char **argv)
 {
 	const char *peaks = NULL, *out_path = NULL;
@@ -419,42 +448,9 @@ int cmd_bandwidth(int argc, char **argv)
 	int rc = gt_bandwidth_run(&b, files[0], peaks);
 	if (rc == GT_ERR_NOMEM)
 		rc = gt_error("bandwidth: out of memory");
-	FILE *out = NULL;
-	if (rc)
-		goto done;
-	if (!(out = gt_output_open(out_path))) {
-		rc = GT_EXIT_USAGE;
-		goto done;
-	}
-	struct gt_json j;
-	gt_json_init(&j, out);
-	struct printer p = { fmt, out, &j, &b };
-	int trc = 0;
-	if (fmt == GT_FMT_JSON) {
-		json_head(&p);
-		trc = groups_table(&p);
-		gt_json_object_end(&j);
-		if (!trc)
-			trc = gt_json_finish(&j);
-	} else if (fmt == GT_FMT_CSV) {
-		trc = groups_table(&p);
-	} else {
-		preamble(&p);
-		gt_out_heading(p.out, p.fmt, 2, "copies");
-		if (b.ngroups)
-			trc = groups_table(&p);
-		else
-			gt_out_note(p.out, p.fmt, "no copies with a rate");
-		gt_out_heading(p.out, p.fmt, 2, "flags");
-		flags_text(&p);
-	}
-	if (trc)
-		rc = gt_error("bandwidth: cannot print: %s", gt_strerror(trc));
-done:
-	if (out) {
-		int crc = gt_output_close(out, out_path);
-		if (!rc)
-			rc = crc;
+	if (!rc) {
+		struct printer p = { fmt, NULL, NULL, &b };
+		rc = gt_cmd_print("bandwidth", out_path, print, &p);
 	}
 	gt_bandwidth_release(&b);
 	return rc;

@@ -7,6 +7,7 @@
  * summary (GitHub's $GITHUB_STEP_SUMMARY). JSON and CSV carry the same numbers in nanoseconds;
  * JUnit XML has one test case per kernel, SLOWER being a failure.
  */
+#include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
 #include "diff.h"
@@ -537,6 +538,16 @@ static int print_junit(const struct printer *p)
 	return rc;
 }
 
+/* gt_cmd_printer: the whole output, in p->fmt. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	struct printer *p = ctx;
+	p->out = out;
+	p->json = j;
+	return p->fmt == F_JSON ? print_json(p) : p->fmt == F_CSV ? print_csv(p) : p->fmt == F_JUNIT ? print_junit(p)
+	                                                                                            : print_human(p);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	struct gt_diff_options o;
@@ -588,7 +599,6 @@ int cmd_diff(int argc, char **argv)
 	int rc = 0;
 	struct gt_diff d;
 	memset(&d, 0, sizeof d);
-	FILE *out = NULL;
 	if (resamples < 100 || resamples > 1000000) {
 		rc = gt_error("diff: option '--bootstrap' wants 100 to 1000000 resamples, not %llu (see "
 		              "'gpuanalyze diff --help')",
@@ -617,27 +627,13 @@ int cmd_diff(int argc, char **argv)
 		gt_warn("diff: the NEW runs differ in gputrace version or device: %s", d.new_runs.mixed);
 	if (rc == GT_ERR_NOMEM)
 		rc = gt_error("diff: out of memory");
-	if (rc)
-		goto done;
-	if (!(out = gt_output_open(out_path))) {
-		rc = GT_EXIT_USAGE;
-		goto done;
+	if (!rc) {
+		struct printer p = { fmt, NULL, NULL, &d, strict };
+		rc = gt_cmd_print("diff", out_path, print, &p);
 	}
-	struct gt_json j;
-	gt_json_init(&j, out);
-	struct printer p = { fmt, out, &j, &d, strict };
-	int prc = fmt == F_JSON ? print_json(&p) : fmt == F_CSV ? print_csv(&p) : fmt == F_JUNIT ? print_junit(&p)
-	                                                                                         : print_human(&p);
-	if (prc)
-		rc = gt_error("diff: cannot print: %s", gt_strerror(prc));
-	else
-		rc = gt_diff_failed(&d, strict) ? GT_EXIT_CHECK : GT_EXIT_OK;
+	if (!rc && gt_diff_failed(&d, strict))
+		rc = GT_EXIT_CHECK;
 done:
-	if (out) {
-		int crc = gt_output_close(out, out_path);
-		if (crc)
-			rc = crc;
-	}
 	gt_diff_release(&d);
 	gt_name_filter_release(&filter);
 	return rc;

@@ -8,6 +8,7 @@
  * in one array (one document for json.load) or, in JSON Lines, one object per line and nothing
  * else (for line-by-line readers: pandas.read_json(lines=True), DuckDB's read_json, jq -c).
  */
+#include "cmd_output.h"
 #include "commands.h"
 #include "demangle.h"
 #include "diag.h"
@@ -164,6 +165,59 @@ static int parse_types(struct dump *d, const char *list)
 	return 0;
 }
 
+/* The dump and the trace it streams. */
+struct job {
+	struct dump *d;
+	struct gt_reader *r;
+};
+
+/* gt_cmd_printer: streams the trace's records to out. Every failure is reported here, in dump's
+ * words, so the status returned is positive or 0. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	const struct job *x = ctx;
+	struct dump *d = x->d;
+	enum gt_format fmt = d->fmt;
+	j->inline_depth = 2;
+	d->json = j;
+	if (fmt == GT_FMT_CSV) {
+		/* Columns: the union of the selected types' fields, in type order. */
+		for (size_t i = 0; i < gt_event_type_count; i++) {
+			int ty = gt_event_types[i];
+			if (!d->want[ty])
+				continue;
+			size_t nf;
+			const struct gt_field *f = gt_fields_of(ty, &nf);
+			for (size_t k = 0; k < nf; k++) {
+				int c = add_col(d, f[k].name);
+				if (c >= 0)
+					d->colfield[ty][c] = &f[k];
+				if (ty == GT_REC_KERNEL && strcmp(f[k].name, "name") == 0)
+					d->demangled_col = add_col(d, "demangled");
+			}
+		}
+		if (!(d->table = gt_table_new(fmt, out, NULL)) ||
+		    gt_table_column(d->table, "type", "type", GT_COL_LEFT) != 0)
+			return gt_error("dump: out of memory");
+		for (size_t c = 0; c < d->ncols; c++)
+			gt_table_column(d->table, d->cols[c], d->cols[c], 0);
+	} else if (fmt == GT_FMT_JSON) {
+		gt_json_array_begin(j);
+	}
+	int rc = gt_load_stream(x->r, dump_record, d);
+	if (rc)
+		return rc;
+	if (fmt == GT_FMT_CSV) {
+		if (gt_table_finish(d->table) != 0)
+			rc = gt_error("dump: out of memory");
+	} else if (fmt == GT_FMT_JSON) {
+		gt_json_array_end(j);
+		if (gt_json_finish(j) != 0)
+			rc = gt_error("dump: internal error: malformed JSON");
+	}
+	return rc;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	enum gt_format fmt = GT_FMT_CSV;
@@ -196,59 +250,8 @@ int cmd_dump(int argc, char **argv)
 	d->demangled_col = -1;
 	int rc = parse_types(d, types);
 	struct gt_reader *r = NULL;
-	FILE *out = NULL;
-	struct gt_json j;
-	if (rc || (rc = gt_load_open(&r, files[0])) != 0)
-		goto out;
-	if (!(out = gt_output_open(out_path))) {
-		rc = GT_EXIT_USAGE;
-		goto out;
-	}
-	gt_json_init(&j, out);
-	j.inline_depth = 2;
-	d->json = &j;
-	if (fmt == GT_FMT_CSV) {
-		/* Columns: the union of the selected types' fields, in type order. */
-		for (size_t i = 0; i < gt_event_type_count; i++) {
-			int ty = gt_event_types[i];
-			if (!d->want[ty])
-				continue;
-			size_t nf;
-			const struct gt_field *f = gt_fields_of(ty, &nf);
-			for (size_t k = 0; k < nf; k++) {
-				int c = add_col(d, f[k].name);
-				if (c >= 0)
-					d->colfield[ty][c] = &f[k];
-				if (ty == GT_REC_KERNEL && strcmp(f[k].name, "name") == 0)
-					d->demangled_col = add_col(d, "demangled");
-			}
-		}
-		if (!(d->table = gt_table_new(fmt, out, NULL)) ||
-		    gt_table_column(d->table, "type", "type", GT_COL_LEFT) != 0) {
-			rc = gt_error("dump: out of memory");
-			goto out;
-		}
-		for (size_t c = 0; c < d->ncols; c++)
-			gt_table_column(d->table, d->cols[c], d->cols[c], 0);
-	} else if (fmt == GT_FMT_JSON) {
-		gt_json_array_begin(&j);
-	}
-	if ((rc = gt_load_stream(r, dump_record, d)) != 0)
-		goto out;
-	if (fmt == GT_FMT_CSV) {
-		if (gt_table_finish(d->table) != 0)
-			rc = gt_error("dump: out of memory");
-	} else if (fmt == GT_FMT_JSON) {
-		gt_json_array_end(&j);
-		if (gt_json_finish(&j) != 0)
-			rc = gt_error("dump: internal error: malformed JSON");
-	}
-out:
-	if (out) {
-		int crc = gt_output_close(out, out_path);
-		if (!rc)
-			rc = crc;
-	}
+	if (!rc && (rc = gt_load_open(&r, files[0])) == 0)
+		rc = gt_cmd_print("dump", out_path, print, &(struct job){ d, r });
 	gt_reader_close(r);
 	gt_table_free(d->table);
 	for (size_t i = 0; i < d->ndemangled; i++)

@@ -5,6 +5,7 @@
  * is the file: nothing else is printed unless something goes wrong (or, on a terminal, the progress
  * line while it runs).
  */
+#include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
 #include "export.h"
@@ -26,6 +27,31 @@ static int export_sqlite(const char *trace, const char *out_path, int gz)
 		return gt_error("export: -z does not apply to --format sqlite (a database is read in place)");
 	struct gt_sqlite_result res;
 	return gt_export_sqlite(trace, out_path, &res);
+}
+
+/* The traces to export, and how. */
+struct job {
+	char **files;
+	int nfiles;
+	const struct gt_export_options *o;
+	int quiet;
+};
+
+/* gt_cmd_printer: the timeline. A write error is left to the output's close, which reports it
+ * with its cause; any other failure is reported here, in export's words. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	(void)j; /* export.c writes its own JSON */
+	const struct job *x = ctx;
+	gt_progress_start("export", x->quiet);
+	struct gt_export_result res;
+	int rc = gt_export_run_files(x->files, (size_t)x->nfiles, out, x->o, &res);
+	gt_progress_done();
+	if (rc == GT_ERR_IO)
+		rc = 0; /* gt_output_close reports the write error with its cause */
+	else if (rc < 0)
+		rc = gt_error("export: %s", gt_strerror(rc));
+	return rc;
 }
 
 int cmd_export(int argc, char **argv)
@@ -83,25 +109,12 @@ int cmd_export(int argc, char **argv)
 			                "--range, --kernel or second trace (select in SQL instead)");
 		return export_sqlite(files[0], out_path, gz);
 	}
-	FILE *out = gt_output_open(out_path);
-	if (!out) {
-		gt_name_filter_release(&kernels);
-		return GT_EXIT_USAGE;
-	}
 	struct gt_export_options o = {
 		.format = fmt, .gzip = gz, .range = range, .kernels = &kernels,
 		.has_start = start != UINT64_MAX, .start_ns = start != UINT64_MAX ? start : 0,
 		.has_end = end != UINT64_MAX, .end_ns = end,
 	};
-	gt_progress_start("export", quiet);
-	struct gt_export_result res;
-	int rc = gt_export_run_files(files, (size_t)nfiles, out, &o, &res);
-	gt_progress_done();
-	if (rc == GT_ERR_IO)
-		rc = 0; /* gt_output_close reports the write error with its cause */
-	else if (rc < 0)
-		rc = gt_error("export: %s", gt_strerror(rc));
-	int crc = gt_output_close(out, out_path);
+	int rc = gt_cmd_print("export", out_path, print, &(struct job){ files, nfiles, &o, quiet });
 	gt_name_filter_release(&kernels);
-	return rc ? rc : crc;
+	return rc;
 }

@@ -5,6 +5,7 @@
  * failures: the exit status is 0 unless --fail-on SEVERITY is given and a finding of that severity
  * or higher exists (then 1), so that CI can gate on, say, lost records without failing on advice.
  */
+#include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
 #include "escape.h"
@@ -122,11 +123,9 @@ static void print_human(const struct printer *p)
 	}
 }
 
-static int print_json(const struct printer *p)
+static int print_json(const struct printer *p, struct gt_json *j)
 {
 	const struct gt_findings *F = p->F;
-	struct gt_json jj, *j = &jj;
-	gt_json_init(j, p->out);
 	char buf[1024];
 	gt_json_object_begin(j);
 	gt_json_key(j, "command");
@@ -201,6 +200,17 @@ static int print_json(const struct printer *p)
 	return gt_json_finish(j);
 }
 
+/* gt_cmd_printer: the whole output, in p->fmt. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	struct printer *p = ctx;
+	p->out = out;
+	if (p->fmt == GT_FMT_JSON)
+		return print_json(p, j);
+	print_human(p);
+	return 0;
+}
+
 int cmd_findings(int argc, char **argv)
 {
 	int fail_on = -1;
@@ -230,29 +240,12 @@ int cmd_findings(int argc, char **argv)
 	int rc = gt_findings_run(&F, files[0], NULL);
 	if (rc == GT_ERR_NOMEM)
 		rc = gt_error("findings: out of memory");
-	FILE *out = NULL;
-	if (rc)
-		goto done;
-	if (!(out = gt_output_open(out_path))) {
-		rc = GT_EXIT_USAGE;
-		goto done;
-	}
-	struct printer p = { fmt, out, &F };
-	if (fmt == GT_FMT_JSON) {
-		int jrc = print_json(&p);
-		if (jrc)
-			rc = gt_error("findings: cannot print: %s", gt_strerror(jrc));
-	} else {
-		print_human(&p);
+	if (!rc) {
+		struct printer p = { fmt, NULL, &F };
+		rc = gt_cmd_print("findings", out_path, print, &p);
 	}
 	if (!rc && fail_on >= 0 && gt_findings_max_severity(&F) >= fail_on)
 		rc = GT_EXIT_CHECK;
-done:
-	if (out) {
-		int crc = gt_output_close(out, out_path);
-		if (crc)
-			rc = crc;
-	}
 	gt_findings_release(&F);
 	return rc;
 }

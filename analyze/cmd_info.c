@@ -7,6 +7,7 @@
  * are (exit status 2 at the end). Metadata and device names are the trace's: text goes through
  * escape.h's text rule (gt_esc_printf), JSON through the JSON writer.
  */
+#include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
 #include "escape.h"
@@ -297,6 +298,54 @@ static void print_json(struct gt_json *j, const struct gt_reader *r, const struc
 	gt_json_object_end(j);
 }
 
+/* The traces to describe, and how. */
+struct job {
+	enum gt_format fmt;
+	char **files;
+	int nfiles;
+};
+
+/* gt_cmd_printer: each trace in turn; one that cannot be read is reported (by load.h) and skipped,
+ * and makes the status GT_EXIT_USAGE. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	const struct job *x = ctx;
+	enum gt_format fmt = x->fmt;
+	j->inline_depth = 5;
+	if (fmt == GT_FMT_JSON) {
+		gt_json_object_begin(j);
+		gt_json_key(j, "traces");
+		gt_json_array_begin(j);
+	}
+	int rc = 0, printed = 0;
+	for (int i = 0; i < x->nfiles; i++) {
+		struct gt_reader *r;
+		struct gt_info in;
+		gt_info_init(&in);
+		if (gt_load_open(&r, x->files[i]) != 0) {
+			rc = GT_EXIT_USAGE;
+			continue;
+		}
+		if (gt_load_stream(r, gt_info_record, &in) != 0) {
+			rc = GT_EXIT_USAGE;
+		} else if (fmt == GT_FMT_JSON) {
+			print_json(j, r, &in);
+		} else {
+			if (printed++)
+				fputc('\n', out);
+			print_text(out, r, &in);
+		}
+		gt_reader_close(r);
+	}
+	if (fmt == GT_FMT_JSON) {
+		gt_json_array_end(j);
+		gt_json_object_end(j);
+		if (gt_json_finish(j) != 0 && !rc)
+			rc = gt_error("info: internal error: malformed JSON");
+	}
+	return rc;
+}
+
 int cmd_info(int argc, char **argv)
 {
 	enum gt_format fmt = GT_FMT_TEXT;
@@ -317,43 +366,5 @@ int cmd_info(int argc, char **argv)
 	int nfiles, status;
 	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
-	FILE *out = gt_output_open(out_path);
-	if (!out)
-		return GT_EXIT_USAGE;
-	struct gt_json j;
-	gt_json_init(&j, out);
-	j.inline_depth = 5;
-	if (fmt == GT_FMT_JSON) {
-		gt_json_object_begin(&j);
-		gt_json_key(&j, "traces");
-		gt_json_array_begin(&j);
-	}
-	int rc = 0, printed = 0;
-	for (int i = 0; i < nfiles; i++) {
-		struct gt_reader *r;
-		struct gt_info in;
-		gt_info_init(&in);
-		if (gt_load_open(&r, files[i]) != 0) {
-			rc = GT_EXIT_USAGE;
-			continue;
-		}
-		if (gt_load_stream(r, gt_info_record, &in) != 0) {
-			rc = GT_EXIT_USAGE;
-		} else if (fmt == GT_FMT_JSON) {
-			print_json(&j, r, &in);
-		} else {
-			if (printed++)
-				fputc('\n', out);
-			print_text(out, r, &in);
-		}
-		gt_reader_close(r);
-	}
-	if (fmt == GT_FMT_JSON) {
-		gt_json_array_end(&j);
-		gt_json_object_end(&j);
-		if (gt_json_finish(&j) != 0 && !rc)
-			rc = gt_error("info: internal error: malformed JSON");
-	}
-	int crc = gt_output_close(out, out_path);
-	return rc ? rc : crc;
+	return gt_cmd_print("info", out_path, print, &(struct job){ fmt, files, nfiles });
 }

@@ -8,6 +8,7 @@
  * long table, `table,rank,item,field,value`, one line per value, so that tables of different shapes
  * share one file (a spreadsheet or pandas pivots it back).
  */
+#include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
 #include "options.h"
@@ -918,6 +919,41 @@ static int print_all(struct printer *p, const struct gt_ranks_options *o, size_t
 	return 0;
 }
 
+/* What the printer needs besides the ranks: the options that shape the output. */
+struct job {
+	enum gt_format fmt;
+	const struct gt_ranks *g;
+	const struct gt_ranks_options *o;
+	uint64_t limit;
+};
+
+/* gt_cmd_printer: the whole output, in x->fmt. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	const struct job *x = ctx;
+	struct printer p = { x->fmt, out, j, NULL, x->g, 0 };
+	int trc = 0;
+	if (x->fmt == GT_FMT_CSV) {
+		if (!(p.csv = gt_table_new(x->fmt, out, NULL))) {
+			trc = GT_ERR_NOMEM;
+		} else {
+			gt_table_column(p.csv, "table", "table", GT_COL_LEFT);
+			gt_table_column(p.csv, "rank", "rank", 0);
+			gt_table_column(p.csv, "item", "item", GT_COL_LEFT);
+			gt_table_column(p.csv, "field", "field", GT_COL_LEFT);
+			gt_table_column(p.csv, "value", "value", 0);
+		}
+	}
+	if (!trc)
+		trc = print_all(&p, x->o, (size_t)x->limit);
+	if (!trc && p.csv)
+		trc = gt_table_finish(p.csv);
+	gt_table_free(p.csv);
+	if (!trc && x->fmt == GT_FMT_JSON)
+		trc = gt_json_finish(j);
+	return trc;
+}
+
 int cmd_ranks(int argc, char **argv)
 {
 	uint64_t warmup = 0, limit = 50;
@@ -958,38 +994,8 @@ int cmd_ranks(int argc, char **argv)
 		return gt_error("ranks: out of memory");
 	if (rc)
 		return rc;
-	FILE *out = gt_output_open(out_path);
-	if (!out) {
-		gt_ranks_release(&g);
-		return GT_EXIT_USAGE;
-	}
-	struct gt_json j;
-	gt_json_init(&j, out);
-	struct printer p = { fmt, out, &j, NULL, &g, 0 };
-	int trc = 0;
-	if (fmt == GT_FMT_CSV) {
-		if (!(p.csv = gt_table_new(fmt, out, NULL))) {
-			trc = GT_ERR_NOMEM;
-		} else {
-			gt_table_column(p.csv, "table", "table", GT_COL_LEFT);
-			gt_table_column(p.csv, "rank", "rank", 0);
-			gt_table_column(p.csv, "item", "item", GT_COL_LEFT);
-			gt_table_column(p.csv, "field", "field", GT_COL_LEFT);
-			gt_table_column(p.csv, "value", "value", 0);
-		}
-	}
-	if (!trc)
-		trc = print_all(&p, &o, (size_t)limit);
-	if (!trc && p.csv)
-		trc = gt_table_finish(p.csv);
-	gt_table_free(p.csv);
-	if (!trc && fmt == GT_FMT_JSON)
-		trc = gt_json_finish(&j);
-	if (trc)
-		rc = gt_error("ranks: cannot print: %s", gt_strerror(trc));
-	int crc = gt_output_close(out, out_path);
-	if (!rc)
-		rc = crc;
+	struct job x = { fmt, &g, &o, limit };
+	rc = gt_cmd_print("ranks", out_path, print, &x);
 	gt_ranks_release(&g);
 	return rc;
 }

@@ -6,6 +6,7 @@
  * symbolic link), there is no place for figures: one warning line, and the report says so. The exit status is that of a document:
  * 0 whatever the report says (diff and shadow are the gates), 2 for usage and input errors.
  */
+#include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
 #include "gputrace.h"
@@ -15,6 +16,30 @@
 
 #include <string.h>
 #include <sys/stat.h>
+
+/* The trace to report on, and how. */
+struct job {
+	const char *path;
+	const struct gt_report_options *o;
+	int quiet;
+};
+
+/* gt_cmd_printer: the report. A write error is left to the output's close, which reports it with
+ * its cause; any other failure is reported here, in report's words. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	(void)j; /* the report is Markdown */
+	const struct job *x = ctx;
+	struct gt_report_result res;
+	gt_progress_start("report", x->quiet);
+	int rc = gt_report_write(out, x->path, x->o, &res);
+	gt_progress_done();
+	if (rc == GT_ERR_IO)
+		rc = 0; /* gt_output_close reports it with its cause */
+	else if (rc < 0)
+		rc = gt_error("report: %s", gt_strerror(rc));
+	return rc;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -77,17 +102,5 @@ int cmd_report(int argc, char **argv)
 		o.figures = prefix;
 		o.link_prefix = link;
 	}
-	FILE *out = gt_output_open(out_path);
-	if (!out)
-		return GT_EXIT_USAGE;
-	struct gt_report_result res;
-	gt_progress_start("report", quiet);
-	int rc = gt_report_write(out, files[0], &o, &res);
-	gt_progress_done();
-	if (rc == GT_ERR_IO)
-		rc = 0; /* gt_output_close reports it with its cause */
-	else if (rc < 0)
-		rc = gt_error("report: %s", gt_strerror(rc));
-	int crc = gt_output_close(out, out_path);
-	return rc ? rc : crc;
+	return gt_cmd_print("report", out_path, print, &(struct job){ files[0], &o, quiet });
 }

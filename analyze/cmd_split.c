@@ -8,6 +8,7 @@
  * starts in milliseconds from the trace's start) and at most --units rows of units; JSON and CSV
  * give nanoseconds and every unit.
  */
+#include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
 #include "gputrace.h"
@@ -376,6 +377,61 @@ static void json_head(const struct printer *p, uint64_t warmup)
 	gt_json_object_end(j);
 }
 
+/* What the printer needs besides the split: the options that shape the output. */
+struct job {
+	enum gt_format fmt;
+	const struct gt_split *s;
+	uint64_t warmup, limit;
+	int distribution_only;
+};
+
+/* gt_cmd_printer: the whole output, in x->fmt. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	const struct job *x = ctx;
+	const struct gt_split *s = x->s;
+	struct printer p = { x->fmt, out, j, s, { 0 } };
+	for (int m = 0; m < GT_M_COUNT; m++)
+		p.shown[m] = 1;
+	/* Text and md leave out the directions and memsets the trace has none of, and the latency's
+	 * parts; JSON and CSV hold every column. */
+	for (int d = 0; d < GT_DIR_COUNT; d++)
+		p.shown[GT_M_HTOD + d] = s->dir_copies[d] > 0;
+	p.shown[GT_M_MEMSET] = s->memsets > 0;
+	p.shown[GT_M_LAUNCH_QUEUE] = p.shown[GT_M_LAUNCH_START] = 0;
+	int trc = 0;
+	if (p.fmt == GT_FMT_JSON) {
+		json_head(&p, x->warmup);
+		trc = distribution(&p);
+		if (!trc)
+			trc = units_table(&p, 0);
+		gt_json_object_end(j);
+		if (!trc)
+			trc = gt_json_finish(j);
+	} else if (p.fmt == GT_FMT_CSV) {
+		trc = x->distribution_only ? distribution(&p) : units_table(&p, 0);
+	} else {
+		preamble(&p);
+		char title[256];
+		snprintf(title, sizeof title, "distribution across %zu %s (us)", s->nunits, pl(s->nunits, "unit", "units"));
+		gt_out_heading(p.out, p.fmt, 2, title);
+		trc = distribution(&p);
+		if (!trc) {
+			fputc('\n', out); /* Markdown: a list item right after a table needs the blank line */
+			headline(&p);
+			size_t shown = x->limit && x->limit < s->nunits ? (size_t)x->limit : s->nunits;
+			snprintf(title, sizeof title, "units (us; start in ms from the trace's start): %zu of %zu shown%s",
+			         shown, s->nunits, shown < s->nunits ? " (--units 0 shows all)" : "");
+			gt_out_heading(p.out, p.fmt, 2, title);
+			if (s->nunits)
+				trc = units_table(&p, (size_t)x->limit);
+			else
+				gt_out_note(p.out, p.fmt, "no units to show");
+		}
+	}
+	return trc;
+}
+
 int cmd_split(int argc, char **argv)
 {
 	uint64_t warmup = 0, limit = 50;
@@ -420,61 +476,9 @@ int cmd_split(int argc, char **argv)
 	int rc = gt_split_run(&s, files[0], &o);
 	if (rc == GT_ERR_NOMEM)
 		rc = gt_error("split: out of memory");
-	FILE *out = NULL;
-	if (rc)
-		goto done;
-	if (!(out = gt_output_open(out_path))) {
-		rc = GT_EXIT_USAGE;
-		goto done;
-	}
-	struct gt_json j;
-	gt_json_init(&j, out);
-	struct printer p = { fmt, out, &j, &s, { 0 } };
-	for (int m = 0; m < GT_M_COUNT; m++)
-		p.shown[m] = 1;
-	/* Text and md leave out the directions and memsets the trace has none of, and the latency's
-	 * parts; JSON and CSV hold every column. */
-	for (int d = 0; d < GT_DIR_COUNT; d++)
-		p.shown[GT_M_HTOD + d] = s.dir_copies[d] > 0;
-	p.shown[GT_M_MEMSET] = s.memsets > 0;
-	p.shown[GT_M_LAUNCH_QUEUE] = p.shown[GT_M_LAUNCH_START] = 0;
-	int trc = 0;
-	if (fmt == GT_FMT_JSON) {
-		json_head(&p, warmup);
-		trc = distribution(&p);
-		if (!trc)
-			trc = units_table(&p, 0);
-		gt_json_object_end(&j);
-		if (!trc)
-			trc = gt_json_finish(&j);
-	} else if (fmt == GT_FMT_CSV) {
-		trc = distribution_only ? distribution(&p) : units_table(&p, 0);
-	} else {
-		preamble(&p);
-		char title[256];
-		snprintf(title, sizeof title, "distribution across %zu %s (us)", s.nunits, pl(s.nunits, "unit", "units"));
-		gt_out_heading(p.out, p.fmt, 2, title);
-		trc = distribution(&p);
-		if (!trc) {
-			fputc('\n', out); /* Markdown: a list item right after a table needs the blank line */
-			headline(&p);
-			size_t shown = limit && limit < s.nunits ? (size_t)limit : s.nunits;
-			snprintf(title, sizeof title, "units (us; start in ms from the trace's start): %zu of %zu shown%s",
-			         shown, s.nunits, shown < s.nunits ? " (--units 0 shows all)" : "");
-			gt_out_heading(p.out, p.fmt, 2, title);
-			if (s.nunits)
-				trc = units_table(&p, (size_t)limit);
-			else
-				gt_out_note(p.out, p.fmt, "no units to show");
-		}
-	}
-	if (trc)
-		rc = gt_error("split: cannot print: %s", gt_strerror(trc));
-done:
-	if (out) {
-		int crc = gt_output_close(out, out_path);
-		if (!rc)
-			rc = crc;
+	if (!rc) {
+		struct job x = { fmt, &s, warmup, limit, distribution_only };
+		rc = gt_cmd_print("split", out_path, print, &x);
 	}
 	gt_split_release(&s);
 	return rc;

@@ -6,6 +6,7 @@
  * demangled kernel names; JSON and CSV keys are the same columns as identifiers (total_time_ns,
  * med_ns) with kernel names both mangled and demangled.
  */
+#include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
 #include "gputrace.h"
@@ -235,6 +236,32 @@ static void json_head(const struct gt_stats_report *rep, struct gt_json *j)
 	gt_json_key(j, "rows");
 }
 
+/* What the printer prints, and how. */
+struct job {
+	enum gt_format fmt;
+	const struct gt_stats_report *rep;
+};
+
+/* gt_cmd_printer: the whole output, in x->fmt. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	const struct job *x = ctx;
+	const struct gt_stats_report *rep = x->rep;
+	int trc;
+	if (x->fmt == GT_FMT_JSON) {
+		json_head(rep, j);
+		trc = print_table(rep, x->fmt, out, j);
+		gt_json_object_end(j);
+		if (!trc)
+			trc = gt_json_finish(j);
+	} else {
+		if (x->fmt != GT_FMT_CSV)
+			notes(rep, x->fmt, out);
+		trc = rep->nrows || x->fmt == GT_FMT_CSV ? print_table(rep, x->fmt, out, j) : 0;
+	}
+	return trc;
+}
+
 int cmd_stats(int argc, char **argv)
 {
 	enum gt_format fmt = GT_FMT_TEXT;
@@ -271,38 +298,11 @@ int cmd_stats(int argc, char **argv)
 		return gt_error("stats: unknown report '%s' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, "
 		                "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum or kern_launch_sum)", files[0]);
 	struct gt_stats_report rep;
-	FILE *out = NULL;
 	int rc = gt_stats_report_run(&rep, kind, files[1]);
 	if (rc == GT_ERR_NOMEM)
 		rc = gt_error("stats: out of memory");
-	if (rc)
-		goto done;
-	if (!(out = gt_output_open(out_path))) {
-		rc = GT_EXIT_USAGE;
-		goto done;
-	}
-	struct gt_json j;
-	gt_json_init(&j, out);
-	int trc;
-	if (fmt == GT_FMT_JSON) {
-		json_head(&rep, &j);
-		trc = print_table(&rep, fmt, out, &j);
-		gt_json_object_end(&j);
-		if (!trc)
-			trc = gt_json_finish(&j);
-	} else {
-		if (fmt != GT_FMT_CSV)
-			notes(&rep, fmt, out);
-		trc = rep.nrows || fmt == GT_FMT_CSV ? print_table(&rep, fmt, out, &j) : 0;
-	}
-	if (trc)
-		rc = gt_error("stats: cannot print: %s", gt_strerror(trc));
-done:
-	if (out) {
-		int crc = gt_output_close(out, out_path);
-		if (!rc)
-			rc = crc;
-	}
+	if (!rc)
+		rc = gt_cmd_print("stats", out_path, print, &(struct job){ fmt, &rep });
 	gt_stats_report_release(&rep);
 	return rc;
 }

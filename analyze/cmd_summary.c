@@ -7,6 +7,7 @@
  * full definitions. Text and Markdown show durations in microseconds with demangled names; JSON
  * and CSV give nanoseconds and both names.
  */
+#include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
 #include "options.h"
@@ -280,6 +281,66 @@ static void json_head(const struct printer *p, const struct gt_summary *s, uint6
 	gt_json_object_end(j);
 }
 
+/* What the printer needs besides the summary: the options that shape the output. */
+struct job {
+	enum gt_format fmt;
+	const struct gt_summary *s;
+	uint64_t warmup;
+	int sort;
+	uint64_t top;
+	const struct gt_name_filter *filter;
+};
+
+/* gt_cmd_printer: the whole output, in x->fmt. A positive return is an error already reported. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	const struct job *x = ctx;
+	const struct gt_summary *s = x->s;
+	enum gt_format fmt = x->fmt;
+	size_t shown = x->top && x->top < s->nkernels ? (size_t)x->top : s->nkernels;
+	struct printer p = { fmt, out, j, s->nfiles > 1, NULL };
+	int trc = 0;
+	if (fmt == GT_FMT_JSON) {
+		json_head(&p, s, x->warmup, sort_names[x->sort], x->filter);
+	} else if (fmt == GT_FMT_CSV) {
+		if (!(p.csv = gt_table_new(fmt, out, NULL)))
+			return gt_error("summary: out of memory");
+		columns(&p, p.csv, GT_SUMMARY_KERNEL);
+	} else {
+		preamble(&p, s, x->warmup);
+	}
+	char title[512];
+	if (x->filter->active)
+		snprintf(title, sizeof title, "kernels: %zu of %zu shown (--kernel '%s'%s), sorted by %s",
+		         shown, s->nkernels + s->kernels_hidden, x->filter->pattern, shown < s->nkernels ? ", --top" : "",
+		         sort_names[x->sort]);
+	else
+		snprintf(title, sizeof title, "kernels: %zu of %zu shown%s, sorted by %s", shown, s->nkernels,
+		         shown < s->nkernels ? " (--top)" : "", sort_names[x->sort]);
+	gt_out_heading(p.out, p.fmt, 2, title);
+	if (shown || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)
+		trc = table(&p, "kernels", GT_SUMMARY_KERNEL, s->kernels, shown);
+	else
+		gt_out_note(p.out, p.fmt, "no kernel launches counted");
+	if (!trc && (s->ncopies || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)) {
+		gt_out_heading(p.out, p.fmt, 2, "copies (memcpy durations by copy kind and source->destination memory; all counted)");
+		trc = table(&p, "copies", GT_SUMMARY_MEMCPY, s->copies, s->ncopies);
+	}
+	if (!trc && (s->nmemsets || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)) {
+		gt_out_heading(p.out, p.fmt, 2, "memsets (durations by memory kind; all counted)");
+		trc = table(&p, "memsets", GT_SUMMARY_MEMSET, s->memsets, s->nmemsets);
+	}
+	if (!trc && fmt == GT_FMT_CSV)
+		trc = gt_table_finish(p.csv);
+	gt_table_free(p.csv);
+	if (fmt == GT_FMT_JSON) {
+		gt_json_object_end(j);
+		if (!trc)
+			trc = gt_json_finish(j);
+	}
+	return trc;
+}
+
 int cmd_summary(int argc, char **argv)
 {
 	uint64_t warmup = 0, top = 0;
@@ -313,7 +374,6 @@ int cmd_summary(int argc, char **argv)
 		return status;
 	}
 	struct gt_summary s;
-	FILE *out = NULL;
 	int rc = 0;
 	if (gt_summary_init(&s, warmup) != 0) {
 		rc = gt_error("summary: out of memory");
@@ -328,63 +388,8 @@ int cmd_summary(int argc, char **argv)
 		goto done;
 	}
 	gt_summary_sort(&s, (enum gt_summary_sort)sort);
-	size_t shown = top && top < s.nkernels ? (size_t)top : s.nkernels;
-	if (!(out = gt_output_open(out_path))) {
-		rc = GT_EXIT_USAGE;
-		goto done;
-	}
-	struct gt_json j;
-	gt_json_init(&j, out);
-	struct printer p = { fmt, out, &j, s.nfiles > 1, NULL };
-	int trc = 0;
-	if (fmt == GT_FMT_JSON) {
-		json_head(&p, &s, warmup, sort_names[sort], &filter);
-	} else if (fmt == GT_FMT_CSV) {
-		if (!(p.csv = gt_table_new(fmt, out, NULL))) {
-			rc = gt_error("summary: out of memory");
-			goto done;
-		}
-		columns(&p, p.csv, GT_SUMMARY_KERNEL);
-	} else {
-		preamble(&p, &s, warmup);
-	}
-	char title[512];
-	if (filter.active)
-		snprintf(title, sizeof title, "kernels: %zu of %zu shown (--kernel '%s'%s), sorted by %s",
-		         shown, s.nkernels + s.kernels_hidden, filter.pattern, shown < s.nkernels ? ", --top" : "",
-		         sort_names[sort]);
-	else
-		snprintf(title, sizeof title, "kernels: %zu of %zu shown%s, sorted by %s", shown, s.nkernels,
-		         shown < s.nkernels ? " (--top)" : "", sort_names[sort]);
-	gt_out_heading(p.out, p.fmt, 2, title);
-	if (shown || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)
-		trc = table(&p, "kernels", GT_SUMMARY_KERNEL, s.kernels, shown);
-	else
-		gt_out_note(p.out, p.fmt, "no kernel launches counted");
-	if (!trc && (s.ncopies || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)) {
-		gt_out_heading(p.out, p.fmt, 2, "copies (memcpy durations by copy kind and source->destination memory; all counted)");
-		trc = table(&p, "copies", GT_SUMMARY_MEMCPY, s.copies, s.ncopies);
-	}
-	if (!trc && (s.nmemsets || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)) {
-		gt_out_heading(p.out, p.fmt, 2, "memsets (durations by memory kind; all counted)");
-		trc = table(&p, "memsets", GT_SUMMARY_MEMSET, s.memsets, s.nmemsets);
-	}
-	if (!trc && fmt == GT_FMT_CSV)
-		trc = gt_table_finish(p.csv);
-	gt_table_free(p.csv);
-	if (fmt == GT_FMT_JSON) {
-		gt_json_object_end(&j);
-		if (!trc)
-			trc = gt_json_finish(&j);
-	}
-	if (trc)
-		rc = gt_error("summary: cannot print: %s", gt_strerror(trc));
+	rc = gt_cmd_print("summary", out_path, print, &(struct job){ fmt, &s, warmup, sort, top, &filter });
 done:
-	if (out) {
-		int crc = gt_output_close(out, out_path);
-		if (!rc)
-			rc = crc;
-	}
 	gt_summary_release(&s);
 	gt_name_filter_release(&filter);
 	return rc;

@@ -16,8 +16,10 @@
  *  1. analyze/cmd_foo.c with `int cmd_foo(int argc, char **argv)`: a struct gt_usage with its
  *     option table (options.h; reuse GT_OPT_FORMAT/KERNEL/WARMUP/OUTPUT for the common options),
  *     gt_options_parse(), traces read with gt_load_*() (load.h), output through output.h, errors
- *     through gt_error() (diag.h). Argument parsing and printing only: the computation goes in an
- *     engine file (analyze/foo.c + foo.h) that never sees argv, so tests can call it.
+ *     through gt_error() (diag.h), and the printer handed to gt_cmd_print() (cmd_output.h), which
+ *     opens -o, reports a printer's error and the write error found at the close, and gives the
+ *     exit status. Argument parsing and printing only: the computation goes in an engine file
+ *     (analyze/foo.c + foo.h) that never sees argv, so tests can call it.
  *  2. Declare cmd_foo in analyze/commands.h and add its row to the table below (alphabetical order
  *     is not required; the order here is the order of `gpuanalyze --help`).
  *  3. man/gpuanalyze.1: a subsection under COMMANDS with the synopsis line exactly as

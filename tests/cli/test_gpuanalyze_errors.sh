@@ -67,4 +67,26 @@ expect 2 "gpuanalyze: dump: too many operands (wants FILE) (see 'gpuanalyze dump
 # A failure in one of several files fails the summary: no partial numbers.
 expect 2 "gpuanalyze: cannot open trace 'missing.gtrace': No such file or directory" \
 	"$G" summary small.gtrace missing.gtrace
+# A write error found only when the output is flushed and closed (a full disk: /dev/full) exits 2
+# with one line, whatever the command had printed: the output is not complete (cmd_output.c owns
+# the close for every command). The reason depends on when the stream first failed (ENOSPC at the
+# close, EIO when an earlier flush failed), so only the line's start is asserted.
+full() {
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "'$*' exits $rc on a full disk, want 2: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" -eq 1 ] || fail "'$*' wrote $(wc -l <"$T/err") lines to stderr: $(cat "$T/err")"
+	case $(cat "$T/err") in
+	"gpuanalyze: cannot write '/dev/full': "?*) ;;
+	*) fail "'$*' says '$(cat "$T/err")', want \"gpuanalyze: cannot write '/dev/full': REASON\"" ;;
+	esac
+}
+if [ -w /dev/full ]; then
+	for cmd in info summary dump split bandwidth findings ranks export; do
+		full "$G" $cmd -o /dev/full small.gtrace
+	done
+	full "$G" findings --fail-on info -o /dev/full small.gtrace # a write error before the verdict
+	full "$G" stats -o /dev/full cuda_gpu_kern_sum small.gtrace
+	full "$G" diff -o /dev/full small.gtrace small.gtrace
+fi
 exit 0
