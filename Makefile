@@ -62,6 +62,7 @@ INSTALL_LIBEXEC :=
 INSTALL_HEADERS :=
 INSTALL_PKGCONFIG :=
 
+include common/module.mk
 include traces/module.mk
 include analyze/module.mk
 include cupti/module.mk

@@ -17,7 +17,7 @@
 #include "growbuf.h"
 #include "idmap.h"
 #include "load.h"
-#include "stats.h"
+#include "common/stats.h"
 
 #include <errno.h>
 #include <math.h>

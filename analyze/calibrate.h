@@ -28,7 +28,7 @@
 #define GT_CALIBRATE_H
 
 #include "shadow.h"
-#include "stats.h"
+#include "common/stats.h"
 
 #include <stdint.h>
 

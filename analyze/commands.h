@@ -3,7 +3,7 @@
  * A subcommand is `int cmd_<name>(int argc, char **argv)`: argv[0] is its name, the rest its own
  * arguments; it returns the process's exit status (GT_EXIT_OK, GT_EXIT_CHECK for a failed check,
  * GT_EXIT_USAGE for a usage or input error, reported through diag.h). It parses with options.h,
- * reads traces with load.h, computes in an engine file that never sees argv (stats.c, summary.c,
+ * reads traces with load.h, computes in an engine file that never sees argv (common/stats.c, summary.c,
  * ...) and prints with output.h, through gt_cmd_print() (cmd_output.h), which owns -o, the
  * printer's error message and the write error found at the close. How to add one: see the
  * checklist above the table in gpuanalyze.c.

@@ -15,7 +15,7 @@
 #include "idmap.h"
 #include "kname.h"
 #include "load.h"
-#include "stats.h"
+#include "common/stats.h"
 #include "timeline.h"
 
 #include <math.h>

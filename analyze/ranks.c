@@ -12,7 +12,7 @@
 #include "diag.h"
 #include "load.h"
 #include "peaks.h"
-#include "stats.h"
+#include "common/stats.h"
 
 #include <ctype.h>
 #include <errno.h>

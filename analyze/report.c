@@ -19,7 +19,7 @@
 #include "samples.h"
 #include "shadow.h"
 #include "split.h"
-#include "stats.h"
+#include "common/stats.h"
 #include "svg.h"
 
 #include <errno.h>

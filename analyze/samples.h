@@ -22,7 +22,7 @@
 #include "filter.h"
 #include "growbuf.h"
 #include "gputrace.h"
-#include "stats.h"
+#include "common/stats.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -52,7 +52,7 @@
 
 #include "growbuf.h"
 #include "gputrace.h"
-#include "stats.h"
+#include "common/stats.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -42,7 +42,7 @@
 #ifndef GT_STATS_REPORTS_H
 #define GT_STATS_REPORTS_H
 
-#include "stats.h"
+#include "common/stats.h"
 
 #include <stddef.h>
 #include <stdint.h>

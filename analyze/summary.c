@@ -14,6 +14,9 @@
 #include "diag.h"
 #include "load.h"
 
+_Static_assert(GT_STATS_ERR_NOMEM == GT_ERR_NOMEM && GT_STATS_ERR_ARG == GT_ERR_ARG,
+               "common/stats.h names the same error codes as traces/gputrace.h");
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

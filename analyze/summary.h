@@ -25,7 +25,7 @@
 
 #include "filter.h"
 #include "gputrace.h"
-#include "stats.h"
+#include "common/stats.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -9,7 +9,7 @@
 
 #include "escape.h"
 #include "gputrace.h"
-#include "stats.h"
+#include "common/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

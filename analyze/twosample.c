@@ -10,7 +10,7 @@
 #include "twosample.h"
 
 #include "gputrace.h"
-#include "stats.h"
+#include "common/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,10 +1,11 @@
 #!/bin/sh
 # DESIGN.md's "The house", checked: each stage folder includes only the stages it may use, and what
 # the design says is loaded with dlopen is never linked.
-#   traces/   only traces/ headers; no CUDA/CUPTI/NVTX/NVML header, no library but zstd and libc
-#   cupti/    traces/ and cupti/ (never analyze/, preload/)
-#   preload/  cupti/, traces/ and preload/ (never analyze/)
-#   analyze/  traces/ and analyze/ (never cupti/, preload/, nor a CUDA/CUPTI header)
+#   common/   only common/ headers and libc: no CUDA/CUPTI header, no library at all
+#   traces/   traces/ and common/ headers; no CUDA/CUPTI/NVTX/NVML header, no library but zstd and libc
+#   cupti/    traces/, common/ and cupti/ (never analyze/, preload/)
+#   preload/  cupti/, traces/, common/ and preload/ (never analyze/)
+#   analyze/  traces/, common/ and analyze/ (never cupti/, preload/, nor a CUDA/CUPTI header)
 #   launcher  its sources (LAUNCHER_SRCS, LAUNCHER_SHARED of preload/module.mk) reach no CUDA/CUPTI
 #             header, directly or through project headers followed transitively, and compile with
 #             -I. -Itraces alone (no CUDA include path)
@@ -101,10 +102,11 @@ EOF
 	rule_end "$what ($(echo "$files" | wc -l | tr -d ' ') files, $n includes)"
 }
 
-check_folder traces "traces" 1 1
-check_folder cupti "cupti traces" 0 0
-check_folder preload "preload cupti traces" 0 0
-check_folder analyze "analyze traces" 1 0
+check_folder common "common" 1 1
+check_folder traces "traces common" 1 1
+check_folder cupti "cupti traces common" 0 0
+check_folder preload "preload cupti traces common" 0 0
+check_folder analyze "analyze traces common" 1 0
 
 # --- the launcher: no CUDA/CUPTI header, followed through the project's headers ---------------
 # Its sources and the CUDA include folders, as the build has them (make evaluates the Makefile and

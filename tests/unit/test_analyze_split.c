@@ -33,7 +33,7 @@
 #include "analyze/commands.h"
 #include "analyze/diag.h"
 #include "analyze/split.h"
-#include "analyze/stats.h"
+#include "common/stats.h"
 #include "gputrace.h"
 #include "helpers/synth_trace.h"
 #include "helpers/tl_synth.h"

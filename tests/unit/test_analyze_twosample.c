@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/stats.h"
+#include "common/stats.h"
 #include "gputrace.h"
 #include "analyze/twosample.h"
 

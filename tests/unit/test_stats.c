@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/stats.h"
+#include "common/stats.h"
 #include "gputrace.h"
 
 #define REL_SUMS 1e-14

@@ -1,7 +1,8 @@
-/* stats.h: the analyzer's statistics, each one defined here once, and warm-up dropped by position.
+/* common/stats.h: the tool's statistics, each one defined here once, and warm-up dropped by position.
  *
- * Every number gpuanalyze prints about a distribution of durations comes from struct gt_stats, so
- * the definitions below are the definitions of the whole tool (gpuanalyze(1) repeats them):
+ * Every number gpuanalyze and `gputrace replay` print about a distribution of durations comes from
+ * struct gt_stats, so the definitions below are the definitions of the whole tool (gpuanalyze(1)
+ * repeats them):
  *
  *   median       the middle value of the sorted sample; the mean of the two middle values when n is
  *                even (numpy.median).
@@ -31,6 +32,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* common/ is below every stage and includes nothing of the project, so it names its two error
+ * returns itself; they equal traces/gputrace.h's GT_STATS_ERR_NOMEM and GT_STATS_ERR_ARG (analyze/summary.c
+ * asserts so at compile time), and callers pass them on as those. */
+#define GT_STATS_ERR_NOMEM (-2)
+#define GT_STATS_ERR_ARG (-8)
+
 #define GT_MAD_SCALE 1.4826
 #define GT_MEANAD_SCALE 1.2533141373155003 /* sqrt(pi / 2) */
 #define GT_OUTLIER_MADS 3.0
@@ -56,7 +63,7 @@ struct gt_stats {
 	int outlier_rule;        /* enum gt_outlier_rule */
 };
 
-/* Sorts x in place and fills s. Returns 0, or GT_ERR_ARG (s->n = 0, all NaN) when a value is NaN. */
+/* Sorts x in place and fills s. Returns 0, or GT_STATS_ERR_ARG (s->n = 0, all NaN) when a value is NaN. */
 int gt_stats_compute_double(struct gt_stats *s, double *x, size_t n);
 /* Sorts x in place and fills s. Always succeeds. (Durations in ns fit 32 bits up to 4.29 s; the
  * summary keeps them so, which halves its memory.) */
@@ -88,7 +95,7 @@ struct gt_sample {
 };
 
 /* Removes the warmup earliest samples, keeping the others in their order. Returns how many remain,
- * or a negative GT_ERR_NOMEM (x unchanged). */
+ * or a negative GT_STATS_ERR_NOMEM (x unchanged). */
 ptrdiff_t gt_stats_drop_warmup(struct gt_sample *x, size_t n, size_t warmup);
 
 /* The same rule while streaming, without keeping every start: offer each launch's (start, pos) in
@@ -104,7 +111,7 @@ struct gt_warmup {
 	size_t want;
 	size_t n, cap;
 	struct gt_warmup_entry *heap; /* heap[0]: the latest of the earliest seen */
-	int error;                    /* GT_ERR_NOMEM once an allocation failed */
+	int error;                    /* GT_STATS_ERR_NOMEM once an allocation failed */
 };
 
 void gt_warmup_init(struct gt_warmup *w, size_t want);

@@ -13,7 +13,6 @@
  */
 #include "stats.h"
 
-#include "gputrace.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -344,7 +343,7 @@ int gt_stats_compute_double(struct gt_stats *s, double *x, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(x[i])) {
 			stats_sorted(s, x, K_DOUBLE, 0);
-			return GT_ERR_ARG;
+			return GT_STATS_ERR_ARG;
 		}
 	}
 	gt_stats_sort_double(x, n);
@@ -429,7 +428,7 @@ void gt_warmup_offer_slow(struct gt_warmup *w, uint64_t start, size_t pos)
 				cap = w->want;
 			struct gt_warmup_entry *h = realloc(w->heap, cap * sizeof *h);
 			if (!h) {
-				w->error = GT_ERR_NOMEM;
+				w->error = GT_STATS_ERR_NOMEM;
 				return;
 			}
 			w->heap = h;
@@ -477,7 +476,7 @@ ptrdiff_t gt_stats_drop_warmup(struct gt_sample *x, size_t n, size_t warmup)
 		gt_warmup_offer(&w, x[i].start, i);
 	if (w.error) {
 		gt_warmup_release(&w);
-		return GT_ERR_NOMEM;
+		return GT_STATS_ERR_NOMEM;
 	}
 	size_t nw = gt_warmup_positions(&w), out = 0, j = 0;
 	for (size_t i = 0; i < n; i++) {
