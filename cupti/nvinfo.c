@@ -122,6 +122,30 @@ int nvinfo_find_section(const void *image, size_t len, const char *name, size_t 
 	return 0;
 }
 
+int nvinfo_image_facts(const void *image, size_t len, struct nvinfo_image *out)
+{
+	struct elf_view v;
+	memset(out, 0, sizeof *out);
+	if (elf_open(&v, image, len) != 0)
+		return NVINFO_ERR_FORMAT;
+	uint32_t flags = ld32(v.b + 0x30);
+	uint32_t abi = v.b[8];
+	uint32_t sm = abi >= 8 ? (flags >> 8) & 0xffu : flags & 0xffu;
+	out->sm = sm >= 10 ? sm : 0;
+	static const char *const state[] = { ".nv.global", ".nv.global.init", ".nv.constant3" };
+	for (uint64_t i = 1; i < v.shnum; i++) {
+		size_t nl;
+		const char *n = section_name(&v, i, &nl);
+		for (size_t k = 0; n && k < sizeof state / sizeof state[0]; k++) {
+			if (nl == strlen(state[k]) && memcmp(n, state[k], nl) == 0) {
+				out->state_sections++;
+				out->state_bytes += ld64(shdr(&v, i) + 32);
+			}
+		}
+	}
+	return 0;
+}
+
 int nvinfo_for_each_kernel(const void *image, size_t len,
                            int (*fn)(void *ctx, const char *name, size_t name_len), void *ctx)
 {

@@ -66,6 +66,17 @@ int nvinfo_for_each_kernel(const void *image, size_t len,
  * bytes, ordinals missing or repeated, parameters that overlap or have size 0. */
 int nvinfo_parse(const uint8_t *sec, size_t len, struct nvinfo_layout *out);
 
+/* What a replay must know about a whole image before loading it. */
+struct nvinfo_image {
+	uint32_t sm;            /* the SASS it holds, as 10 * major + minor (90: sm_90); 0 if unknown */
+	uint32_t state_sections;/* .nv.global, .nv.global.init and .nv.constant3 sections found */
+	uint64_t state_bytes;   /* their sizes summed: __device__ and __constant__ variables */
+};
+
+/* Reads the ELF header's flags (CUDA's ABI 8 keeps the SM in bits 8-15, older ABIs in bits 0-7) and
+ * the sections that hold module state. 0, or NVINFO_ERR_FORMAT. */
+int nvinfo_image_facts(const void *image, size_t len, struct nvinfo_image *out);
+
 /* Same layout (count, offsets, sizes)? 1 yes, 0 no. */
 int nvinfo_layout_equal(const struct nvinfo_layout *a, const struct nvinfo_layout *b);
 

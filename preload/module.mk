@@ -2,7 +2,9 @@
 # everywhere, the library only where the CUPTI headers are found.
 LAUNCHER_SRCS += $(wildcard preload/launcher*.c)
 LAUNCHER_SHARED := preload/config.c preload/log.c
-PRELOAD_SRCS  += $(filter-out $(LAUNCHER_SRCS),$(wildcard preload/*.c))
+# gputrace-replay: the driver-API program `gputrace replay` runs under the recorder.
+REPLAY_SRCS   := $(wildcard preload/replay_*.c)
+PRELOAD_SRCS  += $(filter-out $(LAUNCHER_SRCS) $(REPLAY_SRCS),$(wildcard preload/*.c))
 PRELOAD_OBJS  := $(PRELOAD_SRCS:%.c=$(OBJ)/%.o)
 LAUNCHER_OBJS := $(LAUNCHER_SRCS:%.c=$(OBJ)/%.o) $(LAUNCHER_SHARED:%.c=$(OBJ)/%.o)
 # Include paths per folder (the pattern rule adds CFLAGS_<folder>): preload/ sees the CUDA and CUPTI
@@ -22,6 +24,17 @@ ALL_TARGETS += $(BUILD)/libgputrace.so
 INSTALL_SHLIBS += $(BUILD)/libgputrace.so
 else
 $(info gputrace: CUPTI headers not found under CUDA_HOME=$(CUDA_HOME): skipping libgputrace.so)
+endif
+
+# The replay worker needs cuda.h (types only: libcuda is opened with dlopen), so it is built where
+# the toolkit's headers are; it reads traces with libgttrace.a and cubins with cupti/nvinfo.c.
+ifneq ($(CUDA_INC),)
+REPLAY_OBJS := $(REPLAY_SRCS:%.c=$(OBJ)/%.o)
+$(BUILD)/gputrace-replay: $(REPLAY_OBJS) $(OBJ)/cupti/nvinfo.o $(BUILD)/libgttrace.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -ldl -lm
+
+ALL_TARGETS += $(BUILD)/gputrace-replay
+INSTALL_LIBEXEC += $(BUILD)/gputrace-replay
 endif
 
 $(BUILD)/gputrace: $(LAUNCHER_OBJS) $(BUILD)/libgttrace.a
