@@ -58,6 +58,7 @@ struct handle_entry {
 	int layout_state;        /* 0 not yet, 1 known, -1 none to be had */
 	struct capture_layout layout;
 	struct capture_module *module;
+	uint32_t module_holding; /* kept images holding the name when the module was chosen */
 	struct handle_entry *retired_next;
 };
 
@@ -286,9 +287,10 @@ static struct handle_entry *enter_handle(const void *f, const char *sym)
 
 /* A module that arrived after the kernel's layout was settled (MODULE_LOADED later than the
  * first capture): keep its cubin for the next captures, and cross-check the driver's layout. */
-static void attach_late_module(struct handle_entry *e)
+static void attach_late_module(struct handle_entry *e, const uint32_t block[3])
 {
-	struct capture_module *m = capture_modules_find(e->name);
+	uint32_t holding = 0;
+	struct capture_module *m = capture_modules_find(e->name, block, &holding);
 	if (!m)
 		return;
 	struct nvinfo_layout nv = { 0 };
@@ -299,6 +301,7 @@ static void attach_late_module(struct handle_entry *e)
 	pthread_mutex_lock(&S.mu);
 	if (!e->module) {
 		e->module = m;
+		e->module_holding = holding;
 		if (have_nv && e->layout.flags == GT_CAPTURE_LAYOUT_DRIVER)
 			e->layout.flags |= nvinfo_layout_equal(&nv, &e->layout.l) ? GT_CAPTURE_LAYOUT_NVINFO
 			                                                          : GT_CAPTURE_LAYOUT_MISMATCH;
@@ -309,17 +312,18 @@ static void attach_late_module(struct handle_entry *e)
 
 /* Settles the handle's layout once; 0 with the layout's flags and the module (as they are now,
  * read under the lock), or -1 when there is no layout. */
-static int ensure_layout(struct handle_entry *e, uint32_t *flags, struct capture_module **module)
+static int ensure_layout(struct handle_entry *e, const uint32_t block[3], uint32_t *flags,
+                         struct capture_module **module)
 {
 	pthread_mutex_lock(&S.mu);
 	int st = e->layout_state;
 	int no_module = !e->module;
 	pthread_mutex_unlock(&S.mu);
 	if (st > 0 && no_module)
-		attach_late_module(e);
+		attach_late_module(e, block);
 	if (st) {
 		pthread_mutex_lock(&S.mu);
-		*flags = e->layout.flags;
+		*flags = e->layout.flags | (e->module_holding > 1 ? GT_CAPTURE_MODULE_GUESSED : 0);
 		*module = e->module;
 		pthread_mutex_unlock(&S.mu);
 		return st > 0 ? 0 : -1;
@@ -332,13 +336,14 @@ static int ensure_layout(struct handle_entry *e, uint32_t *flags, struct capture
 		is_kernel = cuda_fn.cuKernelGetName &&
 		            cuda_fn.cuKernelGetName(&n, (CUkernel)e->handle) == CUDA_SUCCESS;
 	}
-	struct capture_module *m = capture_modules_find(e->name);
+	uint32_t holding = 0;
+	struct capture_module *m = capture_modules_find(e->name, block, &holding);
 	if (!m && is_kernel && cuda_fn.cuKernelGetFunction) {
 		/* Lazy loading: the module may not be loaded in this context yet. Loading it here makes
 		 * MODULE_LOADED arrive now (on this thread), and the cubin is kept. */
 		CUfunction fn = NULL;
 		if (cuda_fn.cuKernelGetFunction(&fn, (CUkernel)e->handle) == CUDA_SUCCESS)
-			m = capture_modules_find(e->name);
+			m = capture_modules_find(e->name, block, &holding);
 	}
 	struct nvinfo_layout nv = { 0 }, drv = { 0 };
 	int have_nv = 0, have_drv = 0;
@@ -359,6 +364,7 @@ static int ensure_layout(struct handle_entry *e, uint32_t *flags, struct capture
 	if (e->layout_state == 0) {
 		e->is_kernel = is_kernel;
 		e->module = m;
+		e->module_holding = holding;
 		if (rc == 0)
 			e->layout = lay;
 		e->layout_state = rc == 0 ? 1 : -1;
@@ -366,7 +372,7 @@ static int ensure_layout(struct handle_entry *e, uint32_t *flags, struct capture
 		capture_layout_free(&lay); /* another thread got there first */
 	}
 	st = e->layout_state;
-	*flags = e->layout.flags;
+	*flags = e->layout.flags | (e->module_holding > 1 ? GT_CAPTURE_MODULE_GUESSED : 0);
 	*module = e->module;
 	pthread_mutex_unlock(&S.mu);
 	return st > 0 ? 0 : -1;
@@ -473,7 +479,7 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 	uint64_t t_start = capture_now();
 	uint32_t flags = 0;
 	struct capture_module *module = NULL;
-	if (ensure_layout(e, &flags, &module) != 0)
+	if (ensure_layout(e, L->block, &flags, &module) != 0)
 		return SKIP_NO_LAYOUT;
 	if (cuda_fn.cuStreamIsCapturing) {
 		CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;

@@ -92,19 +92,27 @@ int capture_modules_add(const void *image, size_t size, uint32_t module_id,
 	return 1;
 }
 
-struct capture_module *capture_modules_find(const char *mangled)
+struct capture_module *capture_modules_find(const char *mangled, const uint32_t *block, uint32_t *holding)
 {
 	size_t nl = strlen(mangled);
+	uint32_t n = 0;
 	pthread_mutex_lock(&mu);
-	struct capture_module *found = NULL;
-	for (struct capture_module *m = head; m && !found; m = m->next) {
+	struct capture_module *newest = NULL, *fitting = NULL;
+	for (struct capture_module *m = head; m; m = m->next) {
 		const uint8_t *sec;
 		size_t sl;
-		if (nvinfo_find_section(m->image, m->size, mangled, nl, &sec, &sl) == 1)
-			found = m;
+		if (nvinfo_find_section(m->image, m->size, mangled, nl, &sec, &sl) != 1)
+			continue;
+		n++;
+		if (!newest)
+			newest = m;
+		if (!fitting && (!block || nvinfo_block_fits(sec, sl, block) == 1))
+			fitting = m;
 	}
 	pthread_mutex_unlock(&mu);
-	return found;
+	if (holding)
+		*holding = n;
+	return fitting ? fitting : newest;
 }
 
 void capture_modules_stats(uint64_t *kept, uint64_t *kept_bytes, uint64_t *seen)

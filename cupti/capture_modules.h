@@ -4,7 +4,8 @@
  * copy is kept when at least one of its kernels (one ".nv.info.<name>" section per kernel) is
  * selected by the pattern; identical images (the same module loaded in several contexts, or again)
  * are kept once. No public API maps a launched CUkernel to its module, so a kernel's module is the
- * newest kept image that has the kernel's .nv.info section. The image is written to the trace once,
+ * newest kept image that has the kernel's .nv.info section and whose launch bounds admit the
+ * launch's block (Triton loads variants of one name that differ in num_warps). The image is written to the trace once,
  * as a GT_BLOB_CUBIN blob, when the first capture of one of its kernels is written.
  *
  * Images are never freed while recording (captures point at them). The store is thread-safe.
@@ -30,8 +31,11 @@ struct capture_module {
  * -1 out of memory. */
 int capture_modules_add(const void *image, size_t size, uint32_t module_id,
                         int (*keep)(void *ctx, const char *mangled), void *ctx);
-/* The newest kept image with a .nv.info section for this kernel, or NULL. */
-struct capture_module *capture_modules_find(const char *mangled);
+/* The kept image that holds this kernel as launched, or NULL. Among images with a .nv.info
+ * section for the name, the newest whose launch bounds admit block (nvinfo_block_fits; NULL block:
+ * any), else the newest. *holding (when not NULL) is how many kept images have the section: more
+ * than one means the choice was a guess (a JIT compiler's variants of one kernel name). */
+struct capture_module *capture_modules_find(const char *mangled, const uint32_t *block, uint32_t *holding);
 /* Counters for the trace's metadata. */
 void capture_modules_stats(uint64_t *kept, uint64_t *kept_bytes, uint64_t *seen);
 /* Frees every image (tests, and capture_setup starting over). Not while captures are in flight. */

@@ -195,6 +195,28 @@ static int next_record(const uint8_t *p, size_t n, uint8_t *attr, const uint8_t 
 	}
 }
 
+int nvinfo_block_fits(const uint8_t *sec, size_t len, const uint32_t block[3])
+{
+	uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+	int fits = 1;
+	for (size_t at = 0; at < len;) {
+		uint8_t attr;
+		const uint8_t *val;
+		size_t vl, rl;
+		if (next_record(sec + at, len - at, &attr, &val, &vl, &rl) != 0)
+			return NVINFO_ERR_FORMAT;
+		if ((attr == NVINFO_ATTR_REQNTID || attr == NVINFO_ATTR_MAX_THREADS) && sec[at] == 4 && vl >= 12) {
+			uint32_t x = ld32(val), y = ld32(val + 4), z = ld32(val + 8);
+			if (attr == NVINFO_ATTR_REQNTID && (x != block[0] || y != block[1] || z != block[2]))
+				fits = 0;
+			if (attr == NVINFO_ATTR_MAX_THREADS && threads > (uint64_t)x * y * z)
+				fits = 0;
+		}
+		at += rl;
+	}
+	return fits;
+}
+
 int nvinfo_parse(const uint8_t *sec, size_t len, struct nvinfo_layout *out)
 {
 	memset(out, 0, sizeof *out);

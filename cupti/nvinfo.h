@@ -32,6 +32,8 @@ enum nvinfo_err {
 #define NVINFO_ATTR_KPARAM_INFO 0x17
 #define NVINFO_ATTR_CBANK_PARAM_SIZE 0x19
 #define NVINFO_ATTR_KPARAM_INFO_V2 0x45
+#define NVINFO_ATTR_MAX_THREADS 0x05 /* .maxntid / __launch_bounds__: u32 x, y, z */
+#define NVINFO_ATTR_REQNTID 0x10     /* .reqntid: u32 x, y, z, the only block shape allowed */
 
 struct nvinfo_param {
 	uint32_t offset; /* in the parameter buffer */
@@ -76,6 +78,14 @@ struct nvinfo_image {
 /* Reads the ELF header's flags (CUDA's ABI 8 keeps the SM in bits 8-15, older ABIs in bits 0-7) and
  * the sections that hold module state. 0, or NVINFO_ERR_FORMAT. */
 int nvinfo_image_facts(const void *image, size_t len, struct nvinfo_image *out);
+
+/* Whether a launch with this block shape can run the kernel whose .nv.info section this is: with
+ * REQNTID the block must be exactly that shape, with MAX_THREADS it may have at most that many
+ * threads (checked against an nvcc 13.0 cubin's records and ptxas's .reqntid / .maxntid). JIT
+ * compilers (Triton, through torch.compile) load several variants of one kernel name that differ
+ * in these bounds, so this tells the variant that was launched from the others. 1 fits (or the
+ * section states no bound), 0 does not, NVINFO_ERR_FORMAT when a record does not parse. */
+int nvinfo_block_fits(const uint8_t *sec, size_t len, const uint32_t block[3]);
 
 /* Same layout (count, offsets, sizes)? 1 yes, 0 no. */
 int nvinfo_layout_equal(const struct nvinfo_layout *a, const struct nvinfo_layout *b);

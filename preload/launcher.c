@@ -2,6 +2,7 @@
  *
  *   gputrace record [-o FILE] [options] -- PROGRAM [ARGS...]
  *   gputrace peak [-o FILE] [--reps N] [--bytes N]
+ *   gputrace replay [options] TRACE
  *   gputrace -h | --help | -V | --version;  gputrace COMMAND --help
  *
  * `record` sets LD_PRELOAD to libgputrace.so (found beside this binary), runs the program, passes its
@@ -10,6 +11,7 @@
  */
 #include "config.h"
 #include "launcher.h"
+#include "launcher_replay.h"
 #include "log.h"
 #include "gputrace.h"
 
@@ -29,6 +31,7 @@ static void usage(FILE *out)
 	fprintf(out,
 	        "usage: %s\n"
 	        "       %s\n"
+	        "       %s\n"
 	        "       gputrace -h | --help | -V | --version\n"
 	        "       gputrace COMMAND --help\n"
 	        "\n"
@@ -37,9 +40,11 @@ static void usage(FILE *out)
 	        "\n"
 	        "record options:\n%s\n"
 	        "peak options:\n%s\n"
-	        "%s%s\n",
-	        launcher_record_help.synopsis, launcher_peak_help.synopsis, launcher_record_help.options,
-	        launcher_peak_help.options, launcher_record_help.exit_status, launcher_peak_help.exit_status);
+	        "replay options:\n%s\n"
+	        "%s%s%s\n",
+	        launcher_record_help.synopsis, launcher_peak_help.synopsis, launcher_replay_help.synopsis,
+	        launcher_record_help.options, launcher_peak_help.options, launcher_replay_help.options,
+	        launcher_record_help.exit_status, launcher_peak_help.exit_status, launcher_replay_help.exit_status);
 	config_help(out);
 }
 
@@ -177,6 +182,8 @@ int main(int argc, char **argv)
 		return launcher_record(argc - 1, argv + 1);
 	if (!strcmp(cmd, "peak"))
 		return launcher_peak(argc - 1, argv + 1);
+	if (!strcmp(cmd, "replay"))
+		return launcher_replay(argc - 1, argv + 1);
 	char shown[512];
 	fprintf(stderr, "gputrace: unknown command '%s' (try gputrace --help)\n",
 	        gtp_escape(cmd, shown, sizeof shown));

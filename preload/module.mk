@@ -30,14 +30,14 @@ endif
 # the toolkit's headers are; it reads traces with libgttrace.a and cubins with cupti/nvinfo.c.
 ifneq ($(CUDA_INC),)
 REPLAY_OBJS := $(REPLAY_SRCS:%.c=$(OBJ)/%.o)
-$(BUILD)/gputrace-replay: $(REPLAY_OBJS) $(OBJ)/cupti/nvinfo.o $(BUILD)/libgttrace.a
+$(BUILD)/gputrace-replay: $(REPLAY_OBJS) $(OBJ)/preload/log.o $(OBJ)/cupti/nvinfo.o $(BUILD)/libgttrace.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -ldl -lm
 
 ALL_TARGETS += $(BUILD)/gputrace-replay
 INSTALL_LIBEXEC += $(BUILD)/gputrace-replay
 endif
 
-$(BUILD)/gputrace: $(LAUNCHER_OBJS) $(BUILD)/libgttrace.a
+$(BUILD)/gputrace: $(LAUNCHER_OBJS) $(OBJ)/cupti/nvinfo.o $(BUILD)/libgttrace.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -lm
 
 ALL_TARGETS += $(BUILD)/gputrace

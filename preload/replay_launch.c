@@ -27,6 +27,7 @@ struct rbuf {
 	CUdeviceptr d;
 	const uint8_t *before, *after;
 	int changed;               /* the run changed it: restored before each replay, and checked */
+	uint64_t lo, hi;           /* the bytes the run changed lie in [lo, hi): what is restored */
 	uint32_t param;            /* the first parameter pointing into it, for messages */
 	uint8_t *first;            /* what the first replay wrote */
 	uint8_t *now;              /* scratch for later replays */
@@ -100,6 +101,10 @@ static int check_limits(struct replay *r)
 			        "sections): their values at the launch were not captured; the replay starts from the "
 			        "module's initial values\n", img.state_bytes, img.state_sections);
 	}
+	if (l->c.flags & GT_CAPTURE_MODULE_GUESSED)
+		fprintf(r->out, "  note: several loaded module images held a kernel of this name (a JIT compiler's "
+		        "variants); the recorder kept the newest whose launch bounds admit this block, which may not be "
+		        "the one the run launched\n");
 	if ((l->c.cluster[0] > 1 || l->c.cluster[1] > 1 || l->c.cluster[2] > 1) && !r->cu->cuLaunchKernelEx)
 		return say(r, RV_NOT_REPLAYABLE, "the launch used thread-block clusters and this driver has no cuLaunchKernelEx", NULL, NULL), 1;
 	for (uint32_t i = 0; i < l->c.nparams; i++) {
@@ -149,7 +154,15 @@ static int make_buffers(struct replay *r)
 		b->changed = memcmp(b->before, b->after, (size_t)b->bytes) != 0;
 		bytes += b->bytes;
 		if (b->changed) {
-			restored += b->bytes;
+			/* Only the span the run changed is restored: an allocator's block often holds the
+			 * kernel's inputs beside its output, and rewriting them from the host before every
+			 * replay would evict them from L2, which the run did not do. */
+			while (b->before[b->lo] == b->after[b->lo])
+				b->lo++;
+			b->hi = b->bytes;
+			while (b->before[b->hi - 1] == b->after[b->hi - 1])
+				b->hi--;
+			restored += b->hi - b->lo;
 			nrestored++;
 			b->first = malloc(b->bytes ? (size_t)b->bytes : 1);
 			b->now = malloc(b->bytes ? (size_t)b->bytes : 1);
@@ -159,8 +172,9 @@ static int make_buffers(struct replay *r)
 		if (cuda_failed(r, r->cu->cuMemAlloc(&b->d, b->bytes ? (size_t)b->bytes : 1), "cuMemAlloc"))
 			return 1;
 	}
-	fprintf(r->out, "  %u buffers, %.3f MB; %u changed by the kernel in the run (%.3f MB), restored before "
-	        "each replay and checked\n", r->nbuf, (double)bytes / 1e6, nrestored, (double)restored / 1e6);
+	fprintf(r->out, "  %u buffers, %.3f MB; %u changed by the kernel in the run, checked after each replay; "
+	        "the %.3f MB span it changed is restored before each\n", r->nbuf, (double)bytes / 1e6, nrestored,
+	        (double)restored / 1e6);
 	return 0;
 }
 
@@ -204,13 +218,16 @@ static int load_module(struct replay *r)
 	return 0;
 }
 
+/* all: every buffer whole (before the first replay); else the changed spans. */
 static int restore(struct replay *r, int all)
 {
-	for (uint32_t k = 0; k < r->nbuf; k++)
-		if ((all || r->buf[k].changed) &&
-		    cuda_failed(r, r->cu->cuMemcpyHtoD(r->buf[k].d, r->buf[k].before, (size_t)r->buf[k].bytes),
-		                "restoring the inputs"))
+	for (uint32_t k = 0; k < r->nbuf; k++) {
+		const struct rbuf *b = &r->buf[k];
+		uint64_t lo = all ? 0 : b->lo, hi = all ? b->bytes : b->hi;
+		if ((all || b->changed) && hi > lo &&
+		    cuda_failed(r, r->cu->cuMemcpyHtoD(b->d + lo, b->before + lo, (size_t)(hi - lo)), "restoring the inputs"))
 			return 1;
+	}
 	return 0;
 }
 

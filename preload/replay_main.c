@@ -6,7 +6,7 @@
  * Replays the picked captures of TRACE on this GPU, one after the other, and prints what each did.
  * `gputrace replay` runs it under the recorder (the kernel durations it reports come from CUPTI,
  * in the replay's own trace) and reads FILE afterwards: one line per capture,
- * "ID LAUNCHES VERDICT-NUMBER", in the order replayed, so it can cut the replay trace's kernels
+ * "ID LAUNCHES VERDICT-NUMBER CORRELATION-ID", in the order replayed, so it can cut the replay trace's kernels
  * into each capture's. Not meant to be run by hand, though it works so (without timings).
  *
  * Exit: 0 every picked launch reproduced (bit-exact, or nondeterministic within its own spread);
@@ -14,6 +14,7 @@
  */
 #include "replay_launch.h"
 
+#include "log.h"
 #include "mangled.h"
 
 #include <dlfcn.h>
@@ -105,9 +106,13 @@ static void header(const struct picks *p, const struct gt_captured_launch *l)
 {
 	char buf[4096];
 	const struct gt_capture *c = &l->c;
-	printf("capture %" PRIu64 ": %s\n", c->capture_id, shown_name(p, l->name, buf, sizeof buf));
+	char safe[4096], dev[512];
+	/* Names come from the traced program: escaped for the terminal. */
+	printf("capture %" PRIu64 ": %s\n", c->capture_id,
+	       gtp_escape(shown_name(p, l->name, buf, sizeof buf), safe, sizeof safe));
 	printf("  launch %u of this kernel in the run, on %s (cc %u.%u); grid %ux%ux%u, block %ux%ux%u",
-	       c->launch_index, l->device_name[0] ? l->device_name : "an unnamed device", l->cc_major, l->cc_minor,
+	       c->launch_index, l->device_name[0] ? gtp_escape(l->device_name, dev, sizeof dev) : "an unnamed device",
+	       l->cc_major, l->cc_minor,
 	       c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1], c->block[2]);
 	if (c->cluster[0] > 1 || c->cluster[1] > 1 || c->cluster[2] > 1)
 		printf(", cluster %ux%ux%u", c->cluster[0], c->cluster[1], c->cluster[2]);
@@ -176,12 +181,14 @@ int main(int argc, char **argv)
 	struct gt_capture_set set;
 	char err[512];
 	if (gt_capture_set_load(&set, trace, pick, &p, err, sizeof err) != 0) {
-		fprintf(stderr, "gputrace replay: cannot read trace '%s': %s\n", trace, err);
+		char shown[1024];
+		fprintf(stderr, "gputrace replay: cannot read trace '%s': %s\n", gtp_escape(trace, shown, sizeof shown), err);
 		return 2;
 	}
 	if (set.n == 0) {
-		fprintf(stderr, "gputrace replay: '%s' holds %" PRIu64 " captured launches, none of them picked%s\n", trace,
-		        set.seen, set.seen ? "" : " (record with --shadow PATTERN to capture launches)");
+		char shown[1024];
+		fprintf(stderr, "gputrace replay: '%s' holds %" PRIu64 " captured launches, none of them picked%s\n",
+		        gtp_escape(trace, shown, sizeof shown), set.seen, set.seen ? "" : " (record with --shadow PATTERN to capture launches)");
 		gt_capture_set_release(&set);
 		return 2;
 	}
@@ -199,8 +206,10 @@ int main(int argc, char **argv)
 			fclose(res);
 		return 77;
 	}
+	char shown_trace[1024];
 	printf("replaying %zu of %" PRIu64 " captured launches from %s on %s (cc %d.%d), %u timed replays each\n\n",
-	       set.n, set.seen, trace, cu.name, cu.cc_major, cu.cc_minor, opt.reps);
+	       set.n, set.seen, gtp_escape(trace, shown_trace, sizeof shown_trace), cu.name, cu.cc_major, cu.cc_minor,
+	       opt.reps);
 	int bad = 0, lost = 0;
 	for (size_t i = 0; i < set.n; i++) {
 		const struct gt_captured_launch *l = &set.launch[i];
@@ -218,7 +227,7 @@ int main(int argc, char **argv)
 		bad |= !ok_verdict(o.verdict);
 		printf("  verdict: %s: %s\n\n", replay_verdict_name(o.verdict), o.reason);
 		if (res)
-			fprintf(res, "%" PRIu64 " %u %d\n", l->c.capture_id, o.launches, (int)o.verdict);
+			fprintf(res, "%" PRIu64 " %u %d %u\n", l->c.capture_id, o.launches, (int)o.verdict, l->c.correlation_id);
 	}
 	fflush(stdout);
 	int werr = res && (ferror(res) | fclose(res));

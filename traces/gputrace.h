@@ -352,6 +352,8 @@ enum gt_blob_kind { GT_BLOB_CUBIN = 1, GT_BLOB_BUFFER = 2 };
 #define GT_CAPTURE_LAYOUT_DRIVER 0x4u   /* layout came from cu{Kernel,Func}GetParamInfo */
 #define GT_CAPTURE_LAYOUT_MISMATCH 0x8u /* the two layouts disagreed (the driver's was used) */
 #define GT_CAPTURE_INCOMPLETE 0x10u     /* at least one parameter's memory was not captured */
+#define GT_CAPTURE_MODULE_GUESSED 0x20u /* several loaded images hold a kernel of this name; the saved
+                                         * one is the newest whose launch bounds admit the block */
 
 struct gt_capture {
 	uint64_t capture_id;         /* 1, 2, ... in launch order */

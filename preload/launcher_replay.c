@@ -1,0 +1,331 @@
+/* launcher_replay.c: `gputrace replay`: re-run captured launches alone on the GPU, check them
+ * against the run, time them, and set the isolated durations beside the run's.
+ *
+ * The work is split over two processes so that the timings are CUPTI's, as in any recording:
+ * gputrace-replay (replay_main.c, a plain driver-API program) does the replays, and this command
+ * runs it through `gputrace record`, so the recorder preloaded into it writes the replay's own
+ * trace (kernels, the copies that restore inputs, clocks, device metadata). Afterwards the worker's
+ * results file says how many launches each capture made, in order; the replay trace's kernels,
+ * sorted by start, are cut into each capture's, and set beside the same kernel's launches in the
+ * original trace (launch_times.c). `--list` and `--extract` need no GPU.
+ */
+#include "launcher.h"
+#include "launcher_extract.h"
+#include "launcher_replay.h"
+#include "log.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+const struct launcher_help launcher_replay_help = {
+	.synopsis = "gputrace replay [options] TRACE",
+	.description =
+	"Replays launches that `gputrace record --shadow PATTERN` captured in TRACE, each alone\n"
+	"on this machine's GPU: recreates its buffers from the captured inputs, launches it from\n"
+	"the captured module image with the captured configuration, checks the first replay\n"
+	"against the run's outputs bit for bit, tells deterministic kernels from nondeterministic\n"
+	"ones by comparing further replays, and times the replays through CUPTI (the replay runs\n"
+	"under the recorder and writes a trace of its own, which gpuanalyze reads like any other).\n"
+	"The isolated durations are set beside the same kernel's durations in TRACE.",
+	.options =
+	"      --capture ID       replay this capture (repeatable; default: every one)\n"
+	"  -k, --kernel REGEX     replay captures of kernels whose name matches\n"
+	"  -n, --reps N           timed replays per capture after the self-check (default 50)\n"
+	"      --check-reps N     of those, how many are compared with the first (default 10)\n"
+	"      --dtype T          element type when reporting differences: f32 (default), f64,\n"
+	"                         i32, u32, u8\n"
+	"      --device N         CUDA device ordinal (default 0)\n"
+	"      --with-structs     replay launches with by-value struct parameters too (their\n"
+	"                         inner pointers keep the run's addresses)\n"
+	"      --timeout S        stop a replay that runs longer than S seconds (default 300)\n"
+	"  -o, --output FILE      the replay's trace (default: TRACE's name + .replay.gtrace,\n"
+	"                         in the current folder); with --extract, the folder to write\n"
+	"  -f, --force            replace FILE (or files in the --extract folder)\n"
+	"      --list             list TRACE's captures and exit (no GPU needed)\n"
+	"      --extract ID       write capture ID as a standalone reproducer into -o DIR:\n"
+	"                         module image, inputs, expected outputs, a C launcher, a\n"
+	"                         README (no GPU needed)\n"
+	"      --lib PATH         libgputrace.so to record with (default: beside gputrace)\n",
+	.exit_status =
+	"Exit status of replay: 0 every replayed launch reproduced the run (bit for bit, or\n"
+	"nondeterministic within the spread of its own replays); 1 a launch differed, failed or\n"
+	"could not be replayed (the reason is printed); 2 a usage or input error; 77 no GPU or\n"
+	"no CUDA driver on this machine (unavailable, with the reason).\n",
+	.environment = 0,
+};
+
+struct replay_args {
+	const char *trace;
+	const char *output;
+	const char *lib;
+	char worker_opts[16][64];
+	int nworker;
+	char *worker_kernel;
+	int force, list;
+	uint64_t extract;
+	unsigned timeout_s;
+};
+
+static int add_opt(struct replay_args *a, const char *name, const char *value)
+{
+	if (a->nworker + 2 > 16)
+		return -1;
+	snprintf(a->worker_opts[a->nworker++], sizeof a->worker_opts[0], "%s", name);
+	if (value) {
+		if (strlen(value) >= sizeof a->worker_opts[0])
+			return -1;
+		snprintf(a->worker_opts[a->nworker++], sizeof a->worker_opts[0], "%s", value);
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct replay_args *a)
+{
+	enum { O_CAPTURE = 256, O_CHECK, O_DTYPE, O_DEVICE, O_STRUCTS, O_TIMEOUT, O_LIST, O_EXTRACT, O_LIB };
+	static const struct option longs[] = {
+		{ "capture", required_argument, NULL, O_CAPTURE }, { "kernel", required_argument, NULL, 'k' },
+		{ "reps", required_argument, NULL, 'n' },          { "check-reps", required_argument, NULL, O_CHECK },
+		{ "dtype", required_argument, NULL, O_DTYPE },     { "device", required_argument, NULL, O_DEVICE },
+		{ "with-structs", no_argument, NULL, O_STRUCTS },  { "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "output", required_argument, NULL, 'o' },        { "force", no_argument, NULL, 'f' },
+		{ "list", no_argument, NULL, O_LIST },             { "extract", required_argument, NULL, O_EXTRACT },
+		{ "lib", required_argument, NULL, O_LIB },         { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	memset(a, 0, sizeof *a);
+	a->timeout_s = 300;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":k:n:o:fh", longs, NULL)) != -1) {
+		char *end;
+		unsigned long long v;
+		int bad = 0;
+		switch (c) {
+		case 'h': launcher_print_help(&launcher_replay_help, stdout); exit(0);
+		case O_CAPTURE: bad = add_opt(a, "--capture", optarg); break;
+		case 'k': a->worker_kernel = optarg; break;
+		case 'n': bad = add_opt(a, "--reps", optarg); break;
+		case O_CHECK: bad = add_opt(a, "--check-reps", optarg); break;
+		case O_DTYPE: bad = add_opt(a, "--dtype", optarg); break;
+		case O_DEVICE: bad = add_opt(a, "--device", optarg); break;
+		case O_STRUCTS: bad = add_opt(a, "--force", NULL); break;
+		case O_TIMEOUT:
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (errno || *end || end == optarg || v == 0 || v > 86400) {
+				fprintf(stderr, "gputrace: replay: --timeout takes 1..86400 seconds\n");
+				return 2;
+			}
+			a->timeout_s = (unsigned)v;
+			break;
+		case 'o': a->output = optarg; break;
+		case 'f': a->force = 1; break;
+		case O_LIST: a->list = 1; break;
+		case O_EXTRACT:
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (errno || *end || end == optarg || v == 0 || optarg[0] == '-') {
+				fprintf(stderr, "gputrace: replay: --extract takes a capture id (1, 2, ...)\n");
+				return 2;
+			}
+			a->extract = v;
+			break;
+		case O_LIB: a->lib = optarg; break;
+		default: return launcher_bad_option("replay", c, argv);
+		}
+		if (bad) {
+			fprintf(stderr, "gputrace: replay: too many options, or a value too long\n");
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "gputrace: replay: %s (try gputrace replay --help)\n",
+		        optind == argc ? "no trace given" : "one trace only");
+		return 2;
+	}
+	a->trace = argv[optind];
+	if (a->extract && !a->output) {
+		fprintf(stderr, "gputrace: replay: --extract needs -o DIR, the folder to write\n");
+		return 2;
+	}
+	return -1;
+}
+
+/* TRACE's file name without .gtrace, plus .replay.gtrace, in the current folder. */
+static void default_output(const char *trace, char *out, size_t n)
+{
+	const char *base = strrchr(trace, '/');
+	base = base ? base + 1 : trace;
+	size_t len = strlen(base);
+	if (len > 7 && strcmp(base + len - 7, ".gtrace") == 0)
+		len -= 7;
+	snprintf(out, n, "%.*s.replay.gtrace", (int)(len > 200 ? 200 : len), base);
+}
+
+static volatile sig_atomic_t group;
+
+static void forward(int sig)
+{
+	if (group > 0)
+		kill(-(pid_t)group, sig);
+}
+
+/* Runs argv in a process group of its own, so that a timeout stops the recorder's launcher and
+ * the worker under it alike. Returns the wait status, -1 when it could not start, or -2 after a
+ * timeout (the group was killed). */
+static int run_bounded(char **argv, unsigned timeout_s)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		setpgid(0, 0);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	group = pid;
+	struct sigaction sa, old[4];
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = forward;
+	sigemptyset(&sa.sa_mask);
+	const int sigs[4] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	struct timespec t0, now, nap = { 0, 20 * 1000 * 1000 };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int status = 0, rc;
+	for (;;) {
+		rc = (int)waitpid(pid, &status, WNOHANG);
+		if (rc == pid)
+			break;
+		if (rc < 0 && errno != EINTR) {
+			status = -1;
+			break;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec >= (time_t)timeout_s) {
+			kill(-pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			status = -2;
+			break;
+		}
+		nanosleep(&nap, NULL);
+	}
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	group = 0;
+	return status;
+}
+
+static int self_path(char *out, size_t n)
+{
+	ssize_t k = readlink("/proc/self/exe", out, n - 1);
+	if (k <= 0)
+		return -1;
+	out[k] = '\0';
+	return 0;
+}
+
+static int replay(struct replay_args *a)
+{
+	char shown[1024];
+	/* Unavailable, said once and up front: the worker and the recorder would each say it too. */
+	void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+	if (!cuda) {
+		const char *e = dlerror();
+		printf("gputrace replay: unavailable: no CUDA driver on this machine (%s)\n",
+		       e ? gtp_escape(e, shown, sizeof shown) : "libcuda.so.1 not found");
+		return 77;
+	}
+	dlclose(cuda);
+	char self[PATH_MAX], worker[PATH_MAX], out[512];
+	if (self_path(self, sizeof self) != 0 || launcher_find("gputrace-replay", worker, sizeof worker) != 0) {
+		fprintf(stderr, "gputrace: replay: gputrace-replay not found beside gputrace (built where cuda.h is)\n");
+		return 2;
+	}
+	if (!a->output) {
+		default_output(a->trace, out, sizeof out);
+		a->output = out;
+	}
+	char results[] = "/tmp/gputrace-replay-XXXXXX";
+	int fd = mkstemp(results);
+	if (fd < 0) {
+		fprintf(stderr, "gputrace: replay: cannot create a temporary file: %s\n", strerror(errno));
+		return 2;
+	}
+	close(fd);
+	/* The recording must see every launch: nothing of the caller's filters or windows. */
+	static const char *const unset[] = { "GPUTRACE_SHADOW", "GPUTRACE_KERNELS", "GPUTRACE_WINDOW", "GPUTRACE_DISABLE" };
+	for (size_t i = 0; i < sizeof unset / sizeof unset[0]; i++)
+		unsetenv(unset[i]);
+	char *argv[64];
+	int n = 0;
+	argv[n++] = self;
+	argv[n++] = "record";
+	argv[n++] = "-q";
+	if (a->force)
+		argv[n++] = "-f";
+	argv[n++] = "-o";
+	argv[n++] = (char *)a->output;
+	argv[n++] = "-a";
+	argv[n++] = "kernel,memcpy,memset";
+	if (a->lib) {
+		argv[n++] = "--lib";
+		argv[n++] = (char *)a->lib;
+	}
+	argv[n++] = "--";
+	argv[n++] = worker;
+	argv[n++] = (char *)a->trace;
+	for (int i = 0; i < a->nworker; i++)
+		argv[n++] = a->worker_opts[i];
+	if (a->worker_kernel) {
+		argv[n++] = "--kernel";
+		argv[n++] = a->worker_kernel;
+	}
+	argv[n++] = "--results";
+	argv[n++] = results;
+	argv[n] = NULL;
+	fflush(stdout);
+	int status = run_bounded(argv, a->timeout_s);
+	int rc;
+	if (status == -2) {
+		fprintf(stderr, "gputrace: replay: stopped after %u s (--timeout): a kernel that waits for something "
+		        "the run provided and the replay does not?\n", a->timeout_s);
+		rc = 1;
+	} else if (status < 0 || !WIFEXITED(status)) {
+		fprintf(stderr, "gputrace: replay: the replay process %s\n",
+		        status < 0 ? "could not be started" : "was killed by a signal");
+		rc = 1;
+	} else {
+		rc = WEXITSTATUS(status);
+		if (rc == 0 || rc == 1)
+			rc = launcher_replay_times(a->trace, a->output, results, stdout) ? 1 : rc;
+	}
+	unlink(results);
+	return rc;
+}
+
+int launcher_replay(int argc, char **argv)
+{
+	struct replay_args a;
+	int rc = parse(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	if (a.list)
+		return launcher_replay_list(a.trace, stdout);
+	if (a.extract)
+		return launcher_extract(a.trace, a.extract, a.output, a.force);
+	return replay(&a);
+}

@@ -1,0 +1,37 @@
+/* launcher_replay_list.c: `gputrace replay --list TRACE`: the captures a trace holds, one a line,
+ * so a user can pick --capture ID or --extract ID. Reads only the capture records (no buffers). */
+#include "launcher_replay.h"
+#include "log.h"
+
+#include "capture_set.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static int list_one(void *ctx, const struct gt_capture *c, const char *mangled)
+{
+	FILE *out = ctx;
+	char shown[2048];
+	fprintf(out, "%6" PRIu64 "  %6u  %5ux%ux%u  %5ux%ux%u  %6u  %-10s %s\n", c->capture_id, c->launch_index,
+	        c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1], c->block[2], c->nparams,
+	        (c->flags & GT_CAPTURE_INCOMPLETE) ? "incomplete" : "complete", gtp_escape(mangled, shown, sizeof shown));
+	return 0;
+}
+
+int launcher_replay_list(const char *trace, FILE *out)
+{
+	struct gt_capture_set set;
+	char err[512], shown[1024];
+	fprintf(out, "%6s  %6s  %-11s  %-11s  %6s  %-10s %s\n", "id", "launch", "grid", "block", "params", "memory",
+	        "kernel (mangled)");
+	if (gt_capture_set_load(&set, trace, list_one, out, err, sizeof err) != 0) {
+		fprintf(stderr, "gputrace: replay: cannot read trace '%s': %s\n", gtp_escape(trace, shown, sizeof shown), err);
+		return 2;
+	}
+	fprintf(out, "%" PRIu64 " captured launches%s", set.seen, set.seen ? "" : " (record with --shadow PATTERN)");
+	if (set.dropped)
+		fprintf(out, "; %" PRIu64 " more were not captured (caps reached)", set.dropped);
+	fputc('\n', out);
+	gt_capture_set_release(&set);
+	return 0;
+}
