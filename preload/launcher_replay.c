@@ -118,7 +118,7 @@ static int parse(int argc, char **argv, struct replay_args *a)
 		case O_CHECK: bad = add_opt(a, "--check-reps", optarg); break;
 		case O_DTYPE: bad = add_opt(a, "--dtype", optarg); break;
 		case O_DEVICE: bad = add_opt(a, "--device", optarg); break;
-		case O_STRUCTS: bad = add_opt(a, "--force", NULL); break;
+		case O_STRUCTS: bad = add_opt(a, "--with-structs", NULL); break;
 		case O_TIMEOUT:
 			errno = 0;
 			v = strtoull(optarg, &end, 10);

@@ -116,9 +116,9 @@ static int check_limits(struct replay *r)
 		if (p->p.status == GT_PARAM_STRUCT && !r->opt->force)
 			return say(r, RV_NOT_REPLAYABLE, "%s%s", what,
 			           "is a by-value struct: pointers inside it were not followed, so their memory was not "
-			           "captured (--force replays it anyway, with the run's addresses)"), 1;
+			           "captured (--with-structs replays it anyway, with the run's addresses)"), 1;
 		if (p->p.status == GT_PARAM_STRUCT)
-			fprintf(r->out, "  note: %sis a by-value struct, passed with the run's bytes (--force)\n", what);
+			fprintf(r->out, "  note: %sis a by-value struct, passed with the run's bytes (--with-structs)\n", what);
 		if (p->p.kind == GT_PARAM_POINTER && p->p.status == GT_PARAM_OK && (!p->before || !p->after))
 			return say(r, RV_NOT_REPLAYABLE, "%s%s", what,
 			           "points into an allocation whose copies are missing from the trace"), 1;

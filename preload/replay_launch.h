@@ -33,7 +33,7 @@ struct replay_options {
 	unsigned reps;          /* timed replays after the self-check one */
 	unsigned check_reps;    /* how many of them are also compared (determinism) */
 	enum replay_dtype dtype;
-	int force;              /* replay even with by-value struct parameters */
+	int force;              /* --with-structs: replay even with by-value struct parameters */
 };
 
 struct replay_outcome {

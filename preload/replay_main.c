@@ -1,7 +1,7 @@
 /* replay_main.c: gputrace-replay, the worker behind `gputrace replay`.
  *
  *   gputrace-replay TRACE [--capture ID]... [--kernel REGEX] [--reps N] [--check-reps N]
- *                   [--dtype T] [--device N] [--force] [--results FILE]
+ *                   [--dtype T] [--device N] [--with-structs] [--results FILE]
  *
  * Replays the picked captures of TRACE on this GPU, one after the other, and prints what each did.
  * `gputrace replay` runs it under the recorder (the kernel durations it reports come from CUPTI,
@@ -81,7 +81,7 @@ by_name:
 static int usage(const char *msg)
 {
 	fprintf(stderr, "gputrace-replay: %s\nusage: gputrace-replay TRACE [--capture ID]... [--kernel REGEX] "
-	        "[--reps N] [--check-reps N] [--dtype f32|f64|i32|u32|u8] [--device N] [--force] [--results FILE]\n",
+	        "[--reps N] [--check-reps N] [--dtype f32|f64|i32|u32|u8] [--device N] [--with-structs] [--results FILE]\n",
 	        msg);
 	return 2;
 }
@@ -130,7 +130,7 @@ int main(int argc, char **argv)
 		{ "capture", required_argument, NULL, 'c' }, { "kernel", required_argument, NULL, 'k' },
 		{ "reps", required_argument, NULL, 'n' },    { "check-reps", required_argument, NULL, 'C' },
 		{ "dtype", required_argument, NULL, 't' },   { "device", required_argument, NULL, 'd' },
-		{ "force", no_argument, NULL, 'F' },         { "results", required_argument, NULL, 'r' },
+		{ "with-structs", no_argument, NULL, 'F' },        { "results", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
