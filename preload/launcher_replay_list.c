@@ -8,10 +8,20 @@
 #include <inttypes.h>
 #include <string.h>
 
+struct listing {
+	FILE *out;
+	int header_done;
+};
+
 static int list_one(void *ctx, const struct gt_capture *c, const char *mangled)
 {
-	FILE *out = ctx;
+	struct listing *li = ctx;
+	FILE *out = li->out;
 	char shown[2048];
+	/* The header comes with the first capture, so that an unreadable trace prints only its error. */
+	if (!li->header_done++)
+		fprintf(out, "%6s  %6s  %-11s  %-11s  %6s  %-10s %s\n", "id", "launch", "grid", "block", "params",
+		        "memory", "kernel (mangled)");
 	fprintf(out, "%6" PRIu64 "  %6u  %5ux%ux%u  %5ux%ux%u  %6u  %-10s %s\n", c->capture_id, c->launch_index,
 	        c->grid[0], c->grid[1], c->grid[2], c->block[0], c->block[1], c->block[2], c->nparams,
 	        (c->flags & GT_CAPTURE_INCOMPLETE) ? "incomplete" : "complete", gtp_escape(mangled, shown, sizeof shown));
@@ -22,9 +32,8 @@ int launcher_replay_list(const char *trace, FILE *out)
 {
 	struct gt_capture_set set;
 	char err[512], shown[1024];
-	fprintf(out, "%6s  %6s  %-11s  %-11s  %6s  %-10s %s\n", "id", "launch", "grid", "block", "params", "memory",
-	        "kernel (mangled)");
-	if (gt_capture_set_load(&set, trace, list_one, out, err, sizeof err) != 0) {
+	struct listing li = { .out = out };
+	if (gt_capture_set_load(&set, trace, list_one, &li, err, sizeof err) != 0) {
 		fprintf(stderr, "gputrace: replay: cannot read trace '%s': %s\n", gtp_escape(trace, shown, sizeof shown), err);
 		return 2;
 	}

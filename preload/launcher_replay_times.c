@@ -127,7 +127,7 @@ static int open_trace(struct gt_reader **r, const char *path)
 }
 
 /* The replay trace: its kernels sorted by start, each capture's slice and name. */
-static int read_replay(struct times *t, const char *path)
+static int read_replay(struct times *t, const char *path, FILE *out)
 {
 	struct gt_reader *r;
 	if (open_trace(&r, path))
@@ -163,8 +163,8 @@ static int read_replay(struct times *t, const char *path)
 	for (size_t i = 0; i < t->ncap; i++)
 		want += t->cap[i].launches;
 	if (!rc && want != t->nrk) {
-		printf("timing: the replay trace holds %zu kernels, the replay made %zu launches: not cut into "
-		       "captures (records lost? see gpuanalyze info)\n", t->nrk, want);
+		fprintf(out, "timing: the replay trace holds %zu kernels, the replay made %zu launches: not cut into "
+		        "captures (records lost? see gpuanalyze info)\n", t->nrk, want);
 		rc = 1;
 	}
 	size_t at = 0;
@@ -329,7 +329,7 @@ int launcher_replay_times(const char *original, const char *replay, const char *
 	memset(&t, 0, sizeof t);
 	int rc = read_results(&t, results);
 	if (!rc)
-		rc = read_replay(&t, replay);
+		rc = read_replay(&t, replay, out);
 	if (!rc)
 		rc = read_run(&t, original);
 	if (!rc) {

@@ -10,9 +10,14 @@ TEST_HELPER_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(wildcard tests/unit/helpers/*.c)
 CFLAGS_tests := $(if $(CUPTI_INC),-I$(CUPTI_INC) -I$(CUDA_INC)) -Itests/unit
 TEST_ARCHIVES := $(BUILD)/libgtanalyze.a $(if $(CUPTI_INC),$(BUILD)/libgtcupti.a) $(BUILD)/libgttrace.a
 
-$(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $(TEST_HELPER_OBJS) $(TEST_ARCHIVES)
+# Objects that live in no archive (the launcher's and the replay worker's), for the one test of each:
+# TEST_OBJS_<test> lists them.
+TEST_OBJS_test_launcher_replay_times := $(OBJ)/preload/launcher_replay_times.o $(OBJ)/preload/log.o
+
+.SECONDEXPANSION:
+$(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $$(TEST_OBJS_$$*) $(TEST_HELPER_OBJS) $(TEST_ARCHIVES)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_HELPER_OBJS) $(TEST_ARCHIVES) -lcmocka -lzstd -lz -lsqlite3 -ldl -lm -lpthread
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_OBJS_$*) $(TEST_HELPER_OBJS) $(TEST_ARCHIVES) -lcmocka -lzstd -lz -lsqlite3 -ldl -lm -lpthread
 
 # What the sanitizer pass builds: everything a test runs, in its sanitized form.
 .PHONY: tests-only

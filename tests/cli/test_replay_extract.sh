@@ -39,11 +39,6 @@ refused() {
 
 size() { wc -c <"$1" | tr -d ' '; }
 
-# Until `replay` is wired into the launcher (preload/launcher_replay.c), say so rather than fail.
-"$GPUTRACE" replay --extract 1 -o "$T/probe" "$SAMPLE" >/dev/null 2>"$T/probe.err"
-grep -q "unknown command 'replay'" "$T/probe.err" && skip "skipped: this gputrace has no replay command"
-rm -rf "$T/probe"
-
 # ---- a sample capture ---------------------------------------------------------------------------
 d=$T/x1
 extract x1 --extract 1 -o "$d" "$SAMPLE"
