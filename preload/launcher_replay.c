@@ -280,7 +280,7 @@ static int replay(struct replay_args *a)
 	argv[n++] = "-o";
 	argv[n++] = (char *)a->output;
 	argv[n++] = "-a";
-	argv[n++] = "kernel,memcpy,memset";
+	argv[n++] = "kernel,memcpy,memset,nvtx";
 	if (a->lib) {
 		argv[n++] = "--lib";
 		argv[n++] = (char *)a->lib;

@@ -17,6 +17,8 @@
 #include "log.h"
 #include "mangled.h"
 
+#include <nvtx3/nvToolsExt.h>
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
@@ -221,7 +223,16 @@ int main(int argc, char **argv)
 			snprintf(o.reason, sizeof o.reason, "not run: an earlier replay's fault left the GPU context unusable");
 		} else {
 			fflush(stdout);
+			/* The replay trace says which launches are whose: one NVTX range per capture, and its
+			 * verdict as a mark (`gpuanalyze stats nvtx_kern_sum` gives per-capture statistics). */
+			char range[64];
+			snprintf(range, sizeof range, "replay capture %" PRIu64, l->c.capture_id);
+			nvtxRangePushA(range);
 			replay_launch(&cu, l, &opt, stdout, &o);
+			nvtxRangePop();
+			char mark[96];
+			snprintf(mark, sizeof mark, "capture %" PRIu64 ": %s", l->c.capture_id, replay_verdict_name(o.verdict));
+			nvtxMarkA(mark);
 		}
 		lost |= o.context_lost;
 		bad |= !ok_verdict(o.verdict);

@@ -110,7 +110,7 @@ archive() {
 	ar rcs "$FB/lib/$name" $objs || exit 2
 }
 build_failed=0
-archive libgttrace.a traces/*.c
+archive libgttrace.a traces/*.c common/*.c
 archive libgtanalyze.a $(ls analyze/*.c | grep -v '/gpuanalyze\.c$')
 [ $build_failed = 1 ] && { echo "run_all.sh: --strict: the libraries do not compile" >&2; exit 2; }
 # The hostile reference library that fuzz_structured loads (beside it) for shadow and calibrate.

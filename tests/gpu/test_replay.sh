@@ -39,7 +39,11 @@ replay k k.gtrace -n 30; rc=$?
 verdicts_for_all "correct kernels" k.txt k.gtrace
 expect "saxpy and reduce_sum reproduced bit for bit" k.txt '^  verdict: reproduced: bit-exact' 4
 expect "timing beside the run" k.txt 'in the run .* in isolation .* median: [0-9.]+x' 4
-check "gpuanalyze summary of the replay" "$GA" summary k.replay.gtrace
+check "gpuanalyze summary of the replay" "$GA" summary --warmup 1 k.replay.gtrace
+check "gpuanalyze report of the replay" "$GA" report k.replay.gtrace
+"$GA" stats nvtx_kern_sum k.replay.gtrace > nvtx.txt 2>&1
+sed 's/^/    /' nvtx.txt | head -20
+expect "each capture's launches under its NVTX range" nvtx.txt 'replay capture [0-9]+' 8
 replay k2 k.gtrace -n 30 --capture 1 --capture 3 >/dev/null
 "$GT" replay -f -o k3.replay.gtrace -n 30 --capture 1 --capture 3 k.gtrace > k3.txt 2>&1
 "$GA" diff k2.replay.gtrace k3.replay.gtrace > diff.txt 2>&1; rc=$?
