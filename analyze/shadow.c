@@ -310,6 +310,7 @@ static const char *param_status_text(uint32_t s)
 	case GT_PARAM_TOO_LARGE: return "over the capture's byte cap, not copied";
 	case GT_PARAM_COPY_FAILED: return "the copy failed";
 	case GT_PARAM_STRUCT: return "a by-value struct";
+	case GT_PARAM_STRUCT_SCANNED: return "a by-value struct, its pointers followed";
 	}
 	return "unknown status";
 }
@@ -406,15 +407,21 @@ static int resolve(struct walk *w, const struct gt_reader *r, const struct gt_ca
 				break;
 			}
 	}
+	/* Pointers found inside by-value structs follow the declared parameters as extra entries
+	 * (gputrace-format(5)); a reference is called with the declared ones only. */
+	uint32_t declared = 0;
+	while (declared < c->nparams && w->params[declared].cp.kind != GT_PARAM_INNER_POINTER)
+		declared++;
+	l->nparams = declared;
 	if (!l->ref) {
 		l->status = GT_SHADOW_NO_REF;
 		snprintf(l->why, sizeof l->why, "no reference for this kernel in the library");
 		return 0;
 	}
-	if (l->ref->nparams && l->ref->nparams != c->nparams) {
+	if (l->ref->nparams && l->ref->nparams != declared) {
 		l->status = GT_SHADOW_ERROR;
 		snprintf(l->why, sizeof l->why, "the reference expects %u parameters, the capture has %u",
-		         l->ref->nparams, c->nparams);
+		         l->ref->nparams, declared);
 		return 0;
 	}
 	if (incomplete) {
@@ -425,7 +432,7 @@ static int resolve(struct walk *w, const struct gt_reader *r, const struct gt_ca
 	}
 	for (unsigned k = 0; k < l->ref->noutputs; k++) {
 		unsigned pi = l->ref->outputs[k].param;
-		if (pi >= c->nparams || !w->params[pi].pointer) {
+		if (pi >= declared || !w->params[pi].pointer) {
 			l->status = GT_SHADOW_ERROR;
 			snprintf(l->why, sizeof l->why, "output '%s' is parameter %u, which is not a captured "
 			         "pointer", l->ref->outputs[k].name ? l->ref->outputs[k].name : "?", pi);

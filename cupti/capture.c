@@ -471,6 +471,64 @@ static int find_alloc(const struct capture_item *it, uint64_t base)
 	return -1;
 }
 
+/* Entry i holds 8 bytes of value v: when v points into device memory, make it a pointer entry
+ * (kind stays as the caller set it when it is GT_PARAM_INNER_POINTER) sharing the allocation with
+ * any earlier entry into it. Returns 1 a device pointer, 0 not one. */
+static int look_up_pointer(struct capture_item *it, uint32_t i, uint64_t v, uint64_t *need, uint32_t *flags)
+{
+	struct gt_capture_param *p = &it->params[i];
+	uint64_t base, bytes;
+	int where;
+	const uint8_t *host;
+	int cls = capture_classify(v, &base, &bytes, &where, &host);
+	if (cls == CAPTURE_PTR_NONE)
+		return 0;
+	if (p->kind != GT_PARAM_INNER_POINTER)
+		p->kind = GT_PARAM_POINTER;
+	p->alloc_base = base;
+	p->alloc_bytes = bytes;
+	if (cls == CAPTURE_PTR_MANAGED) {
+		p->status = GT_PARAM_MANAGED;
+		*flags |= GT_CAPTURE_INCOMPLETE;
+		return 1;
+	}
+	int a = find_alloc(it, base);
+	if (a < 0) {
+		a = (int)it->nallocs++;
+		it->allocs[a].base = base;
+		it->allocs[a].bytes = bytes;
+		it->allocs[a].where = where;
+		it->allocs[a].host = host;
+		*need += 2 * bytes;
+	}
+	it->param_alloc[i] = a;
+	return 1;
+}
+
+/* A by-value struct: every 8-aligned word of it (aligned in the parameter buffer, as a pointer
+ * member is) that points into device memory becomes a GT_PARAM_INNER_POINTER entry after the
+ * declared parameters. Returns 0 when every word was looked at, 1 when the entry cap stopped it. */
+static int scan_struct(struct capture_item *it, const struct gt_capture_param *s, uint32_t cap, uint32_t *n,
+                       uint64_t *need, uint32_t *flags)
+{
+	for (uint32_t off = (s->offset + 7u) & ~7u; off + 8 <= s->offset + s->size; off += 8) {
+		if (*n >= cap)
+			return 1;
+		uint64_t v;
+		memcpy(&v, it->param_bytes + off, 8);
+		struct gt_capture_param *q = &it->params[*n];
+		memset(q, 0, sizeof *q);
+		q->offset = off;
+		q->size = 8;
+		q->kind = GT_PARAM_INNER_POINTER;
+		q->status = GT_PARAM_OK;
+		it->param_alloc[*n] = -1;
+		if (look_up_pointer(it, *n, v, need, flags))
+			(*n)++;
+	}
+	return 0;
+}
+
 /* Builds the item and takes the "before" copies. Returns -1 when the item is ready (in *out), else
  * the skip reason (nothing left allocated). */
 static int capture_enter(struct handle_entry *e, const struct launch *L, const CUpti_CallbackData *cb,
@@ -494,10 +552,21 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 	if (!it)
 		return SKIP_NO_MEMORY;
 	uint32_t np = lay->nparams;
+	/* Room for the declared parameters and one entry per 8-aligned word of every by-value struct
+	 * (each may be a pointer: PyTorch's and CuPy's kernels take their tensors' addresses in
+	 * structs), within the format's cap on entries. */
+	uint32_t cap = np;
+	for (uint32_t i = 0; i < np; i++)
+		if (lay->params[i].size > 8)
+			cap += lay->params[i].size / 8 + 1;
+	if (cap > NVINFO_MAX_PARAMS)
+		cap = NVINFO_MAX_PARAMS;
+	if (cap < np)
+		cap = np;
 	it->param_bytes = malloc(lay->param_bytes ? lay->param_bytes : 1);
-	it->params = calloc(np ? np : 1, sizeof *it->params);
-	it->param_alloc = calloc(np ? np : 1, sizeof *it->param_alloc);
-	it->allocs = calloc(np ? np : 1, sizeof *it->allocs);
+	it->params = calloc(cap ? cap : 1, sizeof *it->params);
+	it->param_alloc = calloc(cap ? cap : 1, sizeof *it->param_alloc);
+	it->allocs = calloc(cap ? cap : 1, sizeof *it->allocs);
 	it->name = strdup(e->name);
 	if (!it->param_bytes || !it->params || !it->param_alloc || !it->allocs || !it->name) {
 		capture_item_free(it);
@@ -512,6 +581,7 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 		flags |= GT_CAPTURE_INCOMPLETE; /* extra's buffer was shorter than the layout */
 
 	uint64_t need = 0;
+	uint32_t n = np; /* entries: the declared parameters, then the pointers found inside structs */
 	for (uint32_t i = 0; i < np; i++) {
 		struct gt_capture_param *p = &it->params[i];
 		p->offset = lay->params[i].offset;
@@ -520,38 +590,15 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 		p->status = GT_PARAM_OK;
 		it->param_alloc[i] = -1;
 		if (p->size > 8) {
-			p->status = GT_PARAM_STRUCT;
+			p->status = scan_struct(it, p, cap, &n, &need, &flags) ? GT_PARAM_STRUCT : GT_PARAM_STRUCT_SCANNED;
 			continue;
 		}
 		if (p->size != 8)
 			continue;
-		uint64_t v, base, bytes;
-		int where;
-		const uint8_t *host;
+		uint64_t v;
 		memcpy(&v, it->param_bytes + p->offset, 8);
-		int cls = capture_classify(v, &base, &bytes, &where, &host);
-		if (cls == CAPTURE_PTR_NONE) {
+		if (look_up_pointer(it, i, v, &need, &flags) == 0)
 			p->status = GT_PARAM_NOT_DEVICE;
-			continue;
-		}
-		p->kind = GT_PARAM_POINTER;
-		p->alloc_base = base;
-		p->alloc_bytes = bytes;
-		if (cls == CAPTURE_PTR_MANAGED) {
-			p->status = GT_PARAM_MANAGED;
-			flags |= GT_CAPTURE_INCOMPLETE;
-			continue;
-		}
-		int a = find_alloc(it, base);
-		if (a < 0) {
-			a = (int)it->nallocs++;
-			it->allocs[a].base = base;
-			it->allocs[a].bytes = bytes;
-			it->allocs[a].where = where;
-			it->allocs[a].host = host;
-			need += 2 * bytes;
-		}
-		it->param_alloc[i] = a;
 	}
 
 	pthread_mutex_lock(&S.mu);
@@ -587,7 +634,7 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 	memcpy(h->block, L->block, sizeof h->block);
 	memcpy(h->cluster, L->cluster, sizeof h->cluster);
 	h->dynamic_smem = L->smem;
-	h->nparams = np;
+	h->nparams = n;
 	h->param_bytes = lay->param_bytes;
 	h->launch_index = index > UINT32_MAX ? UINT32_MAX : (uint32_t)index;
 	it->module = module;

@@ -138,8 +138,9 @@ int nvinfo_image_facts(const void *image, size_t len, struct nvinfo_image *out)
 		const char *n = section_name(&v, i, &nl);
 		for (size_t k = 0; n && k < sizeof state / sizeof state[0]; k++) {
 			if (nl == strlen(state[k]) && memcmp(n, state[k], nl) == 0) {
+				uint64_t sz = ld64(shdr(&v, i) + 32);
 				out->state_sections++;
-				out->state_bytes += ld64(shdr(&v, i) + 32);
+				out->state_bytes = sz > UINT64_MAX - out->state_bytes ? UINT64_MAX : out->state_bytes + sz;
 			}
 		}
 	}
@@ -195,9 +196,15 @@ static int next_record(const uint8_t *p, size_t n, uint8_t *attr, const uint8_t 
 	}
 }
 
+/* a * b, saturating at UINT64_MAX. */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
 int nvinfo_block_fits(const uint8_t *sec, size_t len, const uint32_t block[3])
 {
-	uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+	uint64_t threads = mul_sat(mul_sat(block[0], block[1]), block[2]);
 	int fits = 1;
 	for (size_t at = 0; at < len;) {
 		uint8_t attr;
@@ -209,7 +216,7 @@ int nvinfo_block_fits(const uint8_t *sec, size_t len, const uint32_t block[3])
 			uint32_t x = ld32(val), y = ld32(val + 4), z = ld32(val + 8);
 			if (attr == NVINFO_ATTR_REQNTID && (x != block[0] || y != block[1] || z != block[2]))
 				fits = 0;
-			if (attr == NVINFO_ATTR_MAX_THREADS && threads > (uint64_t)x * y * z)
+			if (attr == NVINFO_ATTR_MAX_THREADS && threads > mul_sat(mul_sat(x, y), z))
 				fits = 0;
 		}
 		at += rl;

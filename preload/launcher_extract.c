@@ -182,7 +182,7 @@ static int check_capture(struct extract *x)
 		const char *why = param_problem(p->p.status);
 		if (p->p.offset > l->c.param_bytes || p->p.size > l->c.param_bytes - p->p.offset)
 			why = "lies outside the captured parameter bytes";
-		else if (p->p.kind == GT_PARAM_POINTER && p->p.status == GT_PARAM_OK) {
+		else if (GT_PARAM_IS_POINTER(p->p.kind) && p->p.status == GT_PARAM_OK) {
 			uint64_t old = 0;
 			if (p->p.size != 8)
 				why = "is a pointer that is not 8 bytes";
@@ -197,7 +197,7 @@ static int check_capture(struct extract *x)
 			                p->p.offset, p->p.size, why);
 		if (p->p.status == GT_PARAM_STRUCT)
 			x->nstructs++;
-		if (p->p.kind != GT_PARAM_POINTER || p->p.status != GT_PARAM_OK)
+		if (!GT_PARAM_IS_POINTER(p->p.kind) || p->p.status != GT_PARAM_OK)
 			continue;
 		uint32_t k = 0;
 		while (k < x->nbuf && x->buf[k].base != p->p.alloc_base)
@@ -360,10 +360,11 @@ static int fill_repro(FILE *f, const struct extract *x, const void *arg)
 	fprintf(f, "\n/* params.bin: the parameter buffer as launched (%u bytes); each parameter's offset in it. */\n"
 	        "#define REPRO_PARAM_BYTES %u\n#define REPRO_NPARAMS %u\n"
 	        "static const unsigned repro_param_offset[REPRO_NPARAMS + 1] = {", c->param_bytes, c->param_bytes,
-	        c->nparams);
-	for (uint32_t i = 0; i < c->nparams; i++)
+	        l->declared);
+	/* The kernel's own parameters only: pointers found inside structs are patched, not passed. */
+	for (uint32_t i = 0; i < l->declared; i++)
 		fprintf(f, "%s%u", i % 16 ? ", " : "\n\t", l->params[i].p.offset);
-	fputs(c->nparams ? ",\n\t0 /* end */\n};\n" : " 0 /* none */ };\n", f);
+	fputs(l->declared ? ",\n\t0 /* end */\n};\n" : " 0 /* none */ };\n", f);
 	fprintf(f, "\n/* One device allocation per buffer<K>.before.bin; changed: the kernel changed it in the run\n"
 	        " * (its bytes after differ from those before), so it is restored before each launch and checked. */\n"
 	        "struct repro_buffer {\n\tunsigned long long bytes;\n\tint changed;\n};\n#define REPRO_NBUFFERS %u\n"
@@ -443,8 +444,12 @@ static int fill_readme(FILE *f, const struct extract *x, const void *arg)
 	if (clustered(c))
 		fprintf(f, "- Cluster: %u x %u x %u (launched with cuLaunchKernelEx)\n", dim(c->cluster[0]),
 		        dim(c->cluster[1]), dim(c->cluster[2]));
-	fprintf(f, "- Dynamic shared memory: %u bytes\n- Parameters: %u, %u bytes (`params.bin`)\n", c->dynamic_smem,
-	        c->nparams, c->param_bytes);
+	fprintf(f, "- Dynamic shared memory: %u bytes\n- Parameters: %u, %u bytes (`params.bin`)", c->dynamic_smem,
+	        l->declared, c->param_bytes);
+	if (c->nparams > l->declared)
+		fprintf(f, "; %u pointers inside by-value structs, found by the recorder and patched like the others",
+		        c->nparams - l->declared);
+	fputc('\n', f);
 	fputs("\n## Buffers\n\nOne device allocation of the run each; every pointer parameter into it is moved to "
 	      "the reproducer's own allocation, at the same offset.\n\n", f);
 	if (!x->nbuf)

@@ -4,7 +4,8 @@
  * The work is split over two processes so that the timings are CUPTI's, as in any recording:
  * gputrace-replay (replay_main.c, a plain driver-API program) does the replays, and this command
  * runs it through `gputrace record`, so the recorder preloaded into it writes the replay's own
- * trace (kernels, the copies that restore inputs, clocks, device metadata). Afterwards the worker's
+ * trace (kernels, the copies that restore inputs, the driver's launch calls, one NVTX range per
+ * capture with its verdict as a mark, clocks, device metadata). Afterwards the worker's
  * results file says how many launches each capture made, in order; the replay trace's kernels,
  * sorted by start, are cut into each capture's, and set beside the same kernel's launches in the
  * original trace (launch_times.c). `--list` and `--extract` need no GPU.
@@ -45,8 +46,8 @@ const struct launcher_help launcher_replay_help = {
 	"      --dtype T          element type when reporting differences: f32 (default), f64,\n"
 	"                         i32, u32, u8\n"
 	"      --device N         CUDA device ordinal (default 0)\n"
-	"      --with-structs     replay launches with by-value struct parameters too (their\n"
-	"                         inner pointers keep the run's addresses)\n"
+	"      --with-structs     replay launches with by-value structs whose words the recorder\n"
+	"                         did not look up (older traces), with the run's bytes\n"
 	"      --timeout S        stop a replay that runs longer than S seconds (default 300)\n"
 	"  -o, --output FILE      the replay's trace (default: TRACE's name + .replay.gtrace,\n"
 	"                         in the current folder); with --extract, the folder to write\n"
@@ -280,7 +281,7 @@ static int replay(struct replay_args *a)
 	argv[n++] = "-o";
 	argv[n++] = (char *)a->output;
 	argv[n++] = "-a";
-	argv[n++] = "kernel,memcpy,memset,nvtx";
+	argv[n++] = "kernel,memcpy,memset,nvtx,driver";
 	if (a->lib) {
 		argv[n++] = "--lib";
 		argv[n++] = (char *)a->lib;

@@ -32,9 +32,18 @@ static size_t dtype_bytes(enum replay_dtype t)
 	return t == RD_F64 ? 8 : t == RD_U8 ? 1 : 4;
 }
 
-/* Bits of an IEEE float mapped so that integer order is the values' order. */
-static uint64_t ordered32(uint32_t u) { return (u & 0x80000000u) ? (uint64_t)(~u) : (uint64_t)u | 0x80000000u; }
-static uint64_t ordered64(uint64_t u) { return (u >> 63) ? ~u : u | (1ull << 63); }
+/* Bits of an IEEE float mapped so that integer order is the values' order and +0 and -0 share one
+ * key (the usual sign-magnitude to biased mapping): the smallest denormals either side of zero are
+ * 2 apart, as the analyzer's ULP distances count them. */
+static uint64_t ordered32(uint32_t u)
+{
+	return (u & 0x80000000u) ? 0x80000000u - (uint64_t)(u & 0x7fffffffu) : 0x80000000u + (uint64_t)u;
+}
+static uint64_t ordered64(uint64_t u)
+{
+	const uint64_t bias = 1ull << 63;
+	return (u >> 63) ? bias - (u & (bias - 1)) : bias + u;
+}
 static uint64_t absdiff(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
 
 static void element(const uint8_t *p, enum replay_dtype t, double *v, uint64_t *key, int *nan)

@@ -5,7 +5,7 @@
  * the element type the user names (--dtype; float32 by default, bytes when the size is no multiple
  * of it). Bit-identical is the test; the worst element is only there to explain a difference:
  * for floats the distance in ULPs (NaN against anything but the same bits counts as the largest
- * distance, +0 and -0 are 1 ULP apart only in their bits and reported as equal values), for
+ * distance; +0 and -0 differ in their bits, so they count as differing, at distance 0), for
  * integers the absolute difference.
  */
 #ifndef GT_REPLAY_COMPARE_H

@@ -107,24 +107,33 @@ static int check_limits(struct replay *r)
 		        "the one the run launched\n");
 	if ((l->c.cluster[0] > 1 || l->c.cluster[1] > 1 || l->c.cluster[2] > 1) && !r->cu->cuLaunchKernelEx)
 		return say(r, RV_NOT_REPLAYABLE, "the launch used thread-block clusters and this driver has no cuLaunchKernelEx", NULL, NULL), 1;
+	uint32_t nscanned = 0, ninner = 0;
+	for (uint32_t i = 0; i < l->c.nparams; i++)
+		ninner += l->params[i].p.kind == GT_PARAM_INNER_POINTER;
 	for (uint32_t i = 0; i < l->c.nparams; i++) {
 		const struct gt_captured_param *p = &l->params[i];
 		const char *why = param_problem(p->p.status);
 		snprintf(what, sizeof what, "parameter %u (offset %u, %u bytes) ", i, p->p.offset, p->p.size);
 		if (why)
 			return say(r, RV_NOT_REPLAYABLE, "%s%s", what, why), 1;
+		if (p->p.status == GT_PARAM_STRUCT_SCANNED)
+			nscanned++;
 		if (p->p.status == GT_PARAM_STRUCT && !r->opt->force)
 			return say(r, RV_NOT_REPLAYABLE, "%s%s", what,
 			           "is a by-value struct: pointers inside it were not followed, so their memory was not "
 			           "captured (--with-structs replays it anyway, with the run's addresses)"), 1;
 		if (p->p.status == GT_PARAM_STRUCT)
 			fprintf(r->out, "  note: %sis a by-value struct, passed with the run's bytes (--with-structs)\n", what);
-		if (p->p.kind == GT_PARAM_POINTER && p->p.status == GT_PARAM_OK && (!p->before || !p->after))
+		if (GT_PARAM_IS_POINTER(p->p.kind) && p->p.status == GT_PARAM_OK && (!p->before || !p->after))
 			return say(r, RV_NOT_REPLAYABLE, "%s%s", what,
 			           "points into an allocation whose copies are missing from the trace"), 1;
 		if (p->p.offset > l->c.param_bytes || p->p.size > l->c.param_bytes - p->p.offset)
 			return say(r, RV_NOT_REPLAYABLE, "%s%s", what, "lies outside the captured parameter bytes"), 1;
 	}
+	if (nscanned)
+		fprintf(r->out, "  note: %u by-value struct parameters, their words looked up by the recorder: %u "
+		        "pointers inside them followed and moved like the others (pointers stored in device memory "
+		        "are not)\n", nscanned, ninner);
 	return 0;
 }
 
@@ -138,7 +147,7 @@ static int make_buffers(struct replay *r)
 	uint32_t nrestored = 0;
 	for (uint32_t i = 0; i < l->c.nparams; i++) {
 		const struct gt_captured_param *p = &l->params[i];
-		if (p->p.kind != GT_PARAM_POINTER || p->p.status != GT_PARAM_OK)
+		if (!GT_PARAM_IS_POINTER(p->p.kind) || p->p.status != GT_PARAM_OK)
 			continue;
 		uint32_t k = 0;
 		while (k < r->nbuf && r->buf[k].base != p->p.alloc_base)
@@ -183,14 +192,15 @@ static int make_params(struct replay *r)
 {
 	const struct gt_captured_launch *l = r->l;
 	r->params = malloc(l->c.param_bytes ? l->c.param_bytes : 1);
-	r->args = calloc(l->c.nparams ? l->c.nparams : 1, sizeof *r->args);
+	r->args = calloc(l->declared ? l->declared : 1, sizeof *r->args);
 	if (!r->params || !r->args)
 		return say(r, RV_FAILED, "out of memory", NULL, NULL), 1;
 	memcpy(r->params, l->param_bytes, l->c.param_bytes);
 	for (uint32_t i = 0; i < l->c.nparams; i++) {
 		const struct gt_captured_param *p = &l->params[i];
-		r->args[i] = r->params + p->p.offset;
-		if (p->p.kind != GT_PARAM_POINTER || p->p.status != GT_PARAM_OK || p->p.size != 8)
+		if (i < l->declared) /* pointers found inside structs are moved, not passed */
+			r->args[i] = r->params + p->p.offset;
+		if (!GT_PARAM_IS_POINTER(p->p.kind) || p->p.status != GT_PARAM_OK || p->p.size != 8)
 			continue;
 		uint64_t old;
 		memcpy(&old, r->params + p->p.offset, 8);

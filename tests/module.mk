@@ -11,13 +11,18 @@ CFLAGS_tests := $(if $(CUPTI_INC),-I$(CUPTI_INC) -I$(CUDA_INC)) -Itests/unit
 TEST_ARCHIVES := $(BUILD)/libgtanalyze.a $(if $(CUPTI_INC),$(BUILD)/libgtcupti.a) $(BUILD)/libgttrace.a
 
 # Objects that live in no archive (the launcher's and the replay worker's), for the one test of each:
-# TEST_OBJS_<test> lists them.
+# TEST_OBJS_<test> lists them; TEST_LDFLAGS_<test> adds link options for one binary.
 TEST_OBJS_test_launcher_replay_times := $(OBJ)/preload/launcher_replay_times.o $(OBJ)/preload/log.o
+TEST_OBJS_test_replay_compare := $(OBJ)/preload/replay_compare.o
 
 .SECONDEXPANSION:
 $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $$(TEST_OBJS_$$*) $(TEST_HELPER_OBJS) $(TEST_ARCHIVES)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_OBJS_$*) $(TEST_HELPER_OBJS) $(TEST_ARCHIVES) -lcmocka -lzstd -lz -lsqlite3 -ldl -lm -lpthread
+	$(CC) $(LDFLAGS_ALL) $(TEST_LDFLAGS_$*) -o $@ $< $(TEST_OBJS_$*) $(TEST_HELPER_OBJS) $(TEST_ARCHIVES) -lcmocka -lzstd -lz -lsqlite3 -ldl -lm -lpthread
+
+# The capture-set test sees every realloc of the loader, to show that a blob's stated size is never
+# allocated up front (test_trace_capture_set.c defines __wrap_realloc).
+TEST_LDFLAGS_test_trace_capture_set := -Wl,--wrap=realloc
 
 # What the sanitizer pass builds: everything a test runs, in its sanitized form.
 .PHONY: tests-only

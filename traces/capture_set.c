@@ -13,6 +13,7 @@ struct gt_capture_blob {
 	size_t cap;                    /* bytes allocated: grows with what arrives, never to total at once */
 	uint8_t *data;
 	uint32_t kind;
+	int started;                   /* a first piece was seen: total and kind are set */
 	int bad;                       /* a piece out of order, or disagreeing on size or kind */
 };
 
@@ -90,6 +91,8 @@ static int keep_capture(struct gt_capture_set *s, size_t *cap, const struct gt_r
 		return GT_ERR_NOMEM;
 	for (uint32_t i = 0; i < c->nparams; i++)
 		gt_capture_param_get(params_raw, i, &l->params[i].p);
+	while (l->declared < c->nparams && l->params[l->declared].p.kind != GT_PARAM_INNER_POINTER)
+		l->declared++;
 	if (c->param_bytes)
 		memcpy(l->param_bytes, param_bytes, c->param_bytes);
 	return 0;
@@ -171,7 +174,10 @@ static int add_piece(struct gt_capture_blob *b, const struct gt_blob_piece *p, c
 {
 	if (b->bad)
 		return 0;
-	if (b->got == 0 && p->offset == 0 && !b->data) {
+	if (!b->started) {
+		/* The first piece states the size and kind; later ones must agree (an empty first
+		 * piece included, so that a later one cannot redefine the blob). */
+		b->started = 1;
 		b->total = p->total_bytes;
 		b->kind = p->kind;
 	}

@@ -29,6 +29,8 @@ struct gt_captured_launch {
 	struct gt_capture c;
 	char *name;                    /* the mangled kernel name, as the trace spells it */
 	struct gt_captured_param *params;   /* c.nparams entries */
+	uint32_t declared;             /* the kernel's own parameters: the entries before the first
+	                                * GT_PARAM_INNER_POINTER (pointers found inside structs) */
 	uint8_t *param_bytes;          /* c.param_bytes: the parameter buffer exactly as launched */
 	const uint8_t *image;          /* the module image (a cubin), NULL when not in the file */
 	uint64_t image_bytes;

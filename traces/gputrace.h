@@ -376,7 +376,13 @@ struct gt_capture {
 enum gt_param_kind {
 	GT_PARAM_SCALAR = 1,         /* bytes only */
 	GT_PARAM_POINTER = 2,        /* an 8-byte value that points into a device allocation */
+	GT_PARAM_INNER_POINTER = 3,  /* an 8-byte word inside a by-value struct parameter (at offset,
+	                              * 8-aligned in the parameter buffer) that points into a device
+	                              * allocation; such entries follow the declared parameters, so
+	                              * the declared ones keep their indices */
 };
+/* Either kind of pointer entry: an allocation was looked up (and copied when status is OK). */
+#define GT_PARAM_IS_POINTER(kind) ((kind) == GT_PARAM_POINTER || (kind) == GT_PARAM_INNER_POINTER)
 enum gt_param_status {
 	GT_PARAM_OK = 0,             /* scalar, or pointer whose allocation was copied before and after */
 	GT_PARAM_NOT_DEVICE = 1,     /* 8 bytes that are not a device address: treated as a scalar */
@@ -384,6 +390,10 @@ enum gt_param_status {
 	GT_PARAM_TOO_LARGE = 3,      /* over the byte cap: not copied */
 	GT_PARAM_COPY_FAILED = 4,    /* the copy failed */
 	GT_PARAM_STRUCT = 5,         /* a by-value struct (> 8 bytes): pointers inside it are not followed */
+	GT_PARAM_STRUCT_SCANNED = 6, /* a by-value struct whose every 8-aligned word was looked up: each
+	                              * that points into device memory follows as a GT_PARAM_INNER_POINTER
+	                              * entry (pointers at unaligned offsets, or stored in device memory,
+	                              * are still not seen) */
 };
 
 struct gt_capture_param {

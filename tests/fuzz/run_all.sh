@@ -1,6 +1,7 @@
 #!/bin/sh
-# Builds every fuzz target (tests/fuzz/fuzz_*.c: the reader's, and one per gpuanalyze subcommand's
-# input path, fuzz_analyze_*.c) and runs them, one table row per target:
+# Builds every fuzz target (tests/fuzz/fuzz_*.c: the reader's, one per gpuanalyze subcommand's
+# input path, fuzz_analyze_*.c, and replay's capture loader, fuzz_capture_set.c) and runs them, one
+# table row per target:
 #
 #   tests/fuzz/run_all.sh [--strict] [--runs N] [--time SECONDS] [--jobs J] [TARGET...]
 #   tests/fuzz/run_all.sh [--strict] --regress [TARGET...]
@@ -47,7 +48,7 @@ while [ $# -gt 0 ]; do
 	--runs) runs="-runs=$2"; shift 2 ;;
 	--time) secs="-max_total_time=$2"; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
-	-h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,30p' "$0"; exit 0 ;;
 	-*) echo "run_all.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -80,7 +81,7 @@ archive() {
 	cpids=""
 	for src in $srcs; do
 		obj=$(obj_of "$src")
-		if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find traces analyze -name '*.h' -newer "$obj" 2>/dev/null | head -n 1)" ]; then
+		if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find traces analyze common -name '*.h' -newer "$obj" 2>/dev/null | head -n 1)" ]; then
 			# shellcheck disable=SC2086
 			set -- $cpids
 			if [ $# -ge "$jobs" ]; then
@@ -110,6 +111,7 @@ archive() {
 	ar rcs "$FB/lib/$name" $objs || exit 2
 }
 build_failed=0
+# common/ goes into libgttrace.a, as in the Makefile (common/module.mk).
 archive libgttrace.a traces/*.c common/*.c
 archive libgtanalyze.a $(ls analyze/*.c | grep -v '/gpuanalyze\.c$')
 [ $build_failed = 1 ] && { echo "run_all.sh: --strict: the libraries do not compile" >&2; exit 2; }
@@ -186,6 +188,10 @@ seeds_of() {
 			done
 		fi
 		dirs="$dirs $s" ;;
+	capture_set)
+		# The loader of gputrace replay: the shadow target's traces with captures, and the
+		# analyzer targets' traces and chunk payloads (it takes their two input forms).
+		dirs="$dirs tests/fuzz/corpus/analyze_shadow tests/fuzz/corpus/reader tests/fuzz/corpus/chunks" ;;
 	analyze_*)
 		dirs="$dirs tests/fuzz/corpus/reader tests/fuzz/corpus/chunks" ;;
 	esac
@@ -198,7 +204,7 @@ cat tests/fuzz/reader.dict tests/fuzz/chunks.dict 2>/dev/null |
 	mv "$FB/analyze.dict.tmp" "$FB/analyze.dict"
 dict_of() {
 	case $1 in
-	analyze_*) echo "-dict=$FB/analyze.dict" ;;
+	analyze_*|capture_set) echo "-dict=$FB/analyze.dict" ;;
 	*) [ -f "tests/fuzz/$1.dict" ] && echo "-dict=tests/fuzz/$1.dict" ;;
 	esac
 }
@@ -207,7 +213,7 @@ dict_of() {
 # rate near a thousand per second per target.
 maxlen_of() {
 	case $1 in
-	analyze_*) echo "-max_len=${FUZZ_MAX_LEN:-4096}" ;;
+	analyze_*|capture_set) echo "-max_len=${FUZZ_MAX_LEN:-4096}" ;;
 	# A description of 2 KiB is some 300 records (OP_REPEAT makes more); it caps itself at 2000
 	# opcodes whatever its length.
 	structured) echo "-max_len=${FUZZ_MAX_LEN:-2048}" ;;

@@ -806,6 +806,13 @@ static void test_managed_struct_and_failed_copies_are_reported(void **state)
 	void *km[] = { &c, &d, s12, &h, &p };
 	launch(K_MIXED, km, NULL);
 	assert_int_equal(lazy_loaded, 1);
+	/* mixed again, its struct's first 8-aligned word a device address: followed as an inner pointer */
+	float s12p[3];
+	CUdeviceptr inner = DEV(2) + 8;
+	memcpy(s12p, &inner, 8);
+	s12p[2] = 7;
+	void *km2[] = { &c, &d, s12p, &h, &p };
+	launch(K_MIXED, km2, NULL);
 	/* skew: the cubin and the driver disagree */
 	CUdeviceptr q = DEV(2);
 	void *ks[] = { &q, &q };
@@ -816,7 +823,7 @@ static void test_managed_struct_and_failed_copies_are_reported(void **state)
 	struct rtrace t;
 	read_trace(path, &t, NULL);
 	unlink(path);
-	assert_int_equal(t.ncaps, 3);
+	assert_int_equal(t.ncaps, 4);
 	struct rcap *s = &t.caps[0];
 	assert_true(s->c.flags & GT_CAPTURE_INCOMPLETE);
 	assert_int_equal(s->p[2].kind, GT_PARAM_POINTER);
@@ -839,7 +846,8 @@ static void test_managed_struct_and_failed_copies_are_reported(void **state)
 	assert_int_equal(x->p[0].status, GT_PARAM_OK);          /* char */
 	assert_int_equal(x->p[1].status, GT_PARAM_NOT_DEVICE);  /* a double is 8 bytes, not an address */
 	assert_int_equal(x->p[1].kind, GT_PARAM_SCALAR);
-	assert_int_equal(x->p[2].status, GT_PARAM_STRUCT);      /* 12-byte struct */
+	assert_int_equal(x->p[2].status, GT_PARAM_STRUCT_SCANNED); /* 12-byte struct: one word, no address */
+	assert_int_equal(x->c.nparams, 5);                      /* so no inner pointer follows */
 	assert_int_equal(x->p[3].status, GT_PARAM_OK);          /* short */
 	assert_int_equal(x->p[4].kind, GT_PARAM_POINTER);
 	assert_int_equal(x->p[4].alloc_base, DEV(2));
@@ -850,7 +858,20 @@ static void test_managed_struct_and_failed_copies_are_reported(void **state)
 	assert_memory_equal(x->bytes + 16, s12, 12);
 	assert_int_equal(x->bytes[1], 0); /* alignment padding is zero */
 
-	struct rcap *k = &t.caps[2];
+	struct rcap *y = &t.caps[2];
+	assert_string_equal(y->name, "_Z5mixedcd3S12sPi");
+	assert_int_equal(y->c.nparams, 6);                      /* the five declared, then one inner */
+	assert_int_equal(y->p[2].status, GT_PARAM_STRUCT_SCANNED);
+	assert_int_equal(y->p[5].kind, GT_PARAM_INNER_POINTER);
+	assert_int_equal(y->p[5].status, GT_PARAM_OK);
+	assert_int_equal(y->p[5].offset, 16);
+	assert_int_equal(y->p[5].size, 8);
+	assert_int_equal(y->p[5].alloc_base, DEV(2));
+	/* the same allocation as parameter 4's: copied once, both entries name its blobs */
+	assert_int_equal(y->p[5].before_blob, y->p[4].before_blob);
+	assert_true(y->p[5].after_blob != 0);
+
+	struct rcap *k = &t.caps[3];
 	assert_int_equal(k->c.flags & ~GT_CAPTURE_STREAM_SYNCED,
 	                 GT_CAPTURE_LAYOUT_DRIVER | GT_CAPTURE_LAYOUT_MISMATCH);
 	assert_int_equal(k->p[1].offset, 16); /* the driver's layout */

@@ -6,7 +6,9 @@
  * that switches nvcc to KPARAM_INFO_V2, and a kernel without parameters. Hand-made sections and
  * ELF images cover what the toolkit might write tomorrow and what a damaged image holds: ascending
  * order, V1 and V2 mixed, unknown attributes of every format, and every malformation the parser
- * must refuse rather than misread.
+ * must refuse rather than misread. The same builders give the image facts (SM from e_flags, module
+ * state sections), the launch-bounds records (.maxntid / .reqntid) and capture_modules' choice among
+ * several images that hold one kernel name.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cupti/capture_modules.h"
 #include "cupti/nvinfo.h"
 
 /* ---- sections from a real cubin ------------------------------------------------------------------
@@ -511,6 +514,334 @@ static void test_extended_section_count(void **state)
 	assert_int_equal(len, sizeof sec_mixed);
 }
 
+/* ---- image facts: the SM and the module's state -------------------------------------------------- */
+
+static void set_sm(struct elf *e, uint8_t abi, uint32_t flags)
+{
+	e->b[8] = abi; /* e_ident[EI_ABIVERSION] */
+	st32(e->b + 0x30, flags);
+}
+
+static void test_image_facts_sm_from_flags(void **state)
+{
+	(void)state;
+	struct elf e;
+	struct nvinfo_image f;
+	standard_image(&e);
+	/* e_flags of nvcc 13.0 cubins (ABI version 8): sm_90, sm_100, sm_120. */
+	static const struct { uint32_t flags, sm; } real[] = {
+		{ 0x6005a04u, 90 }, { 0x6006402u, 100 }, { 0x6007802u, 120 },
+	};
+	for (size_t i = 0; i < sizeof real / sizeof real[0]; i++) {
+		set_sm(&e, 8, real[i].flags);
+		memset(&f, 0xff, sizeof f);
+		assert_int_equal(nvinfo_image_facts(e.b, e.n, &f), 0);
+		assert_int_equal(f.sm, real[i].sm);
+		assert_int_equal(f.state_sections, 0);
+		assert_int_equal(f.state_bytes, 0);
+	}
+	/* A later ABI keeps the ABI-8 layout. */
+	set_sm(&e, 9, 0x6005a04u);
+	assert_int_equal(nvinfo_image_facts(e.b, e.n, &f), 0);
+	assert_int_equal(f.sm, 90);
+	/* Older ABIs keep the SM in the low byte: the same flags read 4 there (no SM: 0), and 0x46 is
+	 * sm_70. */
+	set_sm(&e, 7, 0x6005a04u);
+	assert_int_equal(nvinfo_image_facts(e.b, e.n, &f), 0);
+	assert_int_equal(f.sm, 0);
+	set_sm(&e, 7, 0x00500546u);
+	assert_int_equal(nvinfo_image_facts(e.b, e.n, &f), 0);
+	assert_int_equal(f.sm, 70);
+	set_sm(&e, 0, 0x0000005au);
+	assert_int_equal(nvinfo_image_facts(e.b, e.n, &f), 0);
+	assert_int_equal(f.sm, 90);
+	/* ABI 8 with the SM byte 0 (or below sm_10): unknown. */
+	set_sm(&e, 8, 0x6000004u);
+	assert_int_equal(nvinfo_image_facts(e.b, e.n, &f), 0);
+	assert_int_equal(f.sm, 0);
+	set_sm(&e, 8, 0x6000904u);
+	assert_int_equal(nvinfo_image_facts(e.b, e.n, &f), 0);
+	assert_int_equal(f.sm, 0);
+}
+
+static void test_image_facts_state_sections(void **state)
+{
+	(void)state;
+	/* As nvcc 13.0 lays out `__device__ int g[10]; __device__ int gi = 5; __constant__ float c[4];`:
+	 * .nv.global is NOBITS (40 bytes), .nv.global.init 4, .nv.constant3 16. Names that only begin
+	 * like them (a kernel's constant bank, a longer name) are no module state. */
+	static const uint8_t zeros[64] = { 0 };
+	const struct esec secs[] = {
+		{ ".nv.info._Z5saxpyifPKfPf", sec_plain, sizeof sec_plain, 0 },
+		{ ".nv.global", zeros, 40, 8 /* SHT_NOBITS */ },
+		{ ".nv.constant0._Z5saxpyifPKfPf", zeros, 24, 1 },
+		{ ".nv.global.init", zeros, 4, 1 },
+		{ ".nv.globalx", zeros, 8, 1 },
+		{ ".nv.constant3", zeros, 16, 1 },
+		{ ".nv.constant", zeros, 12, 1 },
+	};
+	struct elf e;
+	build_elf(&e, secs, sizeof secs / sizeof secs[0]);
+	set_sm(&e, 8, 0x6005a04u);
+	struct nvinfo_image f;
+	assert_int_equal(nvinfo_image_facts(e.b, e.n, &f), 0);
+	assert_int_equal(f.sm, 90);
+	assert_int_equal(f.state_sections, 3);
+	assert_int_equal(f.state_bytes, 60);
+}
+
+static void test_image_facts_damaged(void **state)
+{
+	(void)state;
+	struct elf e;
+	struct nvinfo_image f;
+	standard_image(&e);
+	set_sm(&e, 8, 0x6005a04u);
+	memset(&f, 0xff, sizeof f);
+	assert_int_equal(nvinfo_image_facts(e.b, e.n - 10, &f), NVINFO_ERR_FORMAT);
+	assert_int_equal(f.sm, 0); /* cleared, not half-filled */
+	assert_int_equal(f.state_sections, 0);
+	assert_int_equal(f.state_bytes, 0);
+	assert_int_equal(nvinfo_image_facts(e.b, 63, &f), NVINFO_ERR_FORMAT);
+	e.b[4] = 1; /* ELFCLASS32 */
+	assert_int_equal(nvinfo_image_facts(e.b, e.n, &f), NVINFO_ERR_FORMAT);
+}
+
+/* ---- launch bounds -------------------------------------------------------------------------------- */
+
+/* The records as nvcc 13.0 writes them for sm_90: __launch_bounds__(64), and ptxas's .reqntid 64,1,1. */
+static const uint8_t rec_max64[] = { 0x04, 0x05, 0x0c, 0x00, 0x40, 0x00, 0x00, 0x00,
+	                             0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00 };
+static const uint8_t rec_req64[] = { 0x04, 0x10, 0x0c, 0x00, 0x40, 0x00, 0x00, 0x00,
+	                             0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00 };
+
+static void bounds_rec(struct sec *s, uint8_t attr, uint32_t x, uint32_t y, uint32_t z)
+{
+	uint8_t h[4] = { 4, attr, 12, 0 };
+	put(s, h, 4);
+	put32(s, x);
+	put32(s, y);
+	put32(s, z);
+}
+
+static int fits(const struct sec *s, uint32_t x, uint32_t y, uint32_t z)
+{
+	const uint32_t block[3] = { x, y, z };
+	return nvinfo_block_fits(s->b, s->n, block);
+}
+
+static void test_block_fits_max_threads(void **state)
+{
+	(void)state;
+	struct sec s = { .n = 0 };
+	/* The real section's records around the bound, as in a kernel's .nv.info section. */
+	put(&s, sec_plain, sizeof sec_plain);
+	put(&s, rec_max64, sizeof rec_max64);
+	other_records(&s);
+	assert_int_equal(fits(&s, 64, 1, 1), 1);  /* exactly at the bound */
+	assert_int_equal(fits(&s, 65, 1, 1), 0);  /* one over */
+	assert_int_equal(fits(&s, 1, 1, 1), 1);
+	assert_int_equal(fits(&s, 32, 2, 1), 1);  /* 64 threads in another shape: a maximum, not a shape */
+	assert_int_equal(fits(&s, 4, 4, 4), 1);
+	assert_int_equal(fits(&s, 8, 8, 2), 0);   /* 128 */
+	assert_int_equal(fits(&s, 1, 1, 65), 0);
+	/* A block whose thread count overflows 64 bits saturates rather than wrapping to 0. */
+	assert_int_equal(fits(&s, 1u << 22, 1u << 21, 1u << 21), 0);
+	assert_int_equal(fits(&s, UINT32_MAX, UINT32_MAX, UINT32_MAX), 0);
+	/* The same bound built by hand reads the same (x = 64 in bytes 4-7 of the record). */
+	struct sec t = { .n = 0 };
+	bounds_rec(&t, NVINFO_ATTR_MAX_THREADS, 64, 1, 1);
+	assert_int_equal(t.n, sizeof rec_max64);
+	assert_memory_equal(t.b, rec_max64, sizeof rec_max64);
+	/* A bound stated in 3 dimensions: 16 x 4 x 2 = 128 threads. */
+	t.n = 0;
+	bounds_rec(&t, NVINFO_ATTR_MAX_THREADS, 16, 4, 2);
+	assert_int_equal(fits(&t, 128, 1, 1), 1);
+	assert_int_equal(fits(&t, 129, 1, 1), 0);
+	assert_int_equal(fits(&t, 2, 2, 32), 1);
+}
+
+static void test_block_fits_reqntid(void **state)
+{
+	(void)state;
+	struct sec s = { .n = 0 };
+	put(&s, sec_none, sizeof sec_none);
+	put(&s, rec_req64, sizeof rec_req64);
+	assert_int_equal(fits(&s, 64, 1, 1), 1);
+	assert_int_equal(fits(&s, 32, 2, 1), 0);  /* the same 64 threads in another shape */
+	assert_int_equal(fits(&s, 1, 1, 64), 0);
+	assert_int_equal(fits(&s, 63, 1, 1), 0);  /* fewer threads do not fit either */
+	assert_int_equal(fits(&s, 65, 1, 1), 0);
+	assert_int_equal(fits(&s, 64, 1, 2), 0);
+	/* Both records: the block must satisfy each. */
+	struct sec t = { .n = 0 };
+	bounds_rec(&t, NVINFO_ATTR_REQNTID, 32, 2, 1);
+	bounds_rec(&t, NVINFO_ATTR_MAX_THREADS, 64, 1, 1);
+	assert_int_equal(fits(&t, 32, 2, 1), 1);
+	assert_int_equal(fits(&t, 64, 1, 1), 0);
+	t.n = 0;
+	bounds_rec(&t, NVINFO_ATTR_REQNTID, 128, 1, 1);
+	bounds_rec(&t, NVINFO_ATTR_MAX_THREADS, 64, 1, 1);
+	assert_int_equal(fits(&t, 128, 1, 1), 0);
+}
+
+static void test_block_fits_without_bounds_and_truncated(void **state)
+{
+	(void)state;
+	struct sec s = { .n = 0 };
+	/* No bound at all: any block fits (the real sections of kernels without __launch_bounds__). */
+	put(&s, sec_plain, sizeof sec_plain);
+	assert_int_equal(fits(&s, 1024, 1, 1), 1);
+	assert_int_equal(fits(&s, 4096, 4096, 64), 1);
+	assert_int_equal(nvinfo_block_fits(NULL, 0, (const uint32_t[3]){ 7, 7, 7 }), 1);
+	/* Another attribute with the same values is no bound (0x04 is not MAX_THREADS). */
+	s.n = 0;
+	bounds_rec(&s, 0x04, 64, 1, 1);
+	assert_int_equal(fits(&s, 1024, 1, 1), 1);
+
+	/* A bound record cut short by the end of the section. */
+	s.n = 0;
+	put(&s, sec_none, sizeof sec_none);
+	put(&s, rec_max64, sizeof rec_max64 - 2);
+	assert_int_equal(fits(&s, 32, 1, 1), NVINFO_ERR_FORMAT);
+	s.n = 0;
+	put(&s, rec_req64, 3); /* not even a record header */
+	assert_int_equal(fits(&s, 64, 1, 1), NVINFO_ERR_FORMAT);
+	/* An unknown format before the bound: the rest cannot be read. */
+	s.n = 0;
+	uint8_t bad[4] = { 7, 0x05, 0, 0 };
+	put(&s, bad, 4);
+	put(&s, rec_max64, sizeof rec_max64);
+	assert_int_equal(fits(&s, 32, 1, 1), NVINFO_ERR_FORMAT);
+	/* And an error past a bound that fails is still an error, not "does not fit". */
+	s.n = 0;
+	put(&s, rec_max64, sizeof rec_max64);
+	put(&s, bad, 4);
+	assert_int_equal(fits(&s, 128, 1, 1), NVINFO_ERR_FORMAT);
+}
+
+/* ---- capture_modules: which kept image a launch used ---------------------------------------------- */
+
+static int keep_all(void *ctx, const char *mangled)
+{
+	(void)ctx;
+	(void)mangled;
+	return 1;
+}
+
+/* One image holding kernel _Z1kPf with a MAX_THREADS bound of max (0: none), and a filler section
+ * that makes images with the same bound differ. */
+static void bounded_image(struct elf *e, uint32_t max, uint32_t tag)
+{
+	struct sec s = { .n = 0 };
+	put(&s, sec_none, sizeof sec_none);
+	if (max)
+		bounds_rec(&s, NVINFO_ATTR_MAX_THREADS, max, 1, 1);
+	uint8_t fill[4];
+	st32(fill, tag);
+	const struct esec secs[] = {
+		{ ".text._Z1kPf", fill, sizeof fill, 1 },
+		{ ".nv.info._Z1kPf", s.b, s.n, 0 },
+	};
+	build_elf(e, secs, 2); /* copies the bytes */
+}
+
+static struct capture_module *find_k(uint32_t x, uint32_t *holding)
+{
+	const uint32_t block[3] = { x, 1, 1 };
+	return capture_modules_find("_Z1kPf", block, holding);
+}
+
+static void test_modules_pick_the_variant_that_admits_the_block(void **state)
+{
+	(void)state;
+	capture_modules_reset();
+	struct elf a, b, other;
+	bounded_image(&a, 64, 1);
+	bounded_image(&b, 256, 2);
+	standard_image(&other); /* other kernels: counts in no holding */
+	assert_int_equal(capture_modules_add(a.b, a.n, 11, keep_all, NULL), 1);
+	assert_int_equal(capture_modules_add(b.b, b.n, 12, keep_all, NULL), 1); /* newer */
+	assert_int_equal(capture_modules_add(other.b, other.n, 13, keep_all, NULL), 1);
+
+	uint32_t holding = 99;
+	struct capture_module *m = find_k(128, &holding);
+	assert_non_null(m);
+	assert_int_equal(m->module_id, 12); /* only the 256 one admits 128 threads */
+	assert_int_equal(holding, 2);
+	holding = 99;
+	m = find_k(32, &holding);
+	assert_non_null(m);
+	assert_int_equal(m->module_id, 12); /* both admit it: the newest */
+	assert_int_equal(holding, 2);
+	assert_int_equal(m->size, b.n);
+	assert_memory_equal(m->image, b.b, b.n);
+	capture_modules_reset();
+
+	/* The other way round (the 64 one newer), so that "newest" and "fits" part ways. */
+	bounded_image(&a, 256, 3);
+	bounded_image(&b, 64, 4);
+	assert_int_equal(capture_modules_add(a.b, a.n, 21, keep_all, NULL), 1);
+	assert_int_equal(capture_modules_add(b.b, b.n, 22, keep_all, NULL), 1);
+	assert_int_equal(capture_modules_add(other.b, other.n, 23, keep_all, NULL), 1);
+	holding = 99;
+	assert_int_equal(find_k(128, &holding)->module_id, 21); /* the older, the one that fits */
+	assert_int_equal(holding, 2);
+	assert_int_equal(find_k(64, NULL)->module_id, 22);      /* at the bound: the newest fits */
+	assert_int_equal(find_k(65, NULL)->module_id, 21);      /* one over */
+	assert_int_equal(find_k(32, NULL)->module_id, 22);
+	/* Neither admits the block: the newest, as a guess. */
+	holding = 99;
+	assert_int_equal(find_k(512, &holding)->module_id, 22);
+	assert_int_equal(holding, 2);
+	/* No block given: the newest. */
+	assert_int_equal(capture_modules_find("_Z1kPf", NULL, &holding)->module_id, 22);
+	/* A kernel of one image only, and one of none. */
+	holding = 99;
+	m = capture_modules_find("_Z5mixedcd3S12sPi", NULL, &holding);
+	assert_non_null(m);
+	assert_int_equal(m->module_id, 23);
+	assert_int_equal(holding, 1);
+	holding = 99;
+	assert_null(capture_modules_find("_Z1k", (const uint32_t[3]){ 1, 1, 1 }, &holding));
+	assert_int_equal(holding, 0);
+
+	/* The same image again is kept once: it counts once in holding. */
+	assert_int_equal(capture_modules_add(a.b, a.n, 24, keep_all, NULL), 1);
+	holding = 99;
+	m = find_k(128, &holding);
+	assert_int_equal(m->module_id, 21);
+	assert_int_equal(m->loads, 2);
+	assert_int_equal(holding, 2);
+	uint64_t kept, bytes, seen;
+	capture_modules_stats(&kept, &bytes, &seen);
+	assert_int_equal(kept, 3);
+	assert_int_equal(bytes, a.n + b.n + other.n);
+	assert_int_equal(seen, 4);
+	capture_modules_reset();
+	assert_null(find_k(32, NULL));
+}
+
+static void test_modules_damaged_bounds_do_not_fit(void **state)
+{
+	(void)state;
+	/* A variant whose bound record does not parse is not chosen as fitting over a good one. */
+	capture_modules_reset();
+	struct elf good, bad;
+	bounded_image(&good, 256, 5);
+	struct sec s = { .n = 0 };
+	put(&s, sec_none, sizeof sec_none);
+	put(&s, rec_max64, sizeof rec_max64 - 4); /* runs past the section */
+	const struct esec secs[] = { { ".nv.info._Z1kPf", s.b, s.n, 0 } };
+	build_elf(&bad, secs, 1);
+	assert_int_equal(capture_modules_add(good.b, good.n, 31, keep_all, NULL), 1);
+	assert_int_equal(capture_modules_add(bad.b, bad.n, 32, keep_all, NULL), 1);
+	uint32_t holding = 0;
+	assert_int_equal(find_k(32, &holding)->module_id, 31);
+	assert_int_equal(holding, 2);
+	capture_modules_reset();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,6 +856,14 @@ int main(void)
 		cmocka_unit_test(test_for_each_kernel_lists_every_kernel),
 		cmocka_unit_test(test_damaged_images_are_refused),
 		cmocka_unit_test(test_extended_section_count),
+		cmocka_unit_test(test_image_facts_sm_from_flags),
+		cmocka_unit_test(test_image_facts_state_sections),
+		cmocka_unit_test(test_image_facts_damaged),
+		cmocka_unit_test(test_block_fits_max_threads),
+		cmocka_unit_test(test_block_fits_reqntid),
+		cmocka_unit_test(test_block_fits_without_bounds_and_truncated),
+		cmocka_unit_test(test_modules_pick_the_variant_that_admits_the_block),
+		cmocka_unit_test(test_modules_damaged_bounds_do_not_fit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
