@@ -7,6 +7,7 @@
  * them changes.
  */
 #include "calibrate.h"
+#include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
 #include "escape.h"
@@ -43,6 +44,7 @@ struct ctx {
 	const struct gt_calib_report *rep;
 	FILE *out;
 	int md;
+	int json;
 };
 
 static const char *rule_label(const struct gt_calib_output *o, int rule, char *buf, size_t len)
@@ -368,6 +370,15 @@ static int print_json(const struct ctx *x)
 	return gt_json_finish(&j);
 }
 
+/* gt_cmd_print's printer (print_json starts its own JSON writer). */
+static int print_report(FILE *out, struct gt_json *json, void *ctx)
+{
+	(void)json;
+	struct ctx *x = ctx;
+	x->out = out;
+	return x->json ? print_json(x) : print_text(x);
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	const char *ref_path = NULL, *out_path = NULL, *margin_s = NULL, *fraction_s = NULL;
@@ -453,18 +464,8 @@ int cmd_calibrate(int argc, char **argv)
 		rc = gt_error("calibrate: %s", gt_strerror(crc));
 		goto done;
 	}
-	FILE *out = gt_output_open(out_path);
-	if (!out) {
-		rc = GT_EXIT_USAGE;
-		goto done;
-	}
-	struct ctx x = { files[0], refs, &rep, out, fmt == F_MD };
-	int prc = fmt == F_JSON ? print_json(&x) : print_text(&x);
-	int orc = gt_output_close(out, out_path);
-	if (prc)
-		rc = gt_error("calibrate: cannot print: %s", gt_strerror(prc));
-	else
-		rc = orc;
+	struct ctx x = { files[0], refs, &rep, NULL, fmt == F_MD, fmt == F_JSON };
+	rc = gt_cmd_print("calibrate", out_path, print_report, &x);
 done:
 	gt_calib_report_release(&rep);
 	gt_refs_free(refs);

@@ -7,6 +7,7 @@
  * launch was checked and passed: a launch without a reference, or whose memory was not captured,
  * is not a pass (exit 1), and neither is a trace without captures (exit 2, an input error).
  */
+#include "cmd_output.h"
 #include "commands.h"
 #include "compare.h"
 #include "diag.h"
@@ -214,6 +215,7 @@ struct ctx {
 	const struct gt_refs *refs;
 	const struct gt_shadow_report *rep;
 	FILE *out;
+	int fmt;                 /* F_* */
 };
 
 static void summary_table(const struct ctx *x, enum gt_format fmt, int *rc)
@@ -641,6 +643,15 @@ static int print_junit(const struct ctx *x)
 	return rc;
 }
 
+/* gt_cmd_print's printer: the report in the format asked for (each printer starts its own JSON). */
+static int print_report(FILE *out, struct gt_json *json, void *ctx)
+{
+	(void)json;
+	struct ctx *x = ctx;
+	x->out = out;
+	return x->fmt == F_JSON ? print_json(x) : x->fmt == F_JUNIT ? print_junit(x) : print_text(x, x->fmt == F_MD);
+}
+
 int cmd_shadow(int argc, char **argv)
 {
 	const char *ref_path = NULL, *out_path = NULL;
@@ -675,7 +686,6 @@ int cmd_shadow(int argc, char **argv)
 	struct gt_refs *refs = NULL;
 	struct gt_shadow_report rep;
 	memset(&rep, 0, sizeof rep);
-	FILE *out = NULL;
 	char err[512];
 	if (!ref_path) {
 		rc = gt_error("shadow: option '--ref' is required: the reference library to replay the "
@@ -705,20 +715,10 @@ int cmd_shadow(int argc, char **argv)
 			              "GPUTRACE_SHADOW=PATTERN to capture some)", files[0]);
 		goto done;
 	}
-	out = gt_output_open(out_path);
-	if (!out) {
-		rc = GT_EXIT_USAGE;
-		goto done;
-	}
-	struct ctx x = { files[0], refs, &rep, out };
-	int prc = fmt == F_JSON ? print_json(&x) : fmt == F_JUNIT ? print_junit(&x) : print_text(&x, fmt == F_MD);
-	int crc = gt_output_close(out, out_path);
-	if (prc)
-		rc = gt_error("shadow: cannot print: %s", gt_strerror(prc));
-	else if (crc)
-		rc = crc;
-	else
-		rc = gt_shadow_all_passed(&rep) ? GT_EXIT_OK : GT_EXIT_CHECK;
+	struct ctx x = { files[0], refs, &rep, NULL, fmt };
+	rc = gt_cmd_print("shadow", out_path, print_report, &x);
+	if (rc == GT_EXIT_OK && !gt_shadow_all_passed(&rep))
+		rc = GT_EXIT_CHECK;
 done:
 	gt_shadow_report_release(&rep);
 	gt_refs_free(refs);
