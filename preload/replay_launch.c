@@ -129,6 +129,16 @@ static int check_limits(struct replay *r)
 			           "points into an allocation whose copies are missing from the trace"), 1;
 		if (p->p.offset > l->c.param_bytes || p->p.size > l->c.param_bytes - p->p.offset)
 			return say(r, RV_NOT_REPLAYABLE, "%s%s", what, "lies outside the captured parameter bytes"), 1;
+		if (GT_PARAM_IS_POINTER(p->p.kind) && p->p.status == GT_PARAM_OK) {
+			/* A trace is untrusted: a pointer must be 8 bytes and lie in the allocation it names,
+			 * or the moved pointer would send the kernel outside the new allocation. */
+			uint64_t v = 0;
+			if (p->p.size == 8)
+				memcpy(&v, l->param_bytes + p->p.offset, 8);
+			if (p->p.size != 8 || v < p->p.alloc_base || v - p->p.alloc_base > p->p.alloc_bytes)
+				return say(r, RV_NOT_REPLAYABLE, "%s%s", what,
+				           "does not point into the allocation the capture names for it"), 1;
+		}
 	}
 	if (nscanned)
 		fprintf(r->out, "  note: %u by-value struct parameters, their words looked up by the recorder: %u "
