@@ -121,18 +121,25 @@ static void header(const struct picks *p, const struct gt_captured_launch *l)
 	printf(", %u B dynamic shared memory, %u parameters\n", c->dynamic_smem, c->nparams);
 }
 
-int main(int argc, char **argv)
-{
+struct args {
 	struct picks p;
-	memset(&p, 0, sizeof p);
-	struct replay_options opt = { .reps = 50, .check_reps = 10, .dtype = RD_F32 };
-	const char *results = NULL;
-	int device = 0;
+	struct replay_options opt;
+	const char *results;
+	int device;
+	const char *trace;
+};
+
+/* The command line into a; -1 when it is good, else the exit status (after the usage line). */
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	memset(a, 0, sizeof *a);
+	a->opt = (struct replay_options){ .reps = 50, .check_reps = 10, .dtype = RD_F32 };
+	struct picks *p = &a->p;
 	static const struct option longs[] = {
 		{ "capture", required_argument, NULL, 'c' }, { "kernel", required_argument, NULL, 'k' },
 		{ "reps", required_argument, NULL, 'n' },    { "check-reps", required_argument, NULL, 'C' },
 		{ "dtype", required_argument, NULL, 't' },   { "device", required_argument, NULL, 'd' },
-		{ "with-structs", no_argument, NULL, 'F' },        { "results", required_argument, NULL, 'r' },
+		{ "with-structs", no_argument, NULL, 'F' },  { "results", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
@@ -140,49 +147,63 @@ int main(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
-			if (number(optarg, UINT64_MAX, &v) || v == 0 || p.nids == MAX_IDS)
+			if (number(optarg, UINT64_MAX, &v) || v == 0 || p->nids == MAX_IDS)
 				return usage("--capture takes a capture id (1, 2, ...), at most 256 of them");
-			p.ids[p.nids++] = v;
+			p->ids[p->nids++] = v;
 			break;
 		case 'k':
-			if (p.have_re)
-				regfree(&p.re);
-			if (regcomp(&p.re, optarg, REG_EXTENDED | REG_NOSUB) != 0)
+			if (p->have_re)
+				regfree(&p->re);
+			if (regcomp(&p->re, optarg, REG_EXTENDED | REG_NOSUB) != 0)
 				return usage("--kernel takes an extended regular expression");
-			p.have_re = 1;
+			p->have_re = 1;
 			break;
 		case 'n':
 			if (number(optarg, 1000000, &v))
 				return usage("--reps takes 0..1000000");
-			opt.reps = (unsigned)v;
+			a->opt.reps = (unsigned)v;
 			break;
 		case 'C':
 			if (number(optarg, 1000000, &v))
 				return usage("--check-reps takes 0..1000000");
-			opt.check_reps = (unsigned)v;
+			a->opt.check_reps = (unsigned)v;
 			break;
 		case 't':
-			if (replay_dtype_parse(optarg, &opt.dtype))
+			if (replay_dtype_parse(optarg, &a->opt.dtype))
 				return usage("--dtype takes f32, f64, i32, u32 or u8");
 			break;
 		case 'd':
 			if (number(optarg, 1024, &v))
 				return usage("--device takes a device ordinal");
-			device = (int)v;
+			a->device = (int)v;
 			break;
-		case 'F': opt.force = 1; break;
-		case 'r': results = optarg; break;
+		case 'F': a->opt.force = 1; break;
+		case 'r': a->results = optarg; break;
 		default: return usage("unknown option");
 		}
 	}
 	if (optind != argc - 1)
 		return usage("one trace file is needed");
-	const char *trace = argv[optind];
-	find_demangler(&p);
+	a->trace = argv[optind];
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a;
+	int prc = parse_args(argc, argv, &a);
+	if (prc >= 0)
+		return prc;
+	struct picks *p = &a.p; /* the compiled --kernel pattern lives there: never copied */
+	struct replay_options opt = a.opt;
+	const char *results = a.results;
+	int device = a.device;
+	const char *trace = a.trace;
+	find_demangler(p);
 
 	struct gt_capture_set set;
 	char err[512];
-	if (gt_capture_set_load(&set, trace, pick, &p, err, sizeof err) != 0) {
+	if (gt_capture_set_load(&set, trace, pick, p, err, sizeof err) != 0) {
 		char shown[1024];
 		fprintf(stderr, "gputrace replay: cannot read trace '%s': %s\n", gtp_escape(trace, shown, sizeof shown), err);
 		return 2;
@@ -215,7 +236,7 @@ int main(int argc, char **argv)
 	int bad = 0, lost = 0;
 	for (size_t i = 0; i < set.n; i++) {
 		const struct gt_captured_launch *l = &set.launch[i];
-		header(&p, l);
+		header(p, l);
 		struct replay_outcome o;
 		if (lost) {
 			memset(&o, 0, sizeof o);
@@ -245,7 +266,7 @@ int main(int argc, char **argv)
 	if (werr)
 		fprintf(stderr, "gputrace replay: cannot write '%s'\n", results);
 	gt_capture_set_release(&set);
-	if (p.have_re)
-		regfree(&p.re);
+	if (p->have_re)
+		regfree(&p->re);
 	return werr ? 2 : bad ? 1 : 0;
 }
