@@ -49,6 +49,8 @@ want="bin/gputrace bin/gpuanalyze lib/libgttrace.a include/gputrace.h include/gp
       lib/pkgconfig/gputrace.pc lib/pkgconfig/gputrace-ref.pc"
 [ -f "$build/libgputrace.so" ] && want="$want lib/libgputrace.so"
 [ -f "$build/kernels/bwprobe" ] && want="$want libexec/gputrace/bwprobe"
+# The replay worker, which the installed gputrace finds in libexec/gputrace/ as it finds bwprobe.
+[ -f "$build/gputrace-replay" ] && want="$want libexec/gputrace/gputrace-replay"
 for m in "$root"/man/*.[1-9]; do
 	want="$want share/man/man${m##*.}/$(basename "$m")"
 done
