@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *out)
@@ -99,19 +100,25 @@ int launcher_bad_option(const char *cmd, int c, char **argv)
 }
 
 static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t child_group; /* 1: the child leads a process group of its own */
 
 static void forward(int sig)
 {
 	if (child_pid > 0)
-		kill((pid_t)child_pid, sig);
+		kill(child_group ? -(pid_t)child_pid : (pid_t)child_pid, sig);
 }
 
-int launcher_run(char **argv)
+/* Runs argv, forwarding SIGINT/SIGTERM/SIGHUP/SIGQUIT. own_group: the child leads a process group
+ * of its own (signals go to the whole group); timeout_s > 0: the group is killed after that long
+ * and -2 returned. */
+static int run_child(char **argv, int own_group, unsigned timeout_s)
 {
 	pid_t pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		if (own_group)
+			setpgid(0, 0);
 		execvp(argv[0], argv);
 		int err = errno;
 		char shown[1024];
@@ -119,7 +126,10 @@ int launcher_run(char **argv)
 		        strerror(err));
 		_exit(127);
 	}
+	if (own_group)
+		setpgid(pid, pid); /* also here: the group exists before a signal is forwarded to it */
 	child_pid = pid;
+	child_group = own_group;
 	/* The child gets terminal signals itself (same process group); forwarding covers a kill
 	 * aimed at us alone, as a CI runner's timeout does. */
 	struct sigaction sa, old[4];
@@ -129,18 +139,39 @@ int launcher_run(char **argv)
 	const int sigs[4] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	for (int i = 0; i < 4; i++)
 		sigaction(sigs[i], &sa, &old[i]);
+	struct timespec t0, now, nap = { 0, 20 * 1000 * 1000 };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int status = 0;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
+	for (;;) {
+		pid_t w = waitpid(pid, &status, timeout_s ? WNOHANG : 0);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
 			status = -1;
 			break;
 		}
+		if (!timeout_s)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec >= (time_t)timeout_s) {
+			kill(own_group ? -pid : pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			status = -2;
+			break;
+		}
+		nanosleep(&nap, NULL);
 	}
 	for (int i = 0; i < 4; i++)
 		sigaction(sigs[i], &old[i], NULL);
 	child_pid = 0;
+	child_group = 0;
 	return status;
 }
+
+int launcher_run(char **argv) { return run_child(argv, 0, 0); }
+
+int launcher_run_bounded(char **argv, unsigned timeout_s) { return run_child(argv, 1, timeout_s); }
 
 void launcher_exit_like(int wstatus)
 {

@@ -25,6 +25,9 @@ int launcher_find(const char *name, char *out, size_t n);
 /* Runs argv with env additions already set; waits, forwarding SIGINT/SIGTERM/SIGHUP/SIGQUIT.
  * Returns the wait status, or -1 with errno (exec failure is status 127 from the child). */
 int launcher_run(char **argv);
+/* The same in a process group of its own, killed whole after timeout_s seconds (then -2): what
+ * runs under it (a launcher and the program it starts) cannot outlive the timeout. */
+int launcher_run_bounded(char **argv, unsigned timeout_s);
 /* Prints the one line for an option getopt_long rejected (c is '?' or ':'; opterr must be 0 and
  * the option string start with ':' so a missing value is told apart). Returns 2, the usage status. */
 int launcher_bad_option(const char *cmd, int c, char **argv);

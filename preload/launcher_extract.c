@@ -56,9 +56,18 @@ static int complain(const char *fmt, ...)
 	return 2;
 }
 
-/* ---- escaping ------------------------------------------------------------------------------- */
+/* ---- escaping ---------------------------------------------------------------------------------
+ * Trace strings (kernel and device names, a path) are untrusted. Each escaper writes to f and
+ * returns 0, or -1 when f reports an error.
+ * extract_c_string: a C string literal, quotes included; only printable ASCII other than
+ *   backslash, quote and '?' (trigraphs) appear as themselves, every other byte as a 3-digit octal
+ *   escape; split into adjacent literals every 64 bytes so that no line grows without bound.
+ * extract_md_text: Markdown inline text; every ASCII punctuation character backslash-escaped, any
+ *   byte outside printable ASCII shown as the text \xHH.
+ * extract_md_code: a Markdown code span: a backtick fence longer than the longest backtick run
+ *   inside, padded with spaces; bytes outside printable ASCII shown as \xHH. */
 
-int extract_c_string(FILE *f, const char *s)
+static int extract_c_string(FILE *f, const char *s)
 {
 	size_t col = 0;
 	if (fputc('"', f) == EOF)
@@ -89,7 +98,7 @@ static int is_punct(int c)
 	       (c >= 0x7b && c <= 0x7e);
 }
 
-int extract_md_text(FILE *f, const char *s)
+static int extract_md_text(FILE *f, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		int c = *p, rc;
@@ -105,7 +114,7 @@ int extract_md_text(FILE *f, const char *s)
 	return 0;
 }
 
-int extract_md_code(FILE *f, const char *s)
+static int extract_md_code(FILE *f, const char *s)
 {
 	size_t run = 0, longest = 0;
 	for (const char *p = s; *p; p++) {
@@ -153,16 +162,6 @@ static int pick_one(void *ctx, const struct gt_capture *c, const char *mangled)
 	return 1;
 }
 
-static const char *param_problem(uint32_t status)
-{
-	switch (status) {
-	case GT_PARAM_MANAGED: return "points into managed memory, which the capture does not copy";
-	case GT_PARAM_TOO_LARGE: return "points into an allocation over the capture's byte cap, so it was not copied";
-	case GT_PARAM_COPY_FAILED: return "points into memory the capture could not copy";
-	}
-	return NULL;
-}
-
 /* Every reason not to write anything, said before anything is written; also fills buffers and
  * patches. 0 or 2 (said). */
 static int check_capture(struct extract *x)
@@ -179,19 +178,7 @@ static int check_capture(struct extract *x)
 		return complain("out of memory");
 	for (uint32_t i = 0; i < l->c.nparams; i++) {
 		const struct gt_captured_param *p = &l->params[i];
-		const char *why = param_problem(p->p.status);
-		if (p->p.offset > l->c.param_bytes || p->p.size > l->c.param_bytes - p->p.offset)
-			why = "lies outside the captured parameter bytes";
-		else if (GT_PARAM_IS_POINTER(p->p.kind) && p->p.status == GT_PARAM_OK) {
-			uint64_t old = 0;
-			if (p->p.size != 8)
-				why = "is a pointer that is not 8 bytes";
-			else if (!p->before || !p->after)
-				why = "points into an allocation whose copies are missing from the trace";
-			else if (memcpy(&old, l->param_bytes + p->p.offset, 8), old < p->p.alloc_base ||
-			         old - p->p.alloc_base > p->p.alloc_bytes)
-				why = "points outside the allocation the capture names for it";
-		}
+		const char *why = gt_captured_param_problem(l, i);
 		if (why)
 			return complain("capture %" PRIu64 " is not replayable: parameter %u (offset %u, %u bytes) %s", id, i,
 			                p->p.offset, p->p.size, why);

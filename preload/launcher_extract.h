@@ -20,17 +20,5 @@ int launcher_extract(const char *trace, uint64_t capture_id, const char *dir, in
 /* The fixed part of repro.c (launcher_extract_template.c): it follows the generated block. */
 extern const char launcher_extract_template[];
 
-/* Escapers for untrusted text (a trace's kernel and device names, a path), exposed for the unit
- * test. Each writes to f and returns 0, or -1 when f reports an error.
- * extract_c_string: a C string literal, quotes included; only printable ASCII other than
- *   backslash, quote and '?' (trigraphs) appear as themselves, every other byte as a 3-digit octal
- *   escape; split into adjacent literals every 64 bytes so that no line grows without bound.
- * extract_md_text: Markdown inline text; every ASCII punctuation character backslash-escaped, any
- *   byte outside printable ASCII shown as the text \xHH.
- * extract_md_code: a Markdown code span: a backtick fence longer than the longest backtick run
- *   inside, padded with spaces; bytes outside printable ASCII shown as \xHH. */
-int extract_c_string(FILE *f, const char *s);
-int extract_md_text(FILE *f, const char *s);
-int extract_md_code(FILE *f, const char *s);
 
 #endif

@@ -20,12 +20,10 @@
 #include <dlfcn.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 const struct launcher_help launcher_replay_help = {
@@ -173,63 +171,6 @@ static void default_output(const char *trace, char *out, size_t n)
 	snprintf(out, n, "%.*s.replay.gtrace", (int)(len > 200 ? 200 : len), base);
 }
 
-static volatile sig_atomic_t group;
-
-static void forward(int sig)
-{
-	if (group > 0)
-		kill(-(pid_t)group, sig);
-}
-
-/* Runs argv in a process group of its own, so that a timeout stops the recorder's launcher and
- * the worker under it alike. Returns the wait status, -1 when it could not start, or -2 after a
- * timeout (the group was killed). */
-static int run_bounded(char **argv, unsigned timeout_s)
-{
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		setpgid(0, 0);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	group = pid;
-	struct sigaction sa, old[4];
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = forward;
-	sigemptyset(&sa.sa_mask);
-	const int sigs[4] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	for (int i = 0; i < 4; i++)
-		sigaction(sigs[i], &sa, &old[i]);
-	struct timespec t0, now, nap = { 0, 20 * 1000 * 1000 };
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int status = 0, rc;
-	for (;;) {
-		rc = (int)waitpid(pid, &status, WNOHANG);
-		if (rc == pid)
-			break;
-		if (rc < 0 && errno != EINTR) {
-			status = -1;
-			break;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - t0.tv_sec >= (time_t)timeout_s) {
-			kill(-pid, SIGKILL);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
-			status = -2;
-			break;
-		}
-		nanosleep(&nap, NULL);
-	}
-	for (int i = 0; i < 4; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	group = 0;
-	return status;
-}
-
 static int self_path(char *out, size_t n)
 {
 	ssize_t k = readlink("/proc/self/exe", out, n - 1);
@@ -299,7 +240,7 @@ static int replay(struct replay_args *a)
 	argv[n++] = results;
 	argv[n] = NULL;
 	fflush(stdout);
-	int status = run_bounded(argv, a->timeout_s);
+	int status = launcher_run_bounded(argv, a->timeout_s);
 	int rc;
 	if (status == -2) {
 		fprintf(stderr, "gputrace: replay: stopped after %u s (--timeout): a kernel that waits for something "

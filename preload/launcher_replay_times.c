@@ -219,6 +219,10 @@ static int read_run(struct times *t, const char *path)
 		if (ev.type != GT_REC_KERNEL || (ev.u.kernel.flags & GT_KERNEL_BAD_TIMES))
 			continue;
 		uint32_t id = ev.u.kernel.name_id;
+		/* A trace is untrusted: an id past the strings it defined names no kernel of ours, and
+		 * must not size the table (a name id of 2^32 - 1 would ask for 16 GiB). */
+		if (id == 0 || id > gt_reader_string_count(r)) /* ids are 1..count */
+			continue;
 		if (id >= nclasses) {
 			size_t n = (size_t)id + 1 > nclasses * 2 ? (size_t)id + 1 : nclasses * 2;
 			uint32_t *c = realloc(classes, n * sizeof *c);

@@ -75,16 +75,6 @@ static int cuda_failed(struct replay *r, CUresult e, const char *what)
 	return 1;
 }
 
-static const char *param_problem(uint32_t status)
-{
-	switch (status) {
-	case GT_PARAM_MANAGED: return "points into managed memory, which the capture does not copy";
-	case GT_PARAM_TOO_LARGE: return "points into an allocation over the capture's byte cap";
-	case GT_PARAM_COPY_FAILED: return "points into memory the capture could not copy";
-	}
-	return NULL;
-}
-
 /* The capture's limits, said before anything is launched. 0: go on; 1: not replayable. */
 static int check_limits(struct replay *r)
 {
@@ -116,7 +106,7 @@ static int check_limits(struct replay *r)
 		ninner += l->params[i].p.kind == GT_PARAM_INNER_POINTER;
 	for (uint32_t i = 0; i < l->c.nparams; i++) {
 		const struct gt_captured_param *p = &l->params[i];
-		const char *why = param_problem(p->p.status);
+		const char *why = gt_captured_param_problem(l, i);
 		snprintf(what, sizeof what, "parameter %u (offset %u, %u bytes) ", i, p->p.offset, p->p.size);
 		if (why)
 			return say(r, RV_NOT_REPLAYABLE, "%s%s", what, why), 1;
@@ -128,21 +118,6 @@ static int check_limits(struct replay *r)
 			           "captured (--with-structs replays it anyway, with the run's addresses)"), 1;
 		if (p->p.status == GT_PARAM_STRUCT)
 			fprintf(r->out, "  note: %sis a by-value struct, passed with the run's bytes (--with-structs)\n", what);
-		if (GT_PARAM_IS_POINTER(p->p.kind) && p->p.status == GT_PARAM_OK && (!p->before || !p->after))
-			return say(r, RV_NOT_REPLAYABLE, "%s%s", what,
-			           "points into an allocation whose copies are missing from the trace"), 1;
-		if (p->p.offset > l->c.param_bytes || p->p.size > l->c.param_bytes - p->p.offset)
-			return say(r, RV_NOT_REPLAYABLE, "%s%s", what, "lies outside the captured parameter bytes"), 1;
-		if (GT_PARAM_IS_POINTER(p->p.kind) && p->p.status == GT_PARAM_OK) {
-			/* A trace is untrusted: a pointer must be 8 bytes and lie in the allocation it names,
-			 * or the moved pointer would send the kernel outside the new allocation. */
-			uint64_t v = 0;
-			if (p->p.size == 8)
-				memcpy(&v, l->param_bytes + p->p.offset, 8);
-			if (p->p.size != 8 || v < p->p.alloc_base || v - p->p.alloc_base > p->p.alloc_bytes)
-				return say(r, RV_NOT_REPLAYABLE, "%s%s", what,
-				           "does not point into the allocation the capture names for it"), 1;
-		}
 	}
 	if (nscanned)
 		fprintf(r->out, "  note: %u by-value struct parameters, their words looked up by the recorder: %u "

@@ -293,3 +293,26 @@ void gt_capture_set_release(struct gt_capture_set *s)
 	free(s->blobs);
 	memset(s, 0, sizeof *s);
 }
+
+const char *gt_captured_param_problem(const struct gt_captured_launch *l, uint32_t i)
+{
+	const struct gt_captured_param *p = &l->params[i];
+	switch (p->p.status) {
+	case GT_PARAM_MANAGED: return "points into managed memory, which the capture does not copy";
+	case GT_PARAM_TOO_LARGE: return "points into an allocation over the capture's byte cap, so it was not copied";
+	case GT_PARAM_COPY_FAILED: return "points into memory the capture could not copy";
+	}
+	if (p->p.offset > l->c.param_bytes || p->p.size > l->c.param_bytes - p->p.offset)
+		return "lies outside the captured parameter bytes";
+	if (!GT_PARAM_IS_POINTER(p->p.kind) || p->p.status != GT_PARAM_OK)
+		return NULL;
+	if (p->p.size != 8)
+		return "is a pointer that is not 8 bytes";
+	if (!p->before || !p->after)
+		return "points into an allocation whose copies are missing from the trace";
+	uint64_t v;
+	memcpy(&v, l->param_bytes + p->p.offset, 8);
+	if (v < p->p.alloc_base || v - p->p.alloc_base > p->p.alloc_bytes)
+		return "does not point into the allocation the capture names for it";
+	return NULL;
+}

@@ -61,4 +61,11 @@ int gt_capture_set_load(struct gt_capture_set *s, const char *path, gt_capture_p
                         void *ctx, char *err, size_t errlen);
 void gt_capture_set_release(struct gt_capture_set *s);
 
+/* Why entry i of l cannot be recreated on a GPU, in words that follow "parameter N (offset O,
+ * S bytes) ", or NULL when it can: its memory was not captured (managed, over the cap, a failed
+ * copy), it lies outside the parameter bytes, or it is a pointer that is not 8 bytes, whose copies
+ * are missing, or that does not point into the allocation it names (a trace is untrusted). The one
+ * check both `gputrace replay` and its --extract make. */
+const char *gt_captured_param_problem(const struct gt_captured_launch *l, uint32_t i);
+
 #endif

@@ -5,15 +5,15 @@
  * opcode byte and its fixed number of argument bytes become one record (or a few), written through
  * the public writer API into a memfd, so every input is a VALID trace and every mutated byte is a
  * mutated record field. The analyses then run in-process on it, as the fuzz_analyze_* targets run
- * them: one target per execution, chosen by the description's first byte, among the 12 engines
- * (what a subcommand computes) and 28 subcommands in one of their formats (what they print). One
+ * them: one target per execution, chosen by the description's first byte, among the 13 engines
+ * (what a subcommand computes, and the capture loader of `gputrace replay`) and 28 subcommands in one of their formats (what they print). One
  * target rather than all of them: an execution costs a tenth, so a campaign runs ten times as many
  * descriptions, and the mutated selector byte lets coverage steer towards the targets still
  * finding something. FUZZ_STRUCTURED_ALL=1 runs every engine and one subcommand on each input
  * instead (run_all.sh --regress, so each known input meets every target). At exit the target
  * prints its executions per target.
  *
- * The description: byte 0 chooses variants (bits 0-3 and 6-7: the target, mod 40; bit 4: rank 0's
+ * The description: byte 0 chooses variants (bits 0-3 and 6-7: the target, mod 41; bit 4: rank 0's
  * writer is abandoned after a flush, no END record, as a crashed recorder leaves it; bit 5: small
  * chunks, so a trace spans several), then opcodes until the input ends. An opcode is op % OP_COUNT,
  * then the argument bytes listed in op_args[] (missing bytes at the input's end read as 0). Time is
@@ -58,6 +58,7 @@
 #include "analyze/split.h"
 #include "analyze/stats_reports.h"
 #include "analyze/summary.h"
+#include "traces/capture_set.h"
 
 #include <fcntl.h>
 
@@ -386,8 +387,11 @@ static void op_capture(struct desc *d, struct rank *r, struct cursor *c)
 		p[i].offset = 8 * i;
 		p[i].size = (nparams & 0x80) && !(size & 0x80) && i == 0 ? 4 : 8; /* a 4-byte "pointer" */
 		p[i].kind = (nparams >> (4 + (i & 3)) & 1) ? GT_PARAM_POINTER : GT_PARAM_SCALAR;
-		p[i].status = (flags >> 5) % 6;
-		if (p[i].kind == GT_PARAM_POINTER && r->blobs < 8) {
+		/* The last entry may be a pointer found inside a struct (kind 3, after the declared ones). */
+		if (p[i].kind == GT_PARAM_POINTER && i + 1 == np && (size & 0x20))
+			p[i].kind = GT_PARAM_INNER_POINTER;
+		p[i].status = (flags >> 5) % 7; /* up to GT_PARAM_STRUCT_SCANNED */
+		if (GT_PARAM_IS_POINTER(p[i].kind) && r->blobs < 8) {
 			uint8_t buf[256];
 			memset(buf, size, sizeof buf);
 			int64_t b = gt_writer_blob(r->w, GT_BLOB_BUFFER, buf, size);
@@ -649,11 +653,11 @@ static void load_hostile_refs(void)
 /* The engines, each one target: what a subcommand computes before it prints. */
 enum engine {
 	E_INFO, E_SUMMARY, E_SPLIT, E_BANDWIDTH, E_FINDINGS, E_DIFF, E_EXPORT, E_STATS, E_RANKS,
-	E_SHADOW, E_CALIBRATE, E_REPORT, E_COUNT
+	E_SHADOW, E_CALIBRATE, E_REPORT, E_CAPTURE_SET, E_COUNT
 };
 static const char *const engine_names[E_COUNT] = {
 	"info+fields", "summary", "split", "bandwidth", "findings", "diff", "export", "stats", "ranks",
-	"shadow", "calibrate", "report",
+	"shadow", "calibrate", "report", "capture-set",
 };
 
 static struct gt_name_filter *kernel_filter(void)
@@ -820,6 +824,27 @@ static void engine(enum engine e, const char *a, const char *b, unsigned v, FILE
 		memset(&res, 0, sizeof res);
 		gt_report_write(null, a, &rep, &res);
 		fflush(null);
+		break;
+	}
+	case E_CAPTURE_SET: {
+		/* What `gputrace replay` and --extract read: every capture with its buffers, every entry
+		 * through the one check both make, every byte touched. */
+		struct gt_capture_set cs;
+		char err[256];
+		if (gt_capture_set_load(&cs, a, NULL, NULL, err, sizeof err) == 0) {
+			for (size_t i = 0; i < cs.n; i++) {
+				const struct gt_captured_launch *l = &cs.launch[i];
+				for (uint64_t k = 0; l->image && k < l->image_bytes; k++)
+					sum += l->image[k];
+				for (uint32_t j = 0; j < l->c.nparams; j++) {
+					const char *why = gt_captured_param_problem(l, j);
+					sum += why ? strlen(why) : 0;
+					for (uint64_t k = 0; l->params[j].before && k < l->params[j].p.alloc_bytes; k++)
+						sum += l->params[j].before[k] + (l->params[j].after ? l->params[j].after[k] : 0);
+				}
+			}
+			gt_capture_set_release(&cs);
+		}
 		break;
 	}
 	case E_COUNT:

@@ -2,8 +2,9 @@
  * launcher_replay_times.c), on traces written through the writer: the replay trace's kernels cut
  * into each capture's by the worker's results file (in start order, whatever the file order), the
  * self-check launch dropped, the run's launches of the same kernel taken only with the captured
- * grid, block and shared memory, the captured launch found by its correlation id, and a replay
- * trace whose kernel count disagrees with the results refused rather than misattributed.
+ * grid, block and shared memory, the captured launch found by its correlation id, a kernel naming
+ * an undefined string id ignored at no cost, and a replay trace whose kernel count disagrees with
+ * the results refused rather than misattributed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -55,6 +56,14 @@ static int setup(void **state)
 	assert_int_equal(kernel(w, "_Z3fooPf", 3000000, 100000, 20, 7), 0);
 	assert_int_equal(kernel(w, "_Z3fooPf", 3500000, 100000, 20, 8), 0);
 	assert_int_equal(kernel(w, "_Z3barv", 4000000, 50000, 10, 9), 0);
+	/* A kernel naming a string the trace never defined, the largest id there is: ignored, and it
+	 * must not size anything (a table indexed by it would take 16 GiB). */
+	struct gt_kernel hostile;
+	memset(&hostile, 0, sizeof hostile);
+	hostile.start = 5000000;
+	hostile.end = 5000100;
+	hostile.name_id = UINT32_MAX;
+	assert_int_equal(gt_writer_add(w, GT_REC_KERNEL, &hostile), 0);
 	assert_int_equal(gt_writer_close(w), 0);
 	/* The replay: capture 1 made 1 + 5 launches (the first, 10 us, is the self-check), capture 3
 	 * made 1 + 2 of another kernel; written out of start order, as CUPTI's buffers may hand them. */
