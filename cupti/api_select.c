@@ -33,7 +33,8 @@ int api_select_is_work(const char *name)
 	return 0;
 }
 
-int api_select_enable(CUpti_CallbackDomain domain, int enable)
+/* Switches the calls of one domain that are work (work = 1) or that are not (work = 0). */
+static int switch_calls(CUpti_CallbackDomain domain, int work, int enable)
 {
 	int runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
 	CUptiResult (*set)(CUpti_CallbackId, uint8_t) =
@@ -45,7 +46,7 @@ int api_select_enable(CUpti_CallbackDomain domain, int enable)
 	for (uint32_t cbid = 1; cbid < last; cbid++) {
 		const char *name = NULL;
 		if (cupti_fn.cuptiGetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS ||
-		    !api_select_is_work(name))
+		    api_select_is_work(name) != work)
 			continue;
 		CUptiResult r = set(cbid, enable ? 1 : 0);
 		if (r == CUPTI_ERROR_NOT_INITIALIZED || r == CUPTI_ERROR_NOT_SUPPORTED)
@@ -53,4 +54,14 @@ int api_select_enable(CUpti_CallbackDomain domain, int enable)
 		enabled += r == CUPTI_SUCCESS;
 	}
 	return enabled;
+}
+
+int api_select_enable(CUpti_CallbackDomain domain, int enable)
+{
+	return switch_calls(domain, 1, enable);
+}
+
+int api_select_exclude_others(CUpti_CallbackDomain domain)
+{
+	return switch_calls(domain, 0, 0);
 }

@@ -25,4 +25,9 @@ int api_select_is_work(const char *name);
  * select per call (the caller then records every call of the domain and says so). */
 int api_select_enable(CUpti_CallbackDomain domain, int enable);
 
+/* The other way round, for a domain whose whole activity kind is on: switches off every call that
+ * is not work. Returns how many were switched off, or -1 as above. Called again after each time
+ * the kind is switched on, since enabling the kind overrides the per-call switches. */
+int api_select_exclude_others(CUpti_CallbackDomain domain);
+
 #endif

@@ -104,26 +104,49 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
 	}
 }
 
-/* Switches one of our kinds on or off. At start (res given), the runtime and driver API kinds record
- * only the calls the analyses use (api_select.h) unless every call was asked for, or CUPTI cannot
- * select per call. Later switches (session_pause/resume) are whole kinds: on CUPTI 13.0 a per-call
- * selection switched off records nothing once switched on again (measured on the H200), so windows,
- * the only caller, record every call (SK_API_ALL). */
+/* The API kinds recorded per call, and whether CUPTI has been attached before in this process. */
+static unsigned selected_apis;
+static int attached_before;
+
+/* The runtime or driver API kind on or off, recording only the calls the analyses use
+ * (api_select.h). Two ways, measured on the H200 (CUPTI 13.0, tests/gpu/price_kinds.py):
+ * - at the first start, the calls switched on one by one (cuptiActivityEnableRuntimeApi without
+ *   the whole kind): but calls selected so record nothing once switched off and on again, nor after
+ *   CUPTI was detached and attached again;
+ * - later (windows: session_resume, or attaching again), the whole kind on, then every other call
+ *   switched off, which survives any number of switches (50 of 50 in one process, one record per
+ *   launch each time), so windows record what the defaults record.
+ * Returns the number of calls selected (>= 0), or -1 when CUPTI cannot select calls. */
+static int set_api_kind(unsigned bit, CUpti_ActivityKind ak, int on)
+{
+	CUpti_CallbackDomain dom = bit == SK_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API;
+	if (!on) {
+		if (!attached_before)
+			api_select_enable(dom, 0);
+		return cupti_fn.cuptiActivityDisable(ak) == CUPTI_SUCCESS ? 0 : -1;
+	}
+	if (!attached_before)
+		return api_select_enable(dom, 1);
+	if (cupti_fn.cuptiActivityEnable(ak) != CUPTI_SUCCESS)
+		return -1;
+	/* -1 leaves the whole kind on: every call recorded, and the caller told. */
+	return api_select_exclude_others(dom);
+}
+
+/* Switches one of our kinds on or off: the API kinds per call unless every call was asked for
+ * (or CUPTI cannot select calls: then every call, as the metadata says). */
 static int set_kind(size_t i, int on, int api_all, struct session_result *res)
 {
 	unsigned bit = kind_table[i].bit;
-	if ((bit == SK_RUNTIME || bit == SK_DRIVER) && !api_all && res) {
-		CUpti_CallbackDomain dom = bit == SK_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API
-		                                             : CUPTI_CB_DOMAIN_DRIVER_API;
-		int n = api_select_enable(dom, on);
-		if (n >= 0) {
-			if (res) {
+	if ((bit == SK_RUNTIME || bit == SK_DRIVER) && !api_all && (res || (selected_apis & bit))) {
+		int n = set_api_kind(bit, kind_table[i].kinds[0], on);
+		if (n >= 0 || !res) {
+			if (res && n >= 0) {
 				res->api_selected |= bit;
 				res->api_calls[bit == SK_DRIVER] = n;
 			}
-			return 0;
+			return n >= 0 ? 0 : -1;
 		}
-		/* No per-call selection in this CUPTI: every call is recorded, as the metadata says. */
 	}
 	int failed = 0;
 	for (int k = 0; k < 2; k++) {
@@ -209,6 +232,8 @@ int session_start(unsigned kinds, int latency, const struct session_hooks *h,
 	if ((kinds & SK_API_ALL) && (res->enabled & (SK_RUNTIME | SK_DRIVER)))
 		res->enabled |= SK_API_ALL;
 	enabled_kinds = res->enabled;
+	selected_apis = res->api_selected;
+	attached_before = 1;
 	active = 1;
 	return 0;
 }

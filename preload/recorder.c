@@ -723,12 +723,8 @@ void recorder_start(const char *via)
 		gtp_error("shadow capture off: %s", why);
 	struct session_result res;
 	/* Windows detach CUPTI between them (session_detach) where they can, else switch the kinds off
-	 * and on; either way the API kinds go whole: measured on the H200 (CUPTI 13.0), calls selected
-	 * one by one record nothing once switched off and on again, nor after CUPTI attached again, so
-	 * windows record every API call (trace.api_calls says so). */
+	 * and on; either way they record the API calls the defaults record (session.c, set_api_kind). */
 	unsigned want = c->kinds;
-	if (c->window_period_ms && (want & (SK_RUNTIME | SK_DRIVER)))
-		want |= SK_API_ALL;
 	R.kinds_requested = want;
 	rc = session_start(want, c->latency, &hooks, &res, why, sizeof why);
 	if (rc) {

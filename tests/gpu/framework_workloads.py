@@ -12,14 +12,23 @@ Each workload is warmed up, then timed over a fixed count sized to run about --s
 windowed recording with a 1 s period sees several windows), and synchronised before the clock
 stops. With --profiler the torch workloads run inside torch.profiler (CPU + CUDA activities), the
 peer this tool is compared with. Prints one line per workload:
-    workload=NAME unit=ms/step|us/op value=V count=N kernels_per_iter=K
+    workload=NAME unit=ms/step|us/op value=V count=N cpu=C
+(C: the launching thread's CPU time per step or op, in the same unit).
 """
 import argparse
 import sys
 import time
 
 
-def transformer(torch, seconds, profiler):
+def clocks():
+    """Wall time, and the CPU time of this (the launching) thread: the second leaves out the time
+    the VM ran something else, which is most of the lent machine's noise, and keeps what a tracer
+    adds to each launch on the program's thread."""
+    return time.perf_counter(), time.thread_time()
+
+
+def transformer_step(torch):
+    """One training step of the workload's Transformer, as a function (price_kinds.py uses it too)."""
     dev = torch.device("cuda")
     torch.manual_seed(0)
     layer = torch.nn.TransformerEncoderLayer(d_model=256, nhead=4, dim_feedforward=1024,
@@ -35,17 +44,22 @@ def transformer(torch, seconds, profiler):
         loss.backward()
         opt.step()
 
+    return step
+
+
+def transformer(torch, seconds, profiler):
+    step = transformer_step(torch)
     for _ in range(10):
         step()
     torch.cuda.synchronize()
     steps = max(20, int(seconds / 0.005))
     with profiler():
-        t0 = time.perf_counter()
+        t0, c0 = clocks()
         for _ in range(steps):
             step()
         torch.cuda.synchronize()
-        t1 = time.perf_counter()
-    return "ms/step", (t1 - t0) * 1e3 / steps, steps
+        t1, c1 = clocks()
+    return "ms/step", (t1 - t0) * 1e3 / steps, steps, (c1 - c0) * 1e3 / steps
 
 
 def tinyop(torch, seconds, profiler):
@@ -55,12 +69,12 @@ def tinyop(torch, seconds, profiler):
     torch.cuda.synchronize()
     ops = max(1000, int(seconds / 10e-6))
     with profiler():
-        t0 = time.perf_counter()
+        t0, c0 = clocks()
         for _ in range(ops):
             t.add_(1.0)
         torch.cuda.synchronize()
-        t1 = time.perf_counter()
-    return "us/op", (t1 - t0) * 1e6 / ops, ops
+        t1, c1 = clocks()
+    return "us/op", (t1 - t0) * 1e6 / ops, ops, (c1 - c0) * 1e6 / ops
 
 
 def cupy_op(seconds):
@@ -70,12 +84,12 @@ def cupy_op(seconds):
         x += 1
     cupy.cuda.runtime.deviceSynchronize()
     ops = max(1000, int(seconds / 10e-6))
-    t0 = time.perf_counter()
+    t0, c0 = clocks()
     for _ in range(ops):
         x += 1
     cupy.cuda.runtime.deviceSynchronize()
-    t1 = time.perf_counter()
-    return "us/op", (t1 - t0) * 1e6 / ops, ops
+    t1, c1 = clocks()
+    return "us/op", (t1 - t0) * 1e6 / ops, ops, (c1 - c0) * 1e6 / ops
 
 
 class _NoProfiler:
@@ -108,21 +122,21 @@ def main():
 
     for w in which:
         if w == "transformer":
-            unit, v, n = transformer(torch, a.seconds, profiler)
+            unit, v, n, cpu = transformer(torch, a.seconds, profiler)
         elif w == "tinyop":
-            unit, v, n = tinyop(torch, a.seconds, profiler)
+            unit, v, n, cpu = tinyop(torch, a.seconds, profiler)
         elif w == "cupy":
             if a.profiler:
                 continue  # torch.profiler does not see CuPy's launches as its own workload
             try:
-                unit, v, n = cupy_op(a.seconds)
+                unit, v, n, cpu = cupy_op(a.seconds)
             except ImportError as e:
                 print(f"framework_workloads: no cupy: {e}", file=sys.stderr)
                 continue
         else:
             print(f"framework_workloads: unknown workload {w}", file=sys.stderr)
             return 2
-        print(f"workload={w} unit={unit} value={v:.4f} count={n}", flush=True)
+        print(f"workload={w} unit={unit} value={v:.4f} count={n} cpu={cpu:.4f}", flush=True)
     return 0
 
 

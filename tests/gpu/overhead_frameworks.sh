@@ -20,6 +20,10 @@
 #                 memcpy records into buffers it never reads), no gputrace
 #   floor+sub     the same with a CUPTI subscriber and the resource callbacks, as gputrace has
 #   gt:k+m-nosample  kernel,memcpy without the clock sampling thread (GPUTRACE_SAMPLE_MS=0)
+#   gt:no-api     the defaults without the runtime and driver API kinds
+#   gt:api-sel    kernel,memcpy and the API calls the analyses use (the defaults' selection)
+# Each row gives wall time and the launching thread's CPU time (framework_workloads.py's cpu=): the
+# second leaves out the time the VM spent elsewhere, the larger part of this machine's noise.
 # MODES="bare floor ..." chooses the modes of the main rounds (default: the first seven above).
 # and, KIND_ROUNDS rounds each, kernel,memcpy plus one more kind, to price each kind alone:
 #   gt:+runtime gt:+driver gt:+runtime-all gt:+sync gt:+nvtx gt:+memory gt:+memset gt:+overhead
@@ -52,6 +56,8 @@ run() {
 	gt:default) o=$(env $gt $cmd 2>>"$log") ;;
 	gt:api-all) o=$(env $gt GPUTRACE_ACTIVITIES=+api-all $cmd 2>>"$log") ;;
 	gt:k+m) o=$(env $gt GPUTRACE_ACTIVITIES=kernel,memcpy $cmd 2>>"$log") ;;
+	gt:no-api) o=$(env $gt GPUTRACE_ACTIVITIES=-runtime,-driver $cmd 2>>"$log") ;;
+	gt:api-sel) o=$(env $gt GPUTRACE_ACTIVITIES=kernel,memcpy,runtime,driver $cmd 2>>"$log") ;;
 	gt:window) o=$(env $gt GPUTRACE_WINDOW=100/1000 $cmd 2>>"$log") ;;
 	gt:disabled) o=$(env $gt GPUTRACE_WINDOW=10/3600000 $cmd 2>>"$log") ;;
 	gt:k+m-nosample) o=$(env $gt GPUTRACE_ACTIVITIES=kernel,memcpy GPUTRACE_SAMPLE_MS=0 $cmd 2>>"$log") ;;
@@ -61,8 +67,9 @@ run() {
 	gt:+*) o=$(env $gt GPUTRACE_ACTIVITIES=kernel,memcpy,${m#gt:+} $cmd 2>>"$log") ;;
 	esac
 	printf '%s %s\n%s\n' "$m" "$r" "$o" >> "$log"
-	printf '%s\n' "$o" | sed -n 's/^workload=\([a-z]*\) unit=[^ ]* value=\([0-9.]*\).*/\1 \2/p' |
-		while read -r w v; do printf '%s\t%s\t%s\t%s\n' "$w" "$m" "$r" "$v" >> "$res"; done
+	printf '%s\n' "$o" |
+		sed -n 's/^workload=\([a-z]*\) unit=[^ ]* value=\([0-9.]*\).* cpu=\([0-9.]*\).*/\1 \2 \3/p' |
+		while read -r w v c; do printf '%s\t%s\t%s\t%s\t%s\n' "$w" "$m" "$r" "$v" "$c" >> "$res"; done
 	if [ -f "$trace" ]; then
 		# Records per type, kept for the API-per-kernel column; the trace itself only where the
 		# window comparison needs it.
@@ -92,10 +99,11 @@ python3 - "$res" "$work" <<'PY'
 import glob, json, os, sys, statistics as st
 res, work = sys.argv[1], sys.argv[2]
 rows = [l.rstrip('\n').split('\t') for l in open(res) if l.strip()]
-data = {}
-for w, m, r, v in rows:
+data, cpu = {}, {}
+for w, m, r, v, c in rows:
     kind = r.startswith('k')
     data.setdefault((w, m, kind), []).append(float(v))
+    cpu.setdefault((w, m, kind), []).append(float(c))
 def med(w, m, kind=False):
     v = data.get((w, m, kind))
     return st.median(v) if v else float('nan')
@@ -104,9 +112,15 @@ for (w, m, kind), v in sorted(data.items(), key=lambda x: (x[0][2], x[0][0])):
     b = med(w, 'bare', kind)
     print(f"{w:11s}  {m:16s} {st.median(v):8.4f}  ({min(v):.4f}..{max(v):.4f})  x{st.median(v)/b:6.3f}  {st.median(v)-b:+8.4f}  {len(v)}"
           + ("   [per-kind rounds]" if kind else ""))
+print("launching thread's CPU time: median (min..max), vs bare")
+for (w, m, kind), v in sorted(cpu.items(), key=lambda x: (x[0][2], x[0][0])):
+    b = cpu.get((w, 'bare', kind))
+    b = st.median(b) if b else float('nan')
+    print(f"cpu {w:11s}  {m:16s} {st.median(v):8.4f}  ({min(v):.4f}..{max(v):.4f})  x{st.median(v)/b:6.3f}  {len(v)}"
+          + ("   [per-kind rounds]" if kind else ""))
 for w in ('transformer', 'tinyop'):
     b, p = med(w, 'bare'), med(w, 'profiler')
-    for m in ('gt:default', 'gt:api-all', 'gt:k+m', 'gt:k+m-nosample', 'gt:window', 'gt:disabled', 'floor', 'floor+sub'):
+    for m in ('gt:default', 'gt:api-all', 'gt:k+m', 'gt:no-api', 'gt:api-sel', 'gt:k+m-nosample', 'gt:window', 'gt:disabled', 'floor', 'floor+sub'):
         g = med(w, m)
         if g != g:
             continue

@@ -7,7 +7,7 @@
 # - +api-all: every call, META "all", more records than the defaults on PyTorch;
 # - GPUTRACE_WINDOW=100/500 on a 3 s PyTorch loop: window-open/close records, every kernel inside
 #   a window (or finishing within 50 ms of its close: work launched inside it), with its launch
-#   calls, split's units are the windows and it says how much of the run they saw; an NVTX program
+#   calls and at most 2 API records per kernel (the calls the defaults select, inside windows too), split's units are the windows and it says how much of the run they saw; an NVTX program
 #   under windows runs to its end as bare.
 . "$(dirname "$0")/lib.sh"
 W=$REPO/tests/gpu/framework_workloads.py
@@ -98,7 +98,12 @@ for k in outside[:10]:
     a, b = min(wins, key=lambda w: min(abs(k[0] - w[0]), abs(k[0] - w[1])))
     print(f"  kernel [{k[0]}, {k[1]}]: {(k[0] - a) / 1e3:+.1f} us from the nearest window's open, "
           f"{(k[0] - b) / 1e3:+.1f} us from its close")
-sys.exit(0 if len(wins) >= 4 and kernels and not outside and apis >= len(kernels) else 1)
+# Inside windows only the calls the analyses use are recorded, as in a full recording: the launch
+# call of each kernel, and few others (at most 2 API records per kernel, issue 12's bound). A launch
+# call already running when its window opened has no record while its kernel has (measured on the
+# H200: 38,828 API records for 38,832 kernels in 6 windows), hence one per window less.
+sys.exit(0 if len(wins) >= 4 and kernels and not outside and
+         len(kernels) - len(wins) <= apis <= 2 * len(kernels) else 1)
 PY
 	"$GA" split --format json "$KEEP/window.gtrace" > "$WORK/window.split.json"
 	check "windows: split's units are the windows, coverage said" python3 - "$WORK/window.split.json" <<'PY'

@@ -4,7 +4,9 @@
  * The promise under test: every variant of the calls the analyses read (launches, copies, memsets,
  * synchronisation, events, allocation, graph launches; _v2, _ptsz, _ptds and Async forms) is
  * selected, and the calls frameworks make around every launch that no analysis reads
- * (cudaGetDevice, cudaGetLastError, stream-capture queries, attribute queries) are not.
+ * (cudaGetDevice, cudaGetLastError, stream-capture queries, attribute queries) are not; and both
+ * ways of applying the selection switch exactly those calls: api_select_enable switches the work
+ * calls on one by one, api_select_exclude_others (the whole kind on) switches every other call off.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,73 @@
 #include <cmocka.h>
 
 #include "cupti/api_select.h"
+#include "cupti/libs.h"
+
+#include <string.h>
+
+/* A stand-in CUPTI with four runtime calls: two that are work, two that are not. */
+static const char *const fake_names[] = { NULL, "cudaLaunchKernel_v7000", "cudaGetDevice_v3020",
+	                                  "cudaStreamSynchronize_v3020", "cudaGetLastError_v3020" };
+#define NFAKE (sizeof fake_names / sizeof fake_names[0])
+static int switched[NFAKE]; /* -1 untouched, else the last value set */
+
+static CUptiResult fake_name(CUpti_CallbackDomain d, uint32_t cbid, const char **name)
+{
+	(void)d;
+	if (cbid >= NFAKE)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	*name = fake_names[cbid];
+	return CUPTI_SUCCESS;
+}
+
+static CUptiResult fake_set(CUpti_CallbackId cbid, uint8_t enable)
+{
+	if (cbid >= NFAKE)
+		return CUPTI_ERROR_INVALID_PARAMETER;
+	switched[cbid] = enable;
+	return CUPTI_SUCCESS;
+}
+
+static void use_fake(void)
+{
+	memset(&cupti_fn, 0, sizeof cupti_fn);
+	cupti_fn.cuptiGetCallbackName = fake_name;
+	cupti_fn.cuptiActivityEnableRuntimeApi = fake_set;
+	for (size_t i = 0; i < NFAKE; i++)
+		switched[i] = -1;
+}
+
+static void test_enable_switches_work_calls_on(void **state)
+{
+	(void)state;
+	use_fake();
+	assert_int_equal(api_select_enable(CUPTI_CB_DOMAIN_RUNTIME_API, 1), 2);
+	assert_int_equal(switched[1], 1);
+	assert_int_equal(switched[3], 1);
+	assert_int_equal(switched[2], -1);
+	assert_int_equal(switched[4], -1);
+}
+
+static void test_exclude_switches_other_calls_off(void **state)
+{
+	(void)state;
+	use_fake();
+	assert_int_equal(api_select_exclude_others(CUPTI_CB_DOMAIN_RUNTIME_API), 2);
+	assert_int_equal(switched[2], 0);
+	assert_int_equal(switched[4], 0);
+	assert_int_equal(switched[1], -1);
+	assert_int_equal(switched[3], -1);
+}
+
+static void test_no_per_call_switch_says_so(void **state)
+{
+	(void)state;
+	use_fake();
+	cupti_fn.cuptiActivityEnableRuntimeApi = NULL;
+	assert_int_equal(api_select_enable(CUPTI_CB_DOMAIN_RUNTIME_API, 1), -1);
+	assert_int_equal(api_select_exclude_others(CUPTI_CB_DOMAIN_RUNTIME_API), -1);
+	assert_int_equal(api_select_exclude_others(CUPTI_CB_DOMAIN_DRIVER_API), -1);
+}
 
 static void test_work_calls_selected(void **state)
 {
@@ -64,6 +133,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_work_calls_selected),
 		cmocka_unit_test(test_chatter_not_selected),
+		cmocka_unit_test(test_enable_switches_work_calls_on),
+		cmocka_unit_test(test_exclude_switches_other_calls_off),
+		cmocka_unit_test(test_no_per_call_switch_says_so),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,8 +79,8 @@ static void test_defaults(void **state)
 	assert_string_equal(c.shadow, "");
 	assert_int_equal(c.shadow_max, 3);
 	assert_int_equal(c.shadow_bytes, 1ull << 30);
-	/* The default kinds are all but graph and api-all, as the help says. */
-	assert_int_equal(SK_DEFAULT, SK_ALL & ~(SK_GRAPH | SK_API_ALL));
+	/* The default kinds are all but overhead, graph and api-all, as the help says. */
+	assert_int_equal(SK_DEFAULT, SK_ALL & ~(SK_OVERHEAD | SK_GRAPH | SK_API_ALL));
 }
 
 /* Every variable that config_help prints, set to the default it prints, gives the same config as
@@ -242,7 +242,7 @@ static void test_activities_grammar(void **state)
 		{ "memcpy,kernel,", SK_KERNEL | SK_MEMCPY },
 		{ "kernel,,memcpy", SK_KERNEL | SK_MEMCPY },
 		{ "+driver", SK_DEFAULT },
-		{ "+graph,+api-all", SK_ALL },
+		{ "+overhead,+graph,+api-all", SK_ALL },
 		{ "-driver", SK_DEFAULT & ~SK_DRIVER },
 		{ "kernel,runtime,api-all", SK_KERNEL | SK_RUNTIME | SK_API_ALL },
 		{ "-runtime", SK_DEFAULT & ~SK_RUNTIME },
@@ -401,7 +401,7 @@ static void test_kind_names(void **state)
 	(void)state;
 	char buf[256];
 	config_kind_names(SK_DEFAULT, buf, sizeof buf);
-	assert_string_equal(buf, "kernel,memcpy,memset,runtime,driver,sync,nvtx,memory,overhead");
+	assert_string_equal(buf, "kernel,memcpy,memset,runtime,driver,sync,nvtx,memory");
 	config_kind_names(SK_ALL, buf, sizeof buf);
 	assert_string_equal(buf, "kernel,memcpy,memset,runtime,driver,sync,nvtx,memory,overhead,graph,api-all");
 	config_kind_names(0, buf, sizeof buf);
