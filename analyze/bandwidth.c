@@ -17,6 +17,7 @@
 #include "growbuf.h"
 #include "idmap.h"
 #include "load.h"
+#include "common/grow.h"
 #include "common/stats.h"
 
 #include <errno.h>
@@ -156,14 +157,10 @@ static struct acc *group_for(struct bw_state *st, const struct gt_memcpy *m, int
 	}
 	if (gt_idmap_put(&st->groups, key, st->n))
 		return NULL;
-	if (st->n == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 16;
-		struct acc *q = realloc(st->a, cap * sizeof *q);
-		if (!q)
-			return NULL;
-		st->a = q;
-		st->cap = cap;
-	}
+	struct acc *q = gt_grow(st->a, &st->cap, st->n, sizeof *q, 16);
+	if (!q)
+		return NULL;
+	st->a = q;
 	struct acc *a = &st->a[st->n++];
 	memset(a, 0, sizeof *a);
 	a->device_id = m->device_id;

@@ -45,40 +45,6 @@ const char *gt_elem_type_name(int type)
 
 int gt_elem_is_float(int type) { return type == GT_REF_F32 || type == GT_REF_F64; }
 
-/* Magnitude and sign of the ordered-integer key; the distance of two keys never overflows this way
- * (for doubles |ka - kb| could reach 2^64 - 2 and does not fit a signed 64-bit difference). */
-static uint64_t key_distance(uint64_t mag_a, int neg_a, uint64_t mag_b, int neg_b)
-{
-	if (mag_a == 0)
-		neg_a = 0; /* -0 is +0 */
-	if (mag_b == 0)
-		neg_b = 0;
-	if (neg_a == neg_b)
-		return mag_a > mag_b ? mag_a - mag_b : mag_b - mag_a;
-	return mag_a + mag_b;
-}
-
-uint64_t gt_ulps_f32(float a, float b)
-{
-	if (isnan(a) || isnan(b))
-		return GT_ULP_INFINITE;
-	uint32_t ua, ub;
-	memcpy(&ua, &a, 4);
-	memcpy(&ub, &b, 4);
-	return key_distance(ua & 0x7fffffffu, (int)(ua >> 31), ub & 0x7fffffffu, (int)(ub >> 31));
-}
-
-uint64_t gt_ulps_f64(double a, double b)
-{
-	if (isnan(a) || isnan(b))
-		return GT_ULP_INFINITE;
-	uint64_t ua, ub;
-	memcpy(&ua, &a, 8);
-	memcpy(&ub, &b, 8);
-	const uint64_t m = 0x7fffffffffffffffull;
-	return key_distance(ua & m, (int)(ua >> 63), ub & m, (int)(ub >> 63));
-}
-
 /* The three criteria on a finite, unequal pair; d = |g - r| computed by the caller in double. */
 static int criteria(double g, double r, double d, uint64_t u, const struct gt_ref_tol *tol)
 {

@@ -7,7 +7,8 @@
  *     infinity (an infinity against anything else counts as an infinite ULP distance);
  *   - ULP distance: the number of representable values between g and r, from the bit patterns read
  *     as integers with negative values folded onto the same line (key(x) = |bits| with the sign
- *     applied), in the element's own type (float or double). +0 and -0 both have key 0;
+ *     applied), in the element's own type (float or double). +0 and -0 both have key 0
+ *     (common/ulp.h, which `gputrace replay` counts with too);
  *   - integers compare exactly; their "ULP distance" is |g - r| as an integer, so that the histogram
  *     and the worst element mean the same thing for them.
  *   - memory the kernel must not write: an element that the reference left bit-identical to the
@@ -22,6 +23,7 @@
 #ifndef GT_COMPARE_H
 #define GT_COMPARE_H
 
+#include "common/ulp.h" /* gt_ulps_f32, gt_ulps_f64, GT_ULP_INFINITE: the distance below */
 #include "gputrace_ref.h"
 
 #include <stddef.h>
@@ -31,17 +33,12 @@
  * NaN and infinity mismatches. */
 #define GT_ULP_BUCKETS 66
 #define GT_ULP_BUCKET_NONFINITE (GT_ULP_BUCKETS - 1)
-#define GT_ULP_INFINITE UINT64_MAX /* the distance of a NaN or an unmatched infinity */
 
 /* Bytes of one element; 0 for an unknown type. */
 size_t gt_elem_size(int type);
 /* "f32", "f64", "i8", ... ; "unknown" otherwise. */
 const char *gt_elem_type_name(int type);
 int gt_elem_is_float(int type);
-
-/* ULP distances (GT_ULP_INFINITE when either is NaN). */
-uint64_t gt_ulps_f32(float a, float b);
-uint64_t gt_ulps_f64(double a, double b);
 
 /* The element rule above for one pair. *ulps receives the distance used for the histogram and the
  * worst element (GT_ULP_INFINITE for NaN and unmatched infinities); NULL allowed. 1 pass, 0 mismatch. */

@@ -1,8 +1,7 @@
 /* demangle.c: finds __cxa_demangle once and calls it for names that look mangled.
  *
- * dlsym(RTLD_DEFAULT) first, in case the process already has libstdc++ (a test linked with it);
- * otherwise dlopen("libstdc++.so.6") and look the symbol up there. The library stays loaded for the
- * life of the process: unloading it while a later call may need it gains nothing.
+ * The lookup is common/demangler.h's: what the process has loaded first (a test linked with
+ * libstdc++), otherwise libstdc++.so.6, which then stays loaded for the life of the process.
  *
  * A trace's names are untrusted: __cxa_demangle takes time and memory in the size of what it prints,
  * which a 300-byte name can make gigabytes. So each name is first checked against the caps of
@@ -16,32 +15,22 @@
  */
 #include "demangle.h"
 
+#include "common/demangler.h"
 #include "diag.h"
 #include "mangled.h"
 
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
-
-static cxa_demangle_fn find_demangler(void)
+/* Looked up once (common/demangler.h): the analyzer asks for every name it prints. */
+static gt_cxa_demangle_fn find_demangler(void)
 {
 	static int looked;
-	static cxa_demangle_fn fn;
+	static gt_cxa_demangle_fn fn;
 	if (looked)
 		return fn;
 	looked = 1;
-	void *sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-	if (!sym) {
-		void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-		if (lib)
-			sym = dlsym(lib, "__cxa_demangle");
-	}
-	/* POSIX guarantees that a data pointer from dlsym converts to a function pointer; ISO C does
-	 * not, so convert through memcpy. */
-	if (sym)
-		memcpy(&fn, &sym, sizeof fn);
+	fn = gt_demangler_find(GT_DEMANGLER_MAY_LOAD);
 	return fn;
 }
 
@@ -85,7 +74,7 @@ char *gt_demangle(const char *name)
 		v = GT_MANGLED_TOO_LARGE;
 	}
 	if (v == GT_MANGLED_OK) {
-		cxa_demangle_fn fn = find_demangler();
+		gt_cxa_demangle_fn fn = find_demangler();
 		if (fn) {
 			int status = -1;
 			char *d = fn(name, NULL, NULL, &status);

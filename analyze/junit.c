@@ -1,6 +1,8 @@
 /* junit.c: JUnit XML documents (see junit.h for the schema; escape.h's XML rule escapes the text). */
 #include "junit.h"
 
+#include "common/grow.h"
+
 #include "escape.h"
 #include "gputrace.h"
 
@@ -60,14 +62,10 @@ int gt_junit_property(struct gt_junit *j, const char *name, const char *value)
 int gt_junit_case(struct gt_junit *j, const char *classname, const char *name, double time_s,
                   enum gt_junit_result result, const char *message, const char *text)
 {
-	if (j->n == j->cap) {
-		size_t cap = j->cap ? j->cap * 2 : 16;
-		struct jcase *c = realloc(j->cases, cap * sizeof *c);
-		if (!c)
-			return GT_ERR_NOMEM;
-		j->cases = c;
-		j->cap = cap;
-	}
+	struct jcase *grown = gt_grow(j->cases, &j->cap, j->n, sizeof *grown, 16);
+	if (!grown)
+		return GT_ERR_NOMEM;
+	j->cases = grown;
 	struct jcase *c = &j->cases[j->n++];
 	int nomem = 0;
 	c->classname = dup_or_empty(classname, &nomem);

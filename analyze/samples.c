@@ -7,6 +7,8 @@
  */
 #include "samples.h"
 
+#include "common/fnv.h"
+#include "common/grow.h"
 #include "demangle.h"
 #include "diag.h"
 #include "growbuf.h"
@@ -80,21 +82,13 @@ void gt_samples_release(struct gt_samples *s)
 	memset(s, 0, sizeof *s);
 }
 
-static uint64_t hash_name(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
 static int rehash(struct samples_state *st, size_t nslots)
 {
 	uint32_t *slots = calloc(nslots, sizeof *slots);
 	if (!slots)
 		return GT_ERR_NOMEM;
 	for (size_t i = 0; i < st->n; i++) {
-		size_t h = hash_name(st->k[i].name) & (nslots - 1);
+		size_t h = gt_fnv1a64_str(st->k[i].name) & (nslots - 1);
 		while (slots[h])
 			h = (h + 1) & (nslots - 1);
 		slots[h] = (uint32_t)i + 1;
@@ -127,7 +121,7 @@ static uint32_t kernel_for_id(struct gt_samples *s, const struct gt_reader *r, u
 	const char *name = gt_reader_string(r, id);
 	if (st->n * 2 >= st->nslots && rehash(st, st->nslots ? st->nslots * 2 : 64))
 		return 0;
-	size_t h = hash_name(name) & (st->nslots - 1);
+	size_t h = gt_fnv1a64_str(name) & (st->nslots - 1);
 	while (st->slots[h]) {
 		if (strcmp(st->k[st->slots[h] - 1].name, name) == 0)
 			return st->idmap[id] = st->slots[h];
@@ -135,14 +129,10 @@ static uint32_t kernel_for_id(struct gt_samples *s, const struct gt_reader *r, u
 	}
 	if (st->n >= UINT32_MAX - 1)
 		return 0;
-	if (st->n == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 16;
-		struct acc *k = realloc(st->k, cap * sizeof *k);
-		if (!k)
-			return 0;
-		st->k = k;
-		st->cap = cap;
-	}
+	struct acc *k = gt_grow(st->k, &st->cap, st->n, sizeof *k, 16);
+	if (!k)
+		return 0;
+	st->k = k;
 	struct acc *a = &st->k[st->n];
 	memset(a, 0, sizeof *a);
 	if (!(a->name = strdup(name)))

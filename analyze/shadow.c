@@ -8,6 +8,7 @@
  */
 #include "shadow.h"
 
+#include "common/grow.h"
 #include "demangle.h"
 #include "diag.h"
 #include "load.h"
@@ -561,14 +562,10 @@ static int pass1(void *ctx, const struct gt_reader *r, const struct gt_event *ev
 	free(dem);
 	if (rc)
 		return rc;
-	if (w->nsel == w->capsel) {
-		size_t cap = w->capsel ? w->capsel * 2 : 64;
-		struct selected *s = realloc(w->sel, cap * sizeof *s);
-		if (!s)
-			return GT_ERR_NOMEM;
-		w->sel = s;
-		w->capsel = cap;
-	}
+	struct selected *s = gt_grow(w->sel, &w->capsel, w->nsel, sizeof *s, 64);
+	if (!s)
+		return GT_ERR_NOMEM;
+	w->sel = s;
 	w->sel[w->nsel].capture_id = c.capture_id;
 	w->sel[w->nsel].uses_blobs = l.ready;
 	w->nsel++;
@@ -949,14 +946,10 @@ int gt_shadow_check(const struct gt_shadow_launch *l, struct gt_shadow_result *r
 static int collect(void *ctx, const struct gt_shadow_launch *l)
 {
 	struct gt_shadow_report *rep = ctx;
-	if (rep->n == rep->cap) {
-		size_t cap = rep->cap ? rep->cap * 2 : 16;
-		struct gt_shadow_result *p = realloc(rep->launches, cap * sizeof *p);
-		if (!p)
-			return GT_ERR_NOMEM;
-		rep->launches = p;
-		rep->cap = cap;
-	}
+	struct gt_shadow_result *grown = gt_grow(rep->launches, &rep->cap, rep->n, sizeof *grown, 16);
+	if (!grown)
+		return GT_ERR_NOMEM;
+	rep->launches = grown;
 	struct gt_shadow_result *res = &rep->launches[rep->n];
 	int rc = gt_shadow_check(l, res);
 	if (rc)

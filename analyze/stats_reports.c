@@ -12,6 +12,8 @@
  */
 #include "stats_reports.h"
 
+#include "common/fnv.h"
+#include "common/grow.h"
 #include "demangle.h"
 #include "gputrace.h"
 #include "idmap.h"
@@ -46,10 +48,7 @@ struct gtab {
 
 static uint64_t hash_bytes(const void *p, size_t n)
 {
-	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 0x100000001b3ull;
+	uint64_t h = gt_fnv1a64(p, n);
 	h ^= h >> 31;
 	return h * 0x9e3779b97f4a7c15ull;
 }
@@ -87,14 +86,10 @@ static size_t gtab_find(struct gtab *t, const void *key, size_t len, int demangl
 		return SIZE_MAX;
 	if ((t->n + 1) * 2 > t->nslots && gtab_rehash(t))
 		return SIZE_MAX;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct group *q = realloc(t->g, cap * sizeof *q);
-		if (!q)
-			return SIZE_MAX;
-		t->g = q;
-		t->cap = cap;
-	}
+	struct group *q = gt_grow(t->g, &t->cap, t->n, sizeof *q, 64);
+	if (!q)
+		return SIZE_MAX;
+	t->g = q;
 	struct group *g = &t->g[t->n];
 	memset(g, 0, sizeof *g);
 	if (!(g->key = malloc(len + 1)))

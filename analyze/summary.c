@@ -9,6 +9,7 @@
  */
 #include "summary.h"
 
+#include "common/fnv.h"
 #include "demangle.h"
 #include "growbuf.h"
 #include "diag.h"
@@ -179,21 +180,13 @@ int gt_summary_file_begin(struct gt_summary *s, const char *path)
 	return 0;
 }
 
-static uint64_t hash_name(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
 static int rehash(struct summary_state *st, size_t nslots)
 {
 	uint32_t *slots = calloc(nslots, sizeof *slots);
 	if (!slots)
 		return GT_ERR_NOMEM;
 	for (size_t i = 0; i < st->kernels.n; i++) {
-		size_t h = hash_name(st->kernels.a[i].name) & (nslots - 1);
+		size_t h = gt_fnv1a64_str(st->kernels.a[i].name) & (nslots - 1);
 		while (slots[h])
 			h = (h + 1) & (nslots - 1);
 		slots[h] = (uint32_t)i + 1;
@@ -227,7 +220,7 @@ static uint32_t kernel_for_id(struct summary_state *st, const struct gt_reader *
 	const char *name = gt_reader_string(r, id);
 	if (st->kernels.n * 2 >= st->nslots && rehash(st, st->nslots ? st->nslots * 2 : 64))
 		return 0;
-	size_t h = hash_name(name) & (st->nslots - 1);
+	size_t h = gt_fnv1a64_str(name) & (st->nslots - 1);
 	while (st->slots[h]) {
 		if (strcmp(st->kernels.a[st->slots[h] - 1].name, name) == 0)
 			return st->idmap[id] = st->slots[h];

@@ -9,6 +9,8 @@
  */
 #include "timeline.h"
 
+#include "common/grow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -371,14 +373,10 @@ static int more(struct gt_tl_cursor *c)
 		c->len -= c->head;
 		c->head = 0;
 	}
-	if (c->len == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-		struct gt_tl_span *q = realloc(c->buf, cap * sizeof *q);
-		if (!q)
-			return GT_ERR_NOMEM;
-		c->buf = q;
-		c->cap = cap;
-	}
+	struct gt_tl_span *q = gt_grow(c->buf, &c->cap, c->len, sizeof *q, 16);
+	if (!q)
+		return GT_ERR_NOMEM;
+	c->buf = q;
 	c->buf[c->len].start = s;
 	c->buf[c->len].end = e;
 	c->len++;

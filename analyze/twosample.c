@@ -10,6 +10,7 @@
 #include "twosample.h"
 
 #include "gputrace.h"
+#include "common/fnv.h"
 #include "common/stats.h"
 
 #include <math.h>
@@ -99,10 +100,7 @@ double gt_rng_beta(struct gt_rng *g, double a, double b)
 
 uint64_t gt_rng_key(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; s && *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
+	return gt_fnv1a64_str(s);
 }
 
 /* ---- bootstrap ----------------------------------------------------------------------------- */

@@ -1,5 +1,6 @@
 /* buffers.c: the activity buffer pool and CUPTI's buffer callbacks (see buffers.h). */
 #include "buffers.h"
+#include "common/grow.h"
 #include "libs.h"
 
 #include <pthread.h>
@@ -37,14 +38,10 @@ static struct abuf *alloc_buffer(void)
 /* Called with the lock held. */
 static int registry_add(struct abuf *b)
 {
-	if (reg_count == reg_cap) {
-		size_t n = reg_cap ? reg_cap * 2 : 64;
-		struct abuf **r = realloc(registry, n * sizeof *r);
-		if (!r)
-			return -1;
-		registry = r;
-		reg_cap = n;
-	}
+	struct abuf **r = gt_grow(registry, &reg_cap, reg_count, sizeof *r, 64);
+	if (!r)
+		return -1;
+	registry = r;
 	registry[reg_count++] = b;
 	st.allocated++;
 	return 0;

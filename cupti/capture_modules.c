@@ -1,5 +1,6 @@
 /* capture_modules.c: kept cubins of loaded modules (capture_modules.h). */
 #include "capture_modules.h"
+#include "common/fnv.h"
 #include "nvinfo.h"
 
 #include <pthread.h>
@@ -9,16 +10,6 @@
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static struct capture_module *head; /* newest first */
 static uint64_t n_kept, bytes_kept, n_seen;
-
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
 
 struct keep_ctx {
 	int (*keep)(void *ctx, const char *mangled);
@@ -59,7 +50,7 @@ int capture_modules_add(const void *image, size_t size, uint32_t module_id,
 		return -1;
 	if (sel == 0)
 		return 0;
-	uint64_t h = fnv1a(image, size);
+	uint64_t h = gt_fnv1a64(image, size);
 	pthread_mutex_lock(&mu);
 	for (struct capture_module *m = head; m; m = m->next) {
 		if (m->hash == h && m->size == size && memcmp(m->image, image, size) == 0) {

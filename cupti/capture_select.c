@@ -3,7 +3,6 @@
 
 #include "mangled.h"
 
-#include <dlfcn.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,11 +55,8 @@ void capture_pattern_free(struct capture_pattern *p)
 
 capture_demangle_fn capture_find_demangler(void)
 {
-	/* A data pointer to a function pointer: POSIX guarantees dlsym's result converts. */
-	void *f = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-	capture_demangle_fn fn;
-	memcpy(&fn, &f, sizeof fn);
-	return f ? fn : NULL;
+	/* Only what the program loaded: capture runs inside it and must not load the C++ runtime. */
+	return gt_demangler_find(GT_DEMANGLER_LOADED);
 }
 
 size_t capture_bare_name(const char *d, char *out, size_t n)

@@ -27,12 +27,14 @@
 #ifndef GT_CUPTI_CAPTURE_SELECT_H
 #define GT_CUPTI_CAPTURE_SELECT_H
 
+#include "common/demangler.h"
+
 #include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* __cxa_demangle's signature. */
-typedef char *(*capture_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
+/* __cxa_demangle's signature (common/demangler.h). */
+typedef gt_cxa_demangle_fn capture_demangle_fn;
 
 struct capture_pattern {
 	int is_regex;
@@ -45,7 +47,7 @@ struct capture_pattern {
 int capture_pattern_compile(struct capture_pattern *p, const char *text, char *why, size_t n);
 void capture_pattern_free(struct capture_pattern *p);
 
-/* The program's __cxa_demangle, or NULL when it has none (looked up with dlsym, never linked). */
+/* The program's __cxa_demangle, or NULL when it has none (among what it loaded, never linked). */
 capture_demangle_fn capture_find_demangler(void);
 
 /* The bare name inside a demangled signature: "void ns::k<int, 2>(int*)" -> "ns::k<int, 2>".

@@ -7,6 +7,7 @@
  * time limit, for the writer to finish the file.
  */
 #include "recorder.h"
+#include "common/demangler.h"
 #include "cupti/api_select.h"
 #include "cupti/buffers.h"
 #include "cupti/capture.h"
@@ -21,7 +22,6 @@
 #include "signals.h"
 #include "mangled.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -174,8 +174,7 @@ static int keep_kernel(void *ctx, const char *name)
 	 * within the caps of traces/mangled.h: a name that demangles to gigabytes is matched mangled. */
 	if (gt_mangled_check(name, NULL) != GT_MANGLED_OK)
 		return 0;
-	char *(*demangle)(const char *, char *, size_t *, int *) =
-		(char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
+	gt_cxa_demangle_fn demangle = gt_demangler_find(GT_DEMANGLER_LOADED);
 	int st = -1, keep = 0;
 	char *d = demangle ? demangle(name, NULL, NULL, &st) : NULL;
 	if (d && st == 0)

@@ -1,7 +1,8 @@
 /* replay_compare.c: element distances between two copies of a buffer (replay_compare.h). */
 #include "replay_compare.h"
 
-#include <math.h>
+#include "common/ulp.h"
+
 #include <string.h>
 
 int replay_dtype_parse(const char *s, enum replay_dtype *out)
@@ -32,63 +33,52 @@ static size_t dtype_bytes(enum replay_dtype t)
 	return t == RD_F64 ? 8 : t == RD_U8 ? 1 : 4;
 }
 
-/* Bits of an IEEE float mapped so that integer order is the values' order and +0 and -0 share one
- * key (the usual sign-magnitude to biased mapping): the smallest denormals either side of zero are
- * 2 apart, as the analyzer's ULP distances count them. */
-static uint64_t ordered32(uint32_t u)
-{
-	return (u & 0x80000000u) ? 0x80000000u - (uint64_t)(u & 0x7fffffffu) : 0x80000000u + (uint64_t)u;
-}
-static uint64_t ordered64(uint64_t u)
-{
-	const uint64_t bias = 1ull << 63;
-	return (u >> 63) ? bias - (u & (bias - 1)) : bias + u;
-}
 static uint64_t absdiff(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
 
-static void element(const uint8_t *p, enum replay_dtype t, double *v, uint64_t *key, int *nan)
+/* Element i of a and b as numbers, and how far apart they are: for floats the ULP distance of
+ * common/ulp.h (the analyzer's: NaN is the largest, +0 and -0 are 0 apart), for integers |a - b|. */
+static uint64_t distance(const uint8_t *pa, const uint8_t *pb, enum replay_dtype t, double *va,
+                         double *vb)
 {
-	*nan = 0;
 	switch (t) {
 	case RD_F32: {
-		uint32_t u;
-		float f;
-		memcpy(&u, p, 4);
-		memcpy(&f, p, 4);
-		*v = f;
-		*nan = isnan(f);
-		*key = ordered32(u);
-		break;
+		float fa, fb;
+		memcpy(&fa, pa, 4);
+		memcpy(&fb, pb, 4);
+		*va = fa;
+		*vb = fb;
+		return gt_ulps_f32(fa, fb);
 	}
 	case RD_F64: {
-		uint64_t u;
-		double f;
-		memcpy(&u, p, 8);
-		memcpy(&f, p, 8);
-		*v = f;
-		*nan = isnan(f);
-		*key = ordered64(u);
-		break;
+		double fa, fb;
+		memcpy(&fa, pa, 8);
+		memcpy(&fb, pb, 8);
+		*va = fa;
+		*vb = fb;
+		return gt_ulps_f64(fa, fb);
 	}
 	case RD_I32: {
-		int32_t i;
-		memcpy(&i, p, 4);
-		*v = i;
-		*key = (uint64_t)((int64_t)i + 2147483648ll);
-		break;
+		int32_t ia, ib;
+		memcpy(&ia, pa, 4);
+		memcpy(&ib, pb, 4);
+		*va = ia;
+		*vb = ib;
+		return absdiff((uint64_t)((int64_t)ia + 2147483648ll), (uint64_t)((int64_t)ib + 2147483648ll));
 	}
 	case RD_U32: {
-		uint32_t u;
-		memcpy(&u, p, 4);
-		*v = u;
-		*key = u;
-		break;
+		uint32_t ua, ub;
+		memcpy(&ua, pa, 4);
+		memcpy(&ub, pb, 4);
+		*va = ua;
+		*vb = ub;
+		return absdiff(ua, ub);
 	}
 	case RD_U8:
-		*v = p[0];
-		*key = p[0];
 		break;
 	}
+	*va = pa[0];
+	*vb = pb[0];
+	return absdiff(pa[0], pb[0]);
 }
 
 int replay_compare(const uint8_t *a, const uint8_t *b, size_t n, enum replay_dtype want,
@@ -108,11 +98,7 @@ int replay_compare(const uint8_t *a, const uint8_t *b, size_t n, enum replay_dty
 			continue;
 		d->differing++;
 		double va, vb;
-		uint64_t ka, kb;
-		int na, nb;
-		element(pa, t, &va, &ka, &na);
-		element(pb, t, &vb, &kb, &nb);
-		uint64_t dist = (na || nb) ? UINT64_MAX : (va == vb ? 0 : absdiff(ka, kb));
+		uint64_t dist = distance(pa, pb, t, &va, &vb);
 		if (!have || dist > d->worst_ulps) {
 			have = 1;
 			d->worst_ulps = dist;

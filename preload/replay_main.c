@@ -14,12 +14,12 @@
  */
 #include "replay_launch.h"
 
+#include "common/demangler.h"
 #include "log.h"
 #include "mangled.h"
 
 #include <nvtx3/nvToolsExt.h>
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -34,16 +34,8 @@ struct picks {
 	size_t nids;
 	int have_re;
 	regex_t re;
-	char *(*demangle)(const char *, char *, size_t *, int *);
+	gt_cxa_demangle_fn demangle;  /* libstdc++'s, when the machine has it (this C program does not link it) */
 };
-
-/* libstdc++'s demangler when the machine has it (a C program does not link it). */
-static void find_demangler(struct picks *p)
-{
-	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-	void *f = h ? dlsym(h, "__cxa_demangle") : NULL;
-	memcpy(&p->demangle, &f, sizeof f);
-}
 
 /* The demangled name in buf, or the name itself; within traces/mangled.h's caps. */
 static const char *shown_name(const struct picks *p, const char *name, char *buf, size_t n)
@@ -199,7 +191,7 @@ int main(int argc, char **argv)
 	const char *results = a.results;
 	int device = a.device;
 	const char *trace = a.trace;
-	find_demangler(p);
+	p->demangle = gt_demangler_find(GT_DEMANGLER_MAY_LOAD);
 
 	struct gt_capture_set set;
 	char err[512];

@@ -1,6 +1,8 @@
 /* capture_set.c: load picked captures and the blobs they use (see capture_set.h). */
 #include "capture_set.h"
 
+#include "common/grow.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,14 +67,10 @@ static int keep_capture(struct gt_capture_set *s, size_t *cap, const struct gt_r
                         const struct gt_capture *c, const uint8_t *params_raw,
                         const uint8_t *param_bytes, const char *name)
 {
-	if (s->n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 8;
-		struct gt_captured_launch *l = realloc(s->launch, ncap * sizeof *l);
-		if (!l)
-			return GT_ERR_NOMEM;
-		s->launch = l;
-		*cap = ncap;
-	}
+	struct gt_captured_launch *grown = gt_grow(s->launch, cap, s->n, sizeof *grown, 8);
+	if (!grown)
+		return GT_ERR_NOMEM;
+	s->launch = grown;
 	struct gt_captured_launch *l = &s->launch[s->n];
 	memset(l, 0, sizeof *l);
 	l->c = *c;

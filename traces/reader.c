@@ -7,6 +7,7 @@
  * anything else that is wrong (bad magic, checksum, inconsistent sizes) is an error whose message names
  * the file and the byte offset of the chunk where it was found.
  */
+#include "common/grow.h"
 #include "format.h"
 #include "strtab.h"
 
@@ -466,14 +467,10 @@ static int absorb(struct gt_reader *r, const struct gt_event *ev)
 			return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "more than %u bytes of metadata",
 			            GT_MAX_META_BYTES);
 		r->meta_bytes += kl + vl;
-		if (r->nmeta == r->metacap) {
-			size_t cap = r->metacap ? r->metacap * 2 : 32;
-			struct meta_kv *m = realloc(r->meta, cap * sizeof *m);
-			if (!m)
-				return fail(r, GT_ERR_NOMEM, r->chunk_off, "metadata");
-			r->meta = m;
-			r->metacap = cap;
-		}
+		struct meta_kv *m = gt_grow(r->meta, &r->metacap, r->nmeta, sizeof *m, 32);
+		if (!m)
+			return fail(r, GT_ERR_NOMEM, r->chunk_off, "metadata");
+		r->meta = m;
 		char *ks = dupn(k, kl), *vs = dupn(v, vl);
 		if (!ks || !vs) {
 			free(ks);
@@ -498,14 +495,10 @@ static int absorb(struct gt_reader *r, const struct gt_event *ev)
 	uint32_t fixed = len - dev.name_len;
 	if (r->ndevs >= GT_MAX_DEVICES)
 		return fail(r, GT_ERR_TOO_LARGE, r->chunk_off, "more than %u devices", GT_MAX_DEVICES);
-	if (r->ndevs == r->devcap) {
-		size_t cap = r->devcap ? r->devcap * 2 : 8;
-		struct dev_entry *e = realloc(r->devs, cap * sizeof *e);
-		if (!e)
-			return fail(r, GT_ERR_NOMEM, r->chunk_off, "devices");
-		r->devs = e;
-		r->devcap = cap;
-	}
+	struct dev_entry *e = gt_grow(r->devs, &r->devcap, r->ndevs, sizeof *e, 8);
+	if (!e)
+		return fail(r, GT_ERR_NOMEM, r->chunk_off, "devices");
+	r->devs = e;
 	char *name = dupn(d + fixed, dev.name_len);
 	if (!name)
 		return fail(r, GT_ERR_NOMEM, r->chunk_off, "devices");

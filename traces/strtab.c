@@ -1,6 +1,8 @@
 /* strtab.c: string interning for trace definitions (see strtab.h). */
 #include "strtab.h"
 
+#include "common/fnv.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,16 +32,6 @@ void gt_strtab_release(struct gt_strtab *t)
 	free(t->lens);
 	free(t->slots);
 	memset(t, 0, sizeof *t);
-}
-
-static uint64_t hash(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
 }
 
 static char *store(struct gt_strtab *t, const char *s, size_t len)
@@ -100,7 +92,7 @@ static int rehash(struct gt_strtab *t, size_t nslots)
 	if (!slots)
 		return -1;
 	for (uint32_t id = 1; id <= t->count; id++) {
-		size_t i = hash(t->by_id[id - 1], t->lens[id - 1]) & (nslots - 1);
+		size_t i = gt_fnv1a64(t->by_id[id - 1], t->lens[id - 1]) & (nslots - 1);
 		while (slots[i])
 			i = (i + 1) & (nslots - 1);
 		slots[i] = id;
@@ -115,7 +107,7 @@ uint32_t gt_strtab_find(const struct gt_strtab *t, const char *s, size_t len)
 {
 	if (!t->nslots)
 		return 0;
-	for (size_t i = hash(s, len) & (t->nslots - 1); t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
+	for (size_t i = gt_fnv1a64(s, len) & (t->nslots - 1); t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
 		uint32_t id = t->slots[i];
 		if (t->lens[id - 1] == len && memcmp(t->by_id[id - 1], s, len) == 0)
 			return id;
@@ -129,7 +121,7 @@ uint32_t gt_strtab_intern(struct gt_strtab *t, const char *s, size_t len, int *a
 	/* Keep the table at most half full so that probes stay short. */
 	if ((size_t)(t->count + 1) * 2 > t->nslots && rehash(t, t->nslots ? t->nslots * 2 : 1024))
 		return 0;
-	size_t i = hash(s, len) & (t->nslots - 1);
+	size_t i = gt_fnv1a64(s, len) & (t->nslots - 1);
 	while (t->slots[i]) {
 		uint32_t id = t->slots[i];
 		if (t->lens[id - 1] == len && memcmp(t->by_id[id - 1], s, len) == 0)
