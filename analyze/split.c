@@ -111,8 +111,9 @@ struct pass {
 	struct gt_split *s;
 	const struct gt_split_options *o;
 	struct gt_tl_vec kerns, copies, memsets, apis, calls, ranges, syncs;
+	struct gt_tl_vec api_syncs;  /* synchronising API calls: the syncs of a trace without sync records */
 	struct gt_tl_vec wopen, wclose;  /* recording windows' edges (span2, start = the time) */
-	uint8_t *api_launch;         /* per API name id: 0 not yet known, 1 a launch, 2 not */
+	uint8_t *api_launch;         /* per API name id: 0 not yet known, then an enum api_class */
 	size_t napi_launch;
 	uint8_t *range_match;        /* per NVTX name id with options.range: 0 unknown, 1 yes, 2 no */
 	size_t nrange_match;
@@ -163,16 +164,33 @@ static int push_span(struct gt_tl_vec *v, uint64_t start, uint64_t end)
 	return 0;
 }
 
-/* Is the API call named by id one that launches kernels? Resolved once per name. */
-static int is_launch(struct pass *p, const struct gt_reader *r, uint32_t id)
+enum api_class { API_LAUNCH = 1, API_OTHER, API_SYNC };
+
+/* The host synchronisations that CUPTI's sync records also describe (stream, context, event). */
+static int is_sync_call(const char *n)
+{
+	static const char *const prefixes[] = { "cudaStreamSynchronize", "cudaDeviceSynchronize",
+		"cudaThreadSynchronize", "cudaEventSynchronize", "cuStreamSynchronize", "cuCtxSynchronize",
+		"cuEventSynchronize" };
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(n, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* What the API call named by id does, for the split: launches kernels, synchronises, or neither.
+ * Resolved once per name; -1 without memory. */
+static int api_class(struct pass *p, const struct gt_reader *r, uint32_t id)
 {
 	if (id >= p->napi_launch && grow_bytes((void **)&p->api_launch, &p->napi_launch, (size_t)id + 1, 1))
 		return -1;
 	if (!p->api_launch[id]) {
 		const char *n = gt_reader_string(r, id);
-		p->api_launch[id] = strstr(n, "Launch") || strstr(n, "launch") ? 1 : 2;
+		p->api_launch[id] = strstr(n, "Launch") || strstr(n, "launch") ? API_LAUNCH
+		                    : is_sync_call(n)                           ? API_SYNC
+		                                                                : API_OTHER;
 	}
-	return p->api_launch[id] == 1;
+	return p->api_launch[id];
 }
 
 /* A string id the trace never defined (a damaged record) names nothing: it is taken as 0, so that
@@ -263,10 +281,12 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 		if (a->end < a->start)
 			return 0;
 		extent(p, a->start, a->end);
-		int l = is_launch(p, r, known_id(r, a->name_id));
+		int l = api_class(p, r, known_id(r, a->name_id));
 		if (l < 0)
 			return GT_ERR_NOMEM;
-		if (l) {
+		if (l == API_SYNC && push_span(&p->api_syncs, a->end, a->start)) /* keyed by its end */
+			return GT_ERR_NOMEM;
+		if (l == API_LAUNCH) {
 			struct call *c = gt_tl_vec_push(&p->calls);
 			if (!c)
 				return GT_ERR_NOMEM;
@@ -1365,6 +1385,7 @@ static void pass_release(struct pass *p)
 	gt_tl_vec_release(&p->calls);
 	gt_tl_vec_release(&p->ranges);
 	gt_tl_vec_release(&p->syncs);
+	gt_tl_vec_release(&p->api_syncs);
 	gt_tl_vec_release(&p->wopen);
 	gt_tl_vec_release(&p->wclose);
 	free(p->api_launch);
@@ -1382,6 +1403,13 @@ static int finish(struct pass *p, const struct gt_reader *r)
 	const char *syn = gt_load_synthetic(r);
 	if (syn && !(s->synthetic = strdup(syn)))
 		return GT_ERR_NOMEM;
+	/* Sync records are off by default (CUPTI's sync kind costs every launch, issue 12): a trace
+	 * without them is cut at its synchronising API calls instead, which the defaults record. */
+	if (!p->syncs.n) {
+		struct gt_tl_vec v = p->syncs;
+		p->syncs = p->api_syncs;
+		p->api_syncs = v;
+	}
 	if (gt_tl_vec_sort(&p->kerns) || gt_tl_vec_sort(&p->copies) || gt_tl_vec_sort(&p->memsets) ||
 	    gt_tl_vec_sort(&p->apis) || gt_tl_vec_sort(&p->ranges) || gt_tl_vec_sort(&p->syncs) ||
 	    gt_tl_vec_sort(&p->wopen) || gt_tl_vec_sort(&p->wclose) || prepare_calls(&p->calls))
@@ -1428,6 +1456,7 @@ int gt_split_begin(struct gt_split *s, const char *path, const struct gt_split_o
 	gt_tl_vec_init(&p->calls, sizeof(struct call));
 	gt_tl_vec_init(&p->ranges, sizeof(struct range));
 	gt_tl_vec_init(&p->syncs, sizeof(struct span2));
+	gt_tl_vec_init(&p->api_syncs, sizeof(struct span2));
 	gt_tl_vec_init(&p->wopen, sizeof(struct span2));
 	gt_tl_vec_init(&p->wclose, sizeof(struct span2));
 	return 0;

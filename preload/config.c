@@ -31,7 +31,7 @@ static const struct {
 	  "never replaced: .1, .2, ... is added" },
 	{ "GPUTRACE_ACTIVITIES", "default",
 	  "comma-separated kinds: kernel memcpy memset runtime driver sync nvtx memory overhead graph "
-	  "api-all; 'default' (all but overhead, graph and api-all), 'all', or +kind/-kind to change the default. "
+	  "api-all; 'default' (all but sync, overhead, graph and api-all), 'all', or +kind/-kind to change the default. "
 	  "runtime and driver record only the calls that launch, copy, set memory, synchronise, record "
 	  "or wait on events, allocate, free and launch graphs; api-all records every call" },
 	{ "GPUTRACE_WINDOW", "", "record in windows: ON/PERIOD in ms (200/2000: 200 ms of every 2 s, "

@@ -339,7 +339,7 @@ GPUTRACE_DEBUG|2|using 0|
 GPUTRACE_DISABLE|true|using 0|
 GPUTRACE_KERNELS|gemm(|recording all kernels|trace.kernel_filter=
 GPUTRACE_ACTIVITIES|kernel,memcpy,kernal|unknown kind 'kernal' ignored|trace.activities=kernel,memcpy
-GPUTRACE_ACTIVITIES|-kernel,-memcpy,-memset,-runtime,-driver,-sync,-nvtx,-memory,-overhead|leaves nothing to record; using the default|trace.activities=kernel,memcpy,memset,runtime,driver,sync,nvtx,memory
+GPUTRACE_ACTIVITIES|-kernel,-memcpy,-memset,-runtime,-driver,-sync,-nvtx,-memory,-overhead|leaves nothing to record; using the default|trace.activities=kernel,memcpy,memset,runtime,driver,nvtx,memory
 GPUTRACE_OUTPUT|$long|longer than 1023 bytes; using '%n-%p.gtrace'|
 EOF
 

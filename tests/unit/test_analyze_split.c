@@ -145,6 +145,35 @@ static int write_sync(const char *path, uint64_t scale)
 	return gt_writer_close(w);
 }
 
+/* The same timeline with the syncs as API calls only (sync records are off by default): the same
+ * units. With sync_record, one context sync record is there too: the records are the syncs then,
+ * and the API calls do not cut a second time. */
+static int write_api_sync(const char *path, int sync_record)
+{
+	struct gt_writer *w;
+	int rc = synth_open(&w, path, 0);
+	if (rc)
+		return rc;
+	rc = rc ? rc : synth_device(w);
+	rc = rc ? rc : tl_api(w, "cudaMalloc", T + 1000, T + 1010, 1, 1);
+	rc = rc ? rc : tl_kernel(w, "_Z1kv", T + 1500, T + 1600, 1, 10, 0);
+	rc = rc ? rc : tl_kernel(w, "_Z1kv", T + 2500, T + 2600, 1, 11, 0);
+	rc = rc ? rc : tl_kernel(w, "_Z1kv", T + 3400, T + 3600, 1, 12, 0);
+	rc = rc ? rc : tl_kernel(w, "_Z1kv", T + 4200, T + 4500, 1, 13, 0);
+	rc = rc ? rc : tl_api(w, "cudaStreamSynchronize_v3020", T + 1900, T + 2000, 1, 20);
+	rc = rc ? rc : tl_api(w, "cuStreamSynchronize", T + 2001, T + 2005, 1, 21);
+	rc = rc ? rc : tl_api(w, "cudaStreamWaitEvent_v3020", T + 3490, T + 3500, 1, 22);
+	rc = rc ? rc : tl_api(w, "cudaDeviceSynchronize_v3020", T + 2900, T + 3000, 1, 23);
+	rc = rc ? rc : tl_api(w, "cuEventSynchronize", T + 3900, T + 4000, 1, 24);
+	if (sync_record)
+		rc = rc ? rc : tl_sync(w, GT_SYNC_CONTEXT, T + 2900, T + 3000, 23);
+	if (rc) {
+		gt_writer_abandon(w);
+		return rc;
+	}
+	return gt_writer_close(w);
+}
+
 /* Process mode: no NVTX, no syncs. With PROCESS records (start 100, exit 9000) the unit is the
  * process; without, [first start, last end] = [1000, 2500). */
 static int write_process(const char *path, uint64_t scale, int with_process)
@@ -483,6 +512,35 @@ static void test_sync_intervals_without_nvtx(void **state)
 		assert_true(V(&s.units[i], KERNEL) == k[i]);
 		assert_int_equal(s.units[i].kernels, 1);
 	}
+	gt_split_release(&s);
+}
+
+static void test_sync_intervals_from_api_calls(void **state)
+{
+	(void)state;
+	const char *p = temp();
+	assert_int_equal(write_api_sync(p, 0), 0);
+	struct gt_split s;
+	run(&s, p, NULL, 0);
+	assert_int_equal(s.mode, GT_SPLIT_SYNC);
+	assert_int_equal(s.syncs, 4);         /* cudaStreamWaitEvent is not a host sync */
+	assert_int_equal(s.syncs_read, 0);
+	assert_int_equal(s.empty_dropped, 1); /* [2000,2005) */
+	assert_int_equal(s.nunits, 4);
+	static const uint64_t a[] = { 1000, 2005, 3000, 4000 }, b[] = { 2000, 3000, 4000, 4500 };
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(s.units[i].start, T + a[i]);
+		assert_int_equal(s.units[i].end, T + b[i]);
+		assert_int_equal(s.units[i].kernels, 1);
+	}
+	gt_split_release(&s);
+
+	p = temp();
+	assert_int_equal(write_api_sync(p, 1), 0);
+	run(&s, p, NULL, 0);
+	assert_int_equal(s.mode, GT_SPLIT_SYNC);
+	assert_int_equal(s.syncs, 1); /* the record alone */
+	assert_int_equal(s.nunits, 2);
 	gt_split_release(&s);
 }
 
@@ -913,6 +971,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_teardown(test_default_domain_first, teardown),
 		cmocka_unit_test_teardown(test_parent_and_child_starting_together, teardown),
 		cmocka_unit_test_teardown(test_sync_intervals_without_nvtx, teardown),
+		cmocka_unit_test_teardown(test_sync_intervals_from_api_calls, teardown),
 		cmocka_unit_test_teardown(test_whole_process_without_syncs, teardown),
 		cmocka_unit_test_teardown(test_windows_are_units, teardown),
 		cmocka_unit_test_teardown(test_command_formats, teardown),

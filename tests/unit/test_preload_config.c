@@ -79,8 +79,8 @@ static void test_defaults(void **state)
 	assert_string_equal(c.shadow, "");
 	assert_int_equal(c.shadow_max, 3);
 	assert_int_equal(c.shadow_bytes, 1ull << 30);
-	/* The default kinds are all but overhead, graph and api-all, as the help says. */
-	assert_int_equal(SK_DEFAULT, SK_ALL & ~(SK_OVERHEAD | SK_GRAPH | SK_API_ALL));
+	/* The default kinds are all but sync, overhead, graph and api-all, as the help says. */
+	assert_int_equal(SK_DEFAULT, SK_ALL & ~(SK_SYNC | SK_OVERHEAD | SK_GRAPH | SK_API_ALL));
 }
 
 /* Every variable that config_help prints, set to the default it prints, gives the same config as
@@ -242,11 +242,11 @@ static void test_activities_grammar(void **state)
 		{ "memcpy,kernel,", SK_KERNEL | SK_MEMCPY },
 		{ "kernel,,memcpy", SK_KERNEL | SK_MEMCPY },
 		{ "+driver", SK_DEFAULT },
-		{ "+overhead,+graph,+api-all", SK_ALL },
+		{ "+sync,+overhead,+graph,+api-all", SK_ALL },
 		{ "-driver", SK_DEFAULT & ~SK_DRIVER },
 		{ "kernel,runtime,api-all", SK_KERNEL | SK_RUNTIME | SK_API_ALL },
 		{ "-runtime", SK_DEFAULT & ~SK_RUNTIME },
-		{ "-runtime,-sync,-memory", SK_DEFAULT & ~(SK_RUNTIME | SK_SYNC | SK_MEMORY) },
+		{ "-runtime,-nvtx,-memory", SK_DEFAULT & ~(SK_RUNTIME | SK_NVTX | SK_MEMORY) },
 		{ "+api-all,-nvtx", (SK_DEFAULT | SK_API_ALL) & ~SK_NVTX },
 		{ "all,-driver", SK_ALL & ~SK_DRIVER },
 		{ "kernel,+driver", SK_KERNEL | SK_DRIVER },
@@ -401,7 +401,7 @@ static void test_kind_names(void **state)
 	(void)state;
 	char buf[256];
 	config_kind_names(SK_DEFAULT, buf, sizeof buf);
-	assert_string_equal(buf, "kernel,memcpy,memset,runtime,driver,sync,nvtx,memory");
+	assert_string_equal(buf, "kernel,memcpy,memset,runtime,driver,nvtx,memory");
 	config_kind_names(SK_ALL, buf, sizeof buf);
 	assert_string_equal(buf, "kernel,memcpy,memset,runtime,driver,sync,nvtx,memory,overhead,graph,api-all");
 	config_kind_names(0, buf, sizeof buf);

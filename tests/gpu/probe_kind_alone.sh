@@ -1,0 +1,18 @@
+#!/bin/bash
+# Which kind, switched on from the start and never switched, costs a process more than kernel and
+# memcpy records do? Issue 12. In-process switching (price_kinds.py) cannot see a cost that stays
+# once a kind was on, so here each process keeps one set from load (CUPTI_PRICE_START, no switch):
+# kernel,memcpy alone, and kernel,memcpy with one more kind, alternated in rounds.
+#   bash tests/gpu/probe_kind_alone.sh [ROUNDS]     (repository root, GPU machine; after make)
+set -u
+P=tests/gpu/price_kinds.py
+L=build/tests/gpu/libcuptiprice.so
+[ -f "$L" ] || { echo "probe_kind_alone: $L missing (make)"; exit 77; }
+A="--rounds 2 --steps 20 --ops 4000"
+for r in $(seq 1 "${1:-2}"); do
+	for k in k+m +sync +memory +nvtx +overhead +memset; do
+		case $k in k+m) set=kernel,memcpy ;; *) set=kernel,memcpy,${k#+} ;; esac
+		CUPTI_PRICE_START=$set LD_PRELOAD=$L python3 $P $A --configs "$k" 2>&1 | grep "^price" |
+			sed "s/^/r$r $k /; s/ unit=[^ ]*//; s/ratio.*//"
+	done
+done
