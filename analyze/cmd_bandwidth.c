@@ -9,8 +9,10 @@
 #include "commands.h"
 #include "diag.h"
 #include "gputrace.h"
+#include "json_member.h"
 #include "options.h"
 #include "output.h"
+#include "units.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -50,18 +52,7 @@ struct printer {
 };
 
 /* "504.0 kB" style, decimal. */
-static const char *bytes_text(double v, char *buf, size_t len)
-{
-	if (v >= 1e9)
-		snprintf(buf, len, "%.2f GB", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(buf, len, "%.2f MB", v / 1e6);
-	else if (v >= 1e3)
-		snprintf(buf, len, "%.1f kB", v / 1e3);
-	else
-		snprintf(buf, len, "%.0f B", v);
-	return buf;
-}
+static const char *bytes_text(double v, char *buf, size_t len) { return gt_bytes_text(v, 1e3, buf, len); }
 
 static void measured_text(const struct gt_bandwidth *b, const struct gt_bw_device *d, char *buf, size_t len)
 {
@@ -107,14 +98,8 @@ static void preamble(const struct printer *p)
 	if (p->fmt == GT_FMT_MD)
 		fputs("# gpuanalyze bandwidth\n\n", p->out);
 	gt_out_note(p->out, p->fmt, "trace: %s (%llu memcpy records)", b->path, (unsigned long long)b->copies);
-	if (b->synthetic)
-		gt_out_note(p->out, p->fmt, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
-		        "recorded on a GPU",
-		     b->path, b->synthetic);
-	if (!b->complete)
-		gt_out_note(p->out, p->fmt, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
-		        "missing",
-		     b->path, (unsigned long long)b->lost_bytes);
+	gt_cmd_note_synthetic(p->out, p->fmt, b->path, b->synthetic);
+	gt_cmd_note_incomplete(p->out, p->fmt, b->path, b->complete, b->lost_bytes);
 	if (b->copies_bad || b->copies_no_rate)
 		gt_out_note(p->out, p->fmt, "excluded: %llu %s with end < start, %llu of zero duration or zero bytes (no rate)",
 		     (unsigned long long)b->copies_bad, pl(b->copies_bad, "copy", "copies"),
@@ -158,32 +143,26 @@ static int groups_table(const struct printer *p)
 	int multi = b->ndevices > 1;
 	if (p->fmt == GT_FMT_JSON)
 		gt_json_key(p->json, "groups");
-	struct gt_table *t = gt_table_new(p->fmt, p->out, p->json);
+	const struct gt_column cols[] = {
+		{ "device_id", "device", multi ? 0 : GT_COL_MACHINE },
+		{ "copy_kind", "kind", GT_COL_LEFT }, { "memory", "memory", GT_COL_LEFT },
+		{ "size", "size", GT_COL_LEFT }, { "count", "count", 0 }, { "bytes", "MB", 0 },
+		{ "time_ns", "DMA ms", 0 }, { "median_gbps", "DMA median GB/s", 0 },
+		{ "p10_gbps", "p10 GB/s", 0 }, { "p90_gbps", "p90 GB/s", 0 },
+		{ "peak_theory_gbps", "peak GB/s", GT_COL_MACHINE }, { "theory_pct", "% of peak", 0 },
+		{ "calls", "calls", 0 }, { "call_time_ns", "call ms", 0 },
+		{ "call_median_gbps", "call median GB/s", 0 },
+		{ "call_p10_gbps", "call p10 GB/s", GT_COL_MACHINE },
+		{ "call_p90_gbps", "call p90 GB/s", GT_COL_MACHINE },
+		{ "measured_kind", "measured kind", GT_COL_MACHINE },
+		{ "measured_rate", "measured rate", GT_COL_MACHINE },
+		{ "vs_measured", "vs measured", GT_COL_HUMAN | GT_COL_LEFT },
+		{ "peak_measured_gbps", "measured GB/s", GT_COL_MACHINE },
+		{ "measured_pct", "% of measured", 0 }, { "small", "small", 0 },
+	};
+	struct gt_table *t = gt_table_open(p->fmt, p->out, p->json, GT_COLUMNS(cols));
 	if (!t)
 		return GT_ERR_NOMEM;
-	gt_table_column(t, "device_id", "device", multi ? 0 : GT_COL_MACHINE);
-	gt_table_column(t, "copy_kind", "kind", GT_COL_LEFT);
-	gt_table_column(t, "memory", "memory", GT_COL_LEFT);
-	gt_table_column(t, "size", "size", GT_COL_LEFT);
-	gt_table_column(t, "count", "count", 0);
-	gt_table_column(t, "bytes", "MB", 0);
-	gt_table_column(t, "time_ns", "DMA ms", 0);
-	gt_table_column(t, "median_gbps", "DMA median GB/s", 0);
-	gt_table_column(t, "p10_gbps", "p10 GB/s", 0);
-	gt_table_column(t, "p90_gbps", "p90 GB/s", 0);
-	gt_table_column(t, "peak_theory_gbps", "peak GB/s", GT_COL_MACHINE);
-	gt_table_column(t, "theory_pct", "% of peak", 0);
-	gt_table_column(t, "calls", "calls", 0);
-	gt_table_column(t, "call_time_ns", "call ms", 0);
-	gt_table_column(t, "call_median_gbps", "call median GB/s", 0);
-	gt_table_column(t, "call_p10_gbps", "call p10 GB/s", GT_COL_MACHINE);
-	gt_table_column(t, "call_p90_gbps", "call p90 GB/s", GT_COL_MACHINE);
-	gt_table_column(t, "measured_kind", "measured kind", GT_COL_MACHINE);
-	gt_table_column(t, "measured_rate", "measured rate", GT_COL_MACHINE);
-	gt_table_column(t, "vs_measured", "vs measured", GT_COL_HUMAN | GT_COL_LEFT);
-	gt_table_column(t, "peak_measured_gbps", "measured GB/s", GT_COL_MACHINE);
-	gt_table_column(t, "measured_pct", "% of measured", 0);
-	gt_table_column(t, "small", "small", 0);
 	for (size_t i = 0; i < b->ngroups; i++) {
 		const struct gt_bw_group *g = &b->groups[i];
 		gt_table_u64(t, g->device_id);
@@ -215,9 +194,7 @@ static int groups_table(const struct printer *p)
 		gt_table_u64(t, g->small);
 		gt_table_end_row(t);
 	}
-	int rc = gt_table_finish(t);
-	gt_table_free(t);
-	return rc;
+	return gt_table_close(t);
 }
 
 static void thresholds_text(const struct gt_bandwidth *b, char *buf, size_t len)
@@ -283,23 +260,13 @@ static void flags_text(const struct printer *p)
 
 static void json_flag(struct gt_json *j, const char *key, const struct gt_bw_flag *f, uint64_t origin)
 {
-	gt_json_key(j, key);
-	gt_json_object_begin(j);
-	gt_json_key(j, "count");
-	gt_json_u64(j, f->count);
-	gt_json_key(j, "bytes");
-	gt_json_u64(j, f->bytes);
-	gt_json_key(j, "time_ns");
-	gt_json_num(j, f->time_ns);
-	gt_json_key(j, "first_offset_ns");
-	if (f->count && f->first_start >= origin)
-		gt_json_u64(j, f->first_start - origin);
-	else
-		gt_json_null(j);
-	gt_json_key(j, "calls");
-	gt_json_u64(j, f->calls);
-	gt_json_key(j, "call_time_ns");
-	gt_json_num(j, f->call_time_ns);
+	gt_json_key_object(j, key);
+	gt_json_key_u64(j, "count", f->count);
+	gt_json_key_u64(j, "bytes", f->bytes);
+	gt_json_key_num(j, "time_ns", f->time_ns);
+	gt_json_key_u64_if(j, "first_offset_ns", f->count && f->first_start >= origin, f->first_start - origin);
+	gt_json_key_u64(j, "calls", f->calls);
+	gt_json_key_num(j, "call_time_ns", f->call_time_ns);
 	gt_json_object_end(j);
 }
 
@@ -307,81 +274,48 @@ static void json_head(const struct printer *p)
 {
 	const struct gt_bandwidth *b = p->b;
 	struct gt_json *j = p->json;
-	gt_json_object_begin(j);
-	gt_json_key(j, "command");
-	gt_json_str(j, "bandwidth");
-	gt_json_key(j, "version");
-	gt_json_str(j, GT_VERSION);
-	gt_json_key(j, "trace");
-	gt_json_object_begin(j);
-	gt_json_key(j, "path");
-	gt_json_str(j, b->path);
-	gt_json_trace_state(j, b->complete, b->lost_bytes, b->synthetic != NULL);
-	gt_json_key(j, "memcpys");
-	gt_json_u64(j, b->copies);
-	gt_json_key(j, "excluded_bad_times");
-	gt_json_u64(j, b->copies_bad);
-	gt_json_key(j, "excluded_no_rate");
-	gt_json_u64(j, b->copies_no_rate);
-	gt_json_key(j, "no_call_rate_shared_call");
-	gt_json_u64(j, b->calls_shared);
-	gt_json_key(j, "no_call_rate_bad_call");
-	gt_json_u64(j, b->calls_bad);
+	gt_cmd_json_head(j, "bandwidth");
+	gt_cmd_json_trace(j, b->path, b->complete, b->lost_bytes, b->synthetic != NULL);
+	gt_json_key_u64(j, "memcpys", b->copies);
+	gt_json_key_u64(j, "excluded_bad_times", b->copies_bad);
+	gt_json_key_u64(j, "excluded_no_rate", b->copies_no_rate);
+	gt_json_key_u64(j, "no_call_rate_shared_call", b->calls_shared);
+	gt_json_key_u64(j, "no_call_rate_bad_call", b->calls_bad);
 	gt_json_object_end(j);
-	gt_json_key(j, "measured");
-	gt_json_str(j, MEASURED);
-	gt_json_key(j, "groups_are");
-	gt_json_str(j, GROUPS_TEXT);
-	gt_json_key(j, "percent_of_peak");
-	gt_json_str(j, PERCENT);
-	gt_json_key(j, "peaks_file");
-	gt_json_str(j, b->peaks_file);
-	gt_json_key(j, "peaks_file_status");
-	gt_json_str(j, !b->peaks_file ? "none" : b->peaks_missing ? "missing" : b->peaks_error[0] ? b->peaks_error : "read");
-	gt_json_key(j, "devices");
-	gt_json_array_begin(j);
+	gt_json_key_str(j, "measured", MEASURED);
+	gt_json_key_str(j, "groups_are", GROUPS_TEXT);
+	gt_json_key_str(j, "percent_of_peak", PERCENT);
+	gt_json_key_str(j, "peaks_file", b->peaks_file);
+	gt_json_key_str(j, "peaks_file_status", !b->peaks_file ? "none" : b->peaks_missing ? "missing"
+	                                       : b->peaks_error[0] ? b->peaks_error : "read");
+	gt_json_key_array(j, "devices");
 	for (size_t i = 0; i < b->ndevices; i++) {
 		const struct gt_bw_device *d = &b->devices[i];
 		gt_json_object_begin(j);
-		gt_json_key(j, "device_id");
-		gt_json_u64(j, d->device_id);
-		gt_json_key(j, "name");
-		gt_json_str(j, d->known ? d->name : NULL);
-		gt_json_key(j, "uuid");
-		gt_json_str(j, d->uuid[0] ? d->uuid : NULL);
-		gt_json_key(j, "peak_pcie_gbps");
-		gt_json_num(j, d->peak_pcie > 0 ? d->peak_pcie : NAN);
-		gt_json_key(j, "peak_mem_gbps");
-		gt_json_num(j, d->peak_mem > 0 ? d->peak_mem : NAN);
-		gt_json_key(j, "small_host_bytes");
-		gt_json_num(j, d->small_host > 0 ? d->small_host : NAN);
-		gt_json_key(j, "small_dtod_bytes");
-		gt_json_num(j, d->small_dtod > 0 ? d->small_dtod : NAN);
-		gt_json_key(j, "measured");
-		gt_json_object_begin(j);
+		gt_json_key_u64(j, "device_id", d->device_id);
+		gt_json_key_str(j, "name", d->known ? d->name : NULL);
+		gt_json_key_str(j, "uuid", d->uuid[0] ? d->uuid : NULL);
+		gt_json_key_num(j, "peak_pcie_gbps", d->peak_pcie > 0 ? d->peak_pcie : NAN);
+		gt_json_key_num(j, "peak_mem_gbps", d->peak_mem > 0 ? d->peak_mem : NAN);
+		gt_json_key_num(j, "small_host_bytes", d->small_host > 0 ? d->small_host : NAN);
+		gt_json_key_num(j, "small_dtod_bytes", d->small_dtod > 0 ? d->small_dtod : NAN);
+		gt_json_key_object(j, "measured");
 		for (int k = 0; k < GT_PEAK_NKINDS; k++) {
 			if (!d->peaks.have[k])
 				continue;
-			gt_json_key(j, gt_peak_kind_name((enum gt_peak_kind)k));
-			gt_json_object_begin(j);
-			gt_json_key(j, "gbps");
-			gt_json_num(j, d->peaks.p[k].gbps);
-			gt_json_key(j, "bytes");
-			gt_json_u64(j, d->peaks.p[k].bytes);
-			gt_json_key(j, "reps");
-			gt_json_u64(j, d->peaks.p[k].reps);
-			gt_json_key(j, "line");
-			gt_json_u64(j, d->peaks.p[k].line);
+			gt_json_key_object(j, gt_peak_kind_name((enum gt_peak_kind)k));
+			gt_json_key_num(j, "gbps", d->peaks.p[k].gbps);
+			gt_json_key_u64(j, "bytes", d->peaks.p[k].bytes);
+			gt_json_key_u64(j, "reps", d->peaks.p[k].reps);
+			gt_json_key_u64(j, "line", d->peaks.p[k].line);
 			gt_json_object_end(j);
 		}
 		gt_json_object_end(j);
 		gt_json_object_end(j);
 	}
 	gt_json_array_end(j);
-	gt_json_key(j, "small_fixed_cost_ns");
-	gt_json_num(j, GT_BW_FIXED_COST_NS);
-	gt_json_key(j, "flags");
-	gt_json_object_begin(j);
+	gt_json_key_num(j, "small_fixed_cost_ns", GT_BW_FIXED_COST_NS);
+	gt_json_key_object(j, "flags");
 	json_flag(j, "pageable", &b->pageable, b->origin);
 	json_flag(j, "small", &b->small, b->origin);
 	json_flag(j, "synchronous", &b->sync, b->origin);
@@ -421,6 +355,8 @@ int cmd_bandwidth(int argc, char **argv)
 {
 	const char *peaks = NULL, *out_path = NULL;
 	enum gt_format fmt = GT_FMT_TEXT;
+	char **files;
+	int nfiles, status;
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_STRING, .long_name = "peaks", .arg = "FILE", .value = &peaks,
 		  .help = "measured peaks from FILE (default: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks, "
@@ -440,8 +376,6 @@ int cmd_bandwidth(int argc, char **argv)
 		"critical path. gpuanalyze(1) defines every column.",
 		opts,
 	};
-	char **files;
-	int nfiles, status;
 	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
 	struct gt_bandwidth b;

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "escape.h"
+#include "json_member.h"
 #include "options.h"
 #include "output.h"
 #include "tol_json.h"
@@ -95,16 +96,14 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 	else
 		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "proposed bound: none (no finite distance to measure)");
 	fputc('\n', x->out);
-	struct gt_table *t = gt_table_new(tf, x->out, NULL);
+	const struct gt_column source_cols[] = {
+		{ "source", "correct result", GT_COL_LEFT }, { "elements", "elements", 0 },
+		{ "unchanged", "left as before", 0 }, { "nonfinite", "NaN/inf", 0 },
+		{ "worst", "worst ULP", 0 }, { "p99", "p99 ULP", 0 }, { "median", "median ULP", 0 },
+	};
+	struct gt_table *t = gt_table_open(tf, x->out, NULL, GT_COLUMNS(source_cols));
 	if (!t)
 		return GT_ERR_NOMEM;
-	gt_table_column(t, "source", "correct result", GT_COL_LEFT);
-	gt_table_column(t, "elements", "elements", 0);
-	gt_table_column(t, "unchanged", "left as before", 0);
-	gt_table_column(t, "nonfinite", "NaN/inf", 0);
-	gt_table_column(t, "worst", "worst ULP", 0);
-	gt_table_column(t, "p99", "p99 ULP", 0);
-	gt_table_column(t, "median", "median ULP", 0);
 	for (size_t s = 0; s < o->nsources; s++) {
 		const struct gt_calib_source *src = &o->sources[s];
 		gt_table_str(t, src->name);
@@ -116,8 +115,7 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 		gt_table_num(t, src->st.median, 1);
 		gt_table_end_row(t);
 	}
-	rc = gt_table_finish(t);
-	gt_table_free(t);
+	rc = gt_table_close(t);
 
 	fputc('\n', x->out);
 	gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "planted: %zu wrong elements: %g of the %" PRIu64 " finite non-zero elements of the correct "
@@ -126,14 +124,14 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 	     "correct value and were left out", o->nplanted, opt->plant_fraction, o->eligible,
 	     opt->plant_min, opt->plant_max, opt->seed, o->rounded_back);
 	fputc('\n', x->out);
-	t = gt_table_new(tf, x->out, NULL);
+	const struct gt_column rule_cols[] = {
+		{ "rule", "rule", GT_COL_LEFT }, { "accepts_wrong", "accepts wrong", 0 },
+		{ "accepts_wrong_pct", "%", 0 }, { "rejects_correct", "rejects correct", 0 },
+		{ "rejects_correct_pct", "%", 0 },
+	};
+	t = gt_table_open(tf, x->out, NULL, GT_COLUMNS(rule_cols));
 	if (!t)
 		return GT_ERR_NOMEM;
-	gt_table_column(t, "rule", "rule", GT_COL_LEFT);
-	gt_table_column(t, "accepts_wrong", "accepts wrong", 0);
-	gt_table_column(t, "accepts_wrong_pct", "%", 0);
-	gt_table_column(t, "rejects_correct", "rejects correct", 0);
-	gt_table_column(t, "rejects_correct_pct", "%", 0);
 	uint64_t correct = o->ndist + o->nonfinite;
 	for (int r = 0; r < GT_CALIB_RULES; r++) {
 		gt_table_str(t, rule_label(o, r, lb, sizeof lb));
@@ -143,21 +141,19 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 		gt_table_num(t, pct(o->rejected_correct[r], correct), 2);
 		gt_table_end_row(t);
 	}
-	int trc = gt_table_finish(t);
-	gt_table_free(t);
+	int trc = gt_table_close(t);
 	if (trc && !rc)
 		rc = trc;
 	fprintf(x->out, x->md ? "\nPlanted errors accepted, by the size of the error:\n\n"
 	                      : "\nplanted errors accepted, by the size of the error:\n");
-	t = gt_table_new(tf, x->out, NULL);
+	const struct gt_column decade_cols[] = {
+		{ "error", "relative error", GT_COL_LEFT }, { "planted", "planted", 0 },
+		{ "rel_1pct", "1% rel", 0 }, { "rel_1e5", "1e-5 rel", 0 },
+		{ "declared", "declared", 0 }, { "calibrated", "calibrated", 0 },
+	};
+	t = gt_table_open(tf, x->out, NULL, GT_COLUMNS(decade_cols));
 	if (!t)
 		return GT_ERR_NOMEM;
-	gt_table_column(t, "error", "relative error", GT_COL_LEFT);
-	gt_table_column(t, "planted", "planted", 0);
-	gt_table_column(t, "rel_1pct", "1% rel", 0);
-	gt_table_column(t, "rel_1e5", "1e-5 rel", 0);
-	gt_table_column(t, "declared", "declared", 0);
-	gt_table_column(t, "calibrated", "calibrated", 0);
 	for (int d = 0; d < o->ndecades; d++) {
 		char range[64];
 		snprintf(range, sizeof range, "1e%d .. 1e%d", o->decade0 + d, o->decade0 + d + 1);
@@ -167,8 +163,7 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 			gt_table_u64(t, o->dec_accepted[d][r]);
 		gt_table_end_row(t);
 	}
-	trc = gt_table_finish(t);
-	gt_table_free(t);
+	trc = gt_table_close(t);
 	if (trc && !rc)
 		rc = trc;
 	if (o->decl->reason && *o->decl->reason) {
@@ -226,140 +221,80 @@ static int print_json(const struct ctx *x)
 	const struct gt_calib_report *rep = x->rep;
 	const struct gt_calib_options *opt = &rep->opt;
 	struct gt_json j;
-	gt_json_init(&j, x->out);
-	j.inline_depth = 5;
-	gt_json_object_begin(&j);
-	gt_json_key(&j, "command");
-	gt_json_str(&j, "calibrate");
-	gt_json_key(&j, "trace");
-	gt_json_str(&j, x->trace);
-	gt_json_key(&j, "synthetic");
-	gt_json_str(&j, rep->info.synthetic);
-	gt_json_key(&j, "recorded_on");
-	gt_json_str(&j, rep->info.recorded_on);
-	gt_json_key(&j, "references");
-	gt_json_str(&j, x->refs->path);
-	gt_json_key(&j, "kernel");
-	gt_json_str(&j, rep->kernel);
-	gt_json_key(&j, "demangled");
-	gt_json_str(&j, rep->demangled);
-	gt_json_key(&j, "reference");
-	gt_json_str(&j, rep->ref->kernel);
-	gt_json_key(&j, "launches");
-	gt_json_u64(&j, rep->launches);
-	gt_json_key(&j, "skipped");
-	gt_json_u64(&j, rep->skipped);
-	gt_json_key(&j, "orders");
-	gt_json_array_begin(&j);
+	gt_json_ref_head(&j, x->out, "calibrate", x->trace, rep->info.synthetic, rep->info.recorded_on);
+	gt_json_key_str(&j, "references", x->refs->path);
+	gt_json_key_str(&j, "kernel", rep->kernel);
+	gt_json_key_str(&j, "demangled", rep->demangled);
+	gt_json_key_str(&j, "reference", rep->ref->kernel);
+	gt_json_key_u64(&j, "launches", rep->launches);
+	gt_json_key_u64(&j, "skipped", rep->skipped);
+	gt_json_key_array(&j, "orders");
 	for (unsigned k = 0; k < rep->ref->norders; k++)
 		gt_json_str(&j, rep->ref->order_names[k]);
 	gt_json_array_end(&j);
-	gt_json_key(&j, "margin");
-	gt_json_num(&j, opt->margin);
-	gt_json_key(&j, "plant");
-	gt_json_object_begin(&j);
-	gt_json_key(&j, "fraction");
-	gt_json_num(&j, opt->plant_fraction);
-	gt_json_key(&j, "min");
-	gt_json_num(&j, opt->plant_min);
-	gt_json_key(&j, "max");
-	gt_json_num(&j, opt->plant_max);
-	gt_json_key(&j, "distribution");
-	gt_json_str(&j, "relative error log-uniform in [min, max], random sign");
-	gt_json_key(&j, "seed");
-	gt_json_u64(&j, opt->seed);
+	gt_json_key_num(&j, "margin", opt->margin);
+	gt_json_key_object(&j, "plant");
+	gt_json_key_num(&j, "fraction", opt->plant_fraction);
+	gt_json_key_num(&j, "min", opt->plant_min);
+	gt_json_key_num(&j, "max", opt->plant_max);
+	gt_json_key_str(&j, "distribution", "relative error log-uniform in [min, max], random sign");
+	gt_json_key_u64(&j, "seed", opt->seed);
 	gt_json_object_end(&j);
-	gt_json_key(&j, "outputs");
-	gt_json_array_begin(&j);
+	gt_json_key_array(&j, "outputs");
 	for (unsigned k = 0; k < rep->noutputs; k++) {
 		const struct gt_calib_output *o = &rep->outputs[k];
 		gt_json_object_begin(&j);
-		gt_json_key(&j, "name");
-		gt_json_str(&j, o->decl->name);
-		gt_json_key(&j, "param");
-		gt_json_u64(&j, o->param);
-		gt_json_key(&j, "type");
-		gt_json_str(&j, gt_elem_type_name(o->decl->type));
-		gt_json_key(&j, "distances");
-		gt_json_u64(&j, o->ndist);
-		gt_json_key(&j, "nonfinite");
-		gt_json_u64(&j, o->nonfinite);
-		gt_json_key(&j, "worst_ulps");
-		gt_json_num(&j, o->st.max);
-		gt_json_key(&j, "p99_ulps");
-		gt_json_num(&j, o->st.p99);
-		gt_json_key(&j, "median_ulps");
-		gt_json_num(&j, o->st.median);
+		gt_json_key_str(&j, "name", o->decl->name);
+		gt_json_key_u64(&j, "param", o->param);
+		gt_json_key_str(&j, "type", gt_elem_type_name(o->decl->type));
+		gt_json_key_u64(&j, "distances", o->ndist);
+		gt_json_key_u64(&j, "nonfinite", o->nonfinite);
+		gt_json_key_num(&j, "worst_ulps", o->st.max);
+		gt_json_key_num(&j, "p99_ulps", o->st.p99);
+		gt_json_key_num(&j, "median_ulps", o->st.median);
 		gt_json_key(&j, "bound_ulps");
 		json_u64_or_null(&j, o->has_bound, o->bound);
 		gt_json_key(&j, "declared");
 		gt_json_tol(&j, &o->decl->tol);
-		gt_json_key(&j, "sources");
-		gt_json_array_begin(&j);
+		gt_json_key_array(&j, "sources");
 		for (size_t s = 0; s < o->nsources; s++) {
 			const struct gt_calib_source *src = &o->sources[s];
 			gt_json_object_begin(&j);
-			gt_json_key(&j, "name");
-			gt_json_str(&j, src->name);
-			gt_json_key(&j, "capture_id");
-			gt_json_u64(&j, src->capture_id);
-			gt_json_key(&j, "order");
-			if (src->order < 0)
-				gt_json_null(&j);
-			else
-				gt_json_u64(&j, (uint64_t)src->order);
-			gt_json_key(&j, "elements");
-			gt_json_u64(&j, src->elements);
-			gt_json_key(&j, "unchanged");
-			gt_json_u64(&j, src->unchanged);
-			gt_json_key(&j, "nonfinite");
-			gt_json_u64(&j, src->nonfinite);
-			gt_json_key(&j, "worst_ulps");
-			gt_json_num(&j, src->st.max);
-			gt_json_key(&j, "p99_ulps");
-			gt_json_num(&j, src->st.p99);
-			gt_json_key(&j, "median_ulps");
-			gt_json_num(&j, src->st.median);
+			gt_json_key_str(&j, "name", src->name);
+			gt_json_key_u64(&j, "capture_id", src->capture_id);
+			gt_json_key_u64_if(&j, "order", src->order >= 0, (uint64_t)src->order);
+			gt_json_key_u64(&j, "elements", src->elements);
+			gt_json_key_u64(&j, "unchanged", src->unchanged);
+			gt_json_key_u64(&j, "nonfinite", src->nonfinite);
+			gt_json_key_num(&j, "worst_ulps", src->st.max);
+			gt_json_key_num(&j, "p99_ulps", src->st.p99);
+			gt_json_key_num(&j, "median_ulps", src->st.median);
 			gt_json_object_end(&j);
 		}
 		gt_json_array_end(&j);
-		gt_json_key(&j, "planted");
-		gt_json_u64(&j, o->nplanted);
-		gt_json_key(&j, "eligible");
-		gt_json_u64(&j, o->eligible);
-		gt_json_key(&j, "rounded_back");
-		gt_json_u64(&j, o->rounded_back);
-		gt_json_key(&j, "correct_elements");
-		gt_json_u64(&j, o->ndist + o->nonfinite);
-		gt_json_key(&j, "rules");
-		gt_json_array_begin(&j);
+		gt_json_key_u64(&j, "planted", o->nplanted);
+		gt_json_key_u64(&j, "eligible", o->eligible);
+		gt_json_key_u64(&j, "rounded_back", o->rounded_back);
+		gt_json_key_u64(&j, "correct_elements", o->ndist + o->nonfinite);
+		gt_json_key_array(&j, "rules");
 		for (int r = 0; r < GT_CALIB_RULES; r++) {
 			gt_json_object_begin(&j);
-			gt_json_key(&j, "rule");
-			gt_json_str(&j, rule_keys[r]);
+			gt_json_key_str(&j, "rule", rule_keys[r]);
 			gt_json_key(&j, "tolerance");
 			gt_json_tol(&j, &o->rule[r]);
-			gt_json_key(&j, "accepts_wrong");
-			gt_json_u64(&j, o->accepted[r]);
-			gt_json_key(&j, "rejects_correct");
-			gt_json_u64(&j, o->rejected_correct[r]);
+			gt_json_key_u64(&j, "accepts_wrong", o->accepted[r]);
+			gt_json_key_u64(&j, "rejects_correct", o->rejected_correct[r]);
 			gt_json_object_end(&j);
 		}
 		gt_json_array_end(&j);
-		gt_json_key(&j, "by_error_size");
-		gt_json_array_begin(&j);
+		gt_json_key_array(&j, "by_error_size");
 		for (int d = 0; d < o->ndecades; d++) {
 			gt_json_object_begin(&j);
-			gt_json_key(&j, "from");
-			gt_json_num(&j, pow(10.0, o->decade0 + d));
-			gt_json_key(&j, "to");
-			gt_json_num(&j, pow(10.0, o->decade0 + d + 1));
-			gt_json_key(&j, "planted");
-			gt_json_u64(&j, o->dec_planted[d]);
-			for (int r = 0; r < GT_CALIB_RULES; r++) {
-				gt_json_key(&j, rule_keys[r]);
-				gt_json_u64(&j, o->dec_accepted[d][r]);
-			}
+			gt_json_key_num(&j, "from", pow(10.0, o->decade0 + d));
+			gt_json_key_num(&j, "to", pow(10.0, o->decade0 + d + 1));
+			gt_json_key_u64(&j, "planted", o->dec_planted[d]);
+			for (int r = 0; r < GT_CALIB_RULES; r++)
+				gt_json_key_u64(&j, rule_keys[r], o->dec_accepted[d][r]);
 			gt_json_object_end(&j);
 		}
 		gt_json_array_end(&j);
@@ -386,10 +321,10 @@ int cmd_calibrate(int argc, char **argv)
 	uint64_t seed = 7;
 	int fmt = F_TEXT;
 	struct gt_name_filter filter = { 0 };
+	char **files;
+	int nfiles, status;
 	const struct gt_option opts[] = {
-		{ .kind = GT_OPT_STRING, .long_name = "ref", .arg = "LIB",
-		  .help = "reference library built against gputrace_ref.h (required; it runs in gpuanalyze)",
-		  .value = &ref_path },
+		GT_OPT_REF(&ref_path),
 		{ .kind = GT_OPT_REGEX, .long_name = "kernel", .arg = "REGEX",
 		  .help = "the kernel to calibrate (required; mangled or demangled name; one kernel)",
 		  .value = &filter },
@@ -404,8 +339,7 @@ int cmd_calibrate(int argc, char **argv)
 		  .help = "largest planted relative error (default 0.1)", .value = &max_s },
 		{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N",
 		  .help = "seed of the planted errors (default 7)", .value = &seed },
-		{ .kind = GT_OPT_CHOICE, .short_name = 'f', .long_name = "format",
-		  .help = "output format (default text)", .value = &fmt, .choices = formats },
+		GT_OPT_FORMAT_CHOICE(&fmt, formats, "output format (default text)"),
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,
 	};
@@ -418,12 +352,8 @@ int cmd_calibrate(int argc, char **argv)
 		"bound. Exit 0, or 2 for a usage or input error.",
 		opts,
 	};
-	char **files;
-	int nfiles, status;
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status)) {
-		gt_name_filter_release(&filter);
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
-	}
 	int rc = GT_EXIT_OK;
 	struct gt_refs *refs = NULL;
 	struct gt_calib_report rep;

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "diff.h"
+#include "json_member.h"
 #include "junit.h"
 #include "options.h"
 #include "output.h"
@@ -70,27 +71,22 @@ static void columns(const struct printer *p, struct gt_table *t)
 		gt_table_column(t, "kind", "kind", GT_COL_LEFT);
 		gt_table_column(t, "side", "side", GT_COL_LEFT);
 	}
-	gt_table_column(t, "verdict", "verdict", GT_COL_LEFT);
-	gt_table_column(t, "n_base", "n base", 0);
-	gt_table_column(t, "n_new", "n new", 0);
-	gt_table_column(t, "warmup_dropped_base", "", GT_COL_MACHINE);
-	gt_table_column(t, "warmup_dropped_new", "", GT_COL_MACHINE);
-	gt_table_column(t, "median_base_ns", "base median us", 0);
-	gt_table_column(t, "median_new_ns", "new median us", 0);
-	gt_table_column(t, "mad_base_ns", "", GT_COL_MACHINE);
-	gt_table_column(t, "mad_new_ns", "", GT_COL_MACHINE);
-	gt_table_column(t, "change", "change", GT_COL_LEFT);
-	gt_table_column(t, "speedup", "", GT_COL_MACHINE);
-	gt_table_column(t, "ci_low", "", GT_COL_MACHINE);
-	gt_table_column(t, "ci_high", "", GT_COL_MACHINE);
-	gt_table_column(t, "ci", "old/new 95% CI", GT_COL_HUMAN | GT_COL_LEFT);
-	gt_table_column(t, "p_value", "", GT_COL_MACHINE);
-	gt_table_column(t, "p", "p (MWU)", GT_COL_HUMAN);
-	gt_table_column(t, "mwu_u", "", GT_COL_MACHINE);
-	gt_table_column(t, "mwu_method", "", GT_COL_MACHINE);
-	gt_table_column(t, "why", "", GT_COL_MACHINE);
-	gt_table_column(t, "name", "name", GT_COL_LEFT | GT_COL_CODE | GT_COL_MACHINE);
-	gt_table_column(t, "demangled", "name", GT_COL_LEFT | GT_COL_CODE);
+	const struct gt_column cols[] = {
+		{ "verdict", "verdict", GT_COL_LEFT }, { "n_base", "n base", 0 },
+		{ "n_new", "n new", 0 }, { "warmup_dropped_base", "", GT_COL_MACHINE },
+		{ "warmup_dropped_new", "", GT_COL_MACHINE }, { "median_base_ns", "base median us", 0 },
+		{ "median_new_ns", "new median us", 0 }, { "mad_base_ns", "", GT_COL_MACHINE },
+		{ "mad_new_ns", "", GT_COL_MACHINE }, { "change", "change", GT_COL_LEFT },
+		{ "speedup", "", GT_COL_MACHINE }, { "ci_low", "", GT_COL_MACHINE },
+		{ "ci_high", "", GT_COL_MACHINE },
+		{ "ci", "old/new 95% CI", GT_COL_HUMAN | GT_COL_LEFT },
+		{ "p_value", "", GT_COL_MACHINE }, { "p", "p (MWU)", GT_COL_HUMAN },
+		{ "mwu_u", "", GT_COL_MACHINE }, { "mwu_method", "", GT_COL_MACHINE },
+		{ "why", "", GT_COL_MACHINE },
+		{ "name", "name", GT_COL_LEFT | GT_COL_CODE | GT_COL_MACHINE },
+		{ "demangled", "name", GT_COL_LEFT | GT_COL_CODE },
+	};
+	gt_table_columns(t, GT_COLUMNS(cols));
 }
 
 static void duration(struct gt_table *t, double ns) { gt_table_num_as(t, ns, ns / 1e3, 3); }
@@ -131,12 +127,14 @@ static void row(const struct printer *p, struct gt_table *t, const struct gt_dif
 static int one_sided_table(const struct printer *p, int side)
 {
 	const struct gt_diff *d = p->d;
-	struct gt_table *t = gt_table_new(p->fmt == F_MD ? GT_FMT_MD : GT_FMT_TEXT, p->out, NULL);
+	const struct gt_column cols[] = {
+		{ "n", "n", 0 }, { "median", "median us", 0 },
+		{ "name", "name", GT_COL_LEFT | GT_COL_CODE },
+	};
+	enum gt_format tf = p->fmt == F_MD ? GT_FMT_MD : GT_FMT_TEXT;
+	struct gt_table *t = gt_table_open(tf, p->out, NULL, GT_COLUMNS(cols));
 	if (!t)
 		return GT_ERR_NOMEM;
-	gt_table_column(t, "n", "n", 0);
-	gt_table_column(t, "median", "median us", 0);
-	gt_table_column(t, "name", "name", GT_COL_LEFT | GT_COL_CODE);
 	for (size_t i = 0; i < d->nrows; i++) {
 		const struct gt_diff_row *r = &d->rows[i];
 		if (r->side != side)
@@ -147,9 +145,7 @@ static int one_sided_table(const struct printer *p, int side)
 		gt_table_str(t, r->display);
 		gt_table_end_row(t);
 	}
-	int rc = gt_table_finish(t);
-	gt_table_free(t);
-	return rc;
+	return gt_table_close(t);
 }
 
 /* The rows compared on both sides: kernels (unit 0) or split-unit quantities (unit 1). */
@@ -164,9 +160,7 @@ static int both_table(const struct printer *p, int unit)
 		if (r->side == GT_DIFF_BOTH && r->unit == unit)
 			row(p, t, r);
 	}
-	int rc = gt_table_finish(t);
-	gt_table_free(t);
-	return rc;
+	return gt_table_close(t);
 }
 
 /* The runs pooled on a side, one line each, and what differs between them. */
@@ -194,18 +188,14 @@ static void file_notes(const struct printer *p, const char *role, const struct g
 		gt_out_note(p->out, human(p->fmt), "NOTE: a %s run is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, "
 		            "not recorded on a GPU",
 		            role, s->synthetic);
-	else if (s->synthetic)
-		gt_out_note(p->out, human(p->fmt), "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
-		        "recorded on a GPU",
-		     s->path, s->synthetic);
+	else
+		gt_cmd_note_synthetic(p->out, human(p->fmt), s->path, s->synthetic);
 	if (!s->complete && runs->n > 1)
 		gt_out_note(p->out, human(p->fmt), "NOTE: a %s run ends early (%llu bytes of incomplete chunks lost): its last records "
 		            "are missing",
 		            role, (unsigned long long)s->lost_bytes);
-	else if (!s->complete)
-		gt_out_note(p->out, human(p->fmt), "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
-		        "missing",
-		     s->path, (unsigned long long)s->lost_bytes);
+	else
+		gt_cmd_note_incomplete(p->out, human(p->fmt), s->path, s->complete, s->lost_bytes);
 	if (s->bad)
 		gt_out_note(p->out, human(p->fmt), "excluded from %s: %llu kernel launches with bad timestamps", role,
 		     (unsigned long long)s->bad);
@@ -329,25 +319,18 @@ static int print_human(const struct printer *p)
 static void json_file(struct gt_json *j, const struct gt_samples *s, const struct gt_diff_runs *runs)
 {
 	gt_json_object_begin(j);
-	gt_json_key(j, "path");
-	gt_json_str(j, s->path);
+	gt_json_key_str(j, "path", s->path);
 	if (runs->n > 1) { /* pooled: the first run's path above, every run's here */
-		gt_json_key(j, "runs");
-		gt_json_u64(j, runs->n);
-		gt_json_key(j, "paths");
-		gt_json_array_begin(j);
+		gt_json_key_u64(j, "runs", runs->n);
+		gt_json_key_array(j, "paths");
 		for (size_t i = 0; i < runs->n; i++)
 			gt_json_str(j, runs->paths[i]);
 		gt_json_array_end(j);
-		gt_json_key(j, "runs_differ");
-		gt_json_str(j, runs->mixed[0] ? runs->mixed : NULL);
+		gt_json_key_str(j, "runs_differ", runs->mixed[0] ? runs->mixed : NULL);
 	}
-	gt_json_key(j, "kernel_records");
-	gt_json_u64(j, s->kernel_records);
-	gt_json_key(j, "excluded_bad_times");
-	gt_json_u64(j, s->bad);
-	gt_json_key(j, "warmup_dropped");
-	gt_json_u64(j, s->warmup_dropped);
+	gt_json_key_u64(j, "kernel_records", s->kernel_records);
+	gt_json_key_u64(j, "excluded_bad_times", s->bad);
+	gt_json_key_u64(j, "warmup_dropped", s->warmup_dropped);
 	gt_json_trace_state(j, s->complete, s->lost_bytes, s->synthetic != NULL);
 	gt_json_object_end(j);
 }
@@ -358,94 +341,55 @@ static int print_json(const struct printer *p)
 	const struct gt_diff_options *o = &d->opt;
 	struct gt_json *j = p->json;
 	char buf[64];
-	gt_json_object_begin(j);
-	gt_json_key(j, "command");
-	gt_json_str(j, "diff");
-	gt_json_key(j, "version");
-	gt_json_str(j, GT_VERSION);
-	gt_json_key(j, "measured");
-	gt_json_str(j, MEASURED);
-	gt_json_key(j, "unit");
-	gt_json_str(j, "ns");
+	gt_cmd_json_head(j, "diff");
+	gt_json_key_str(j, "measured", MEASURED);
+	gt_json_key_str(j, "unit", "ns");
 	gt_json_key(j, "base");
 	json_file(j, &d->base, &d->base_runs);
 	gt_json_key(j, "new");
 	json_file(j, &d->new, &d->new_runs);
-	gt_json_key(j, "options");
-	gt_json_object_begin(j);
-	gt_json_key(j, "threshold");
-	gt_json_num(j, o->threshold);
-	gt_json_key(j, "warmup_per_kernel");
-	gt_json_u64(j, o->warmup);
-	gt_json_key(j, "seed");
-	gt_json_u64(j, o->seed);
-	gt_json_key(j, "bootstrap_resamples");
-	gt_json_u64(j, o->resamples);
-	gt_json_key(j, "confidence");
-	gt_json_num(j, GT_BOOT_LEVEL);
-	gt_json_key(j, "alpha");
-	gt_json_num(j, o->alpha);
-	gt_json_key(j, "min_samples");
-	gt_json_u64(j, o->min_samples);
-	gt_json_key(j, "kernel_filter");
-	gt_json_str(j, o->filter && o->filter->active ? o->filter->pattern : NULL);
-	gt_json_key(j, "strict");
-	gt_json_bool(j, p->strict);
+	gt_json_key_object(j, "options");
+	gt_json_key_num(j, "threshold", o->threshold);
+	gt_json_key_u64(j, "warmup_per_kernel", o->warmup);
+	gt_json_key_u64(j, "seed", o->seed);
+	gt_json_key_u64(j, "bootstrap_resamples", o->resamples);
+	gt_json_key_num(j, "confidence", GT_BOOT_LEVEL);
+	gt_json_key_num(j, "alpha", o->alpha);
+	gt_json_key_u64(j, "min_samples", o->min_samples);
+	gt_json_key_str(j, "kernel_filter", o->filter && o->filter->active ? o->filter->pattern : NULL);
+	gt_json_key_bool(j, "strict", p->strict);
 	gt_json_object_end(j);
 	gt_json_key(j, "rule");
 	gt_json_str(j, "speedup = median base / median new; SLOWER: whole CI of new/old above 1 + threshold "
 	               "and Mann-Whitney p < alpha; FASTER: whole CI of old/new above 1 + threshold and p < "
 	               "alpha; SAME: CI within [1/(1 + threshold), 1 + threshold]; UNCLEAR: otherwise, or "
 	               "fewer than min_samples on a side");
-	gt_json_key(j, "counts");
-	gt_json_object_begin(j);
-	for (int v = 0; v < GT_NVERDICTS; v++) {
-		gt_json_key(j, gt_verdict_name(v));
-		gt_json_u64(j, d->count[v]);
-	}
-	gt_json_key(j, "base_only");
-	gt_json_u64(j, d->nbase_only);
-	gt_json_key(j, "new_only");
-	gt_json_u64(j, d->nnew_only);
+	gt_json_key_object(j, "counts");
+	for (int v = 0; v < GT_NVERDICTS; v++)
+		gt_json_key_u64(j, gt_verdict_name(v), d->count[v]);
+	gt_json_key_u64(j, "base_only", d->nbase_only);
+	gt_json_key_u64(j, "new_only", d->nnew_only);
 	gt_json_object_end(j);
-	gt_json_key(j, "split_unit_counts");
-	gt_json_object_begin(j);
-	for (int v = 0; v < GT_NVERDICTS; v++) {
-		gt_json_key(j, gt_verdict_name(v));
-		gt_json_u64(j, d->ucount[v]);
-	}
+	gt_json_key_object(j, "split_unit_counts");
+	for (int v = 0; v < GT_NVERDICTS; v++)
+		gt_json_key_u64(j, gt_verdict_name(v), d->ucount[v]);
 	gt_json_object_end(j);
-	gt_json_key(j, "geomean");
-	gt_json_object_begin(j);
-	gt_json_key(j, "kernels");
-	gt_json_u64(j, d->geo_k);
-	gt_json_key(j, "speedup");
-	gt_json_num(j, d->geo_speedup);
-	gt_json_key(j, "change");
-	gt_json_str(j, gt_diff_change(d->geo_speedup, buf, sizeof buf));
-	gt_json_key(j, "ci_low");
-	gt_json_num(j, d->geo_lo);
-	gt_json_key(j, "ci_high");
-	gt_json_num(j, d->geo_hi);
-	gt_json_key(j, "verdict");
-	gt_json_str(j, gt_verdict_name(d->geo_verdict));
-	gt_json_key(j, "why");
-	gt_json_str(j, d->geo_why);
+	gt_json_key_object(j, "geomean");
+	gt_json_key_u64(j, "kernels", d->geo_k);
+	gt_json_key_num(j, "speedup", d->geo_speedup);
+	gt_json_key_str(j, "change", gt_diff_change(d->geo_speedup, buf, sizeof buf));
+	gt_json_key_num(j, "ci_low", d->geo_lo);
+	gt_json_key_num(j, "ci_high", d->geo_hi);
+	gt_json_key_str(j, "verdict", gt_verdict_name(d->geo_verdict));
+	gt_json_key_str(j, "why", d->geo_why);
 	gt_json_object_end(j);
-	gt_json_key(j, "exit_status");
-	gt_json_u64(j, gt_diff_failed(d, p->strict) ? GT_EXIT_CHECK : GT_EXIT_OK);
-	gt_json_key(j, "split_units");
-	gt_json_object_begin(j);
-	gt_json_key(j, "compared");
-	gt_json_bool(j, d->units_done);
-	gt_json_key(j, "note");
-	gt_json_str(j, d->units_note);
-	gt_json_key(j, "range");
-	gt_json_str(j, d->unit_range);
-	gt_json_key(j, "units_base");
-	gt_json_u64(j, d->units_base);
-	gt_json_key(j, "units_new");
-	gt_json_u64(j, d->units_new);
+	gt_json_key_u64(j, "exit_status", gt_diff_failed(d, p->strict) ? GT_EXIT_CHECK : GT_EXIT_OK);
+	gt_json_key_object(j, "split_units");
+	gt_json_key_bool(j, "compared", d->units_done);
+	gt_json_key_str(j, "note", d->units_note);
+	gt_json_key_str(j, "range", d->unit_range);
+	gt_json_key_u64(j, "units_base", d->units_base);
+	gt_json_key_u64(j, "units_new", d->units_new);
 	gt_json_object_end(j);
 	int rc = 0;
 	static const char *const keys[] = { "kernels", "base_only", "new_only", "units" };
@@ -460,8 +404,7 @@ static int print_json(const struct printer *p)
 			if (k == 3 ? r->unit : (!r->unit && r->side == k))
 				row(p, t, r);
 		}
-		rc = gt_table_finish(t);
-		gt_table_free(t);
+		rc = gt_table_close(t);
 	}
 	gt_json_object_end(j);
 	return rc ? rc : gt_json_finish(j);
@@ -475,9 +418,7 @@ static int print_csv(const struct printer *p)
 	columns(p, t);
 	for (size_t i = 0; i < p->d->nrows; i++)
 		row(p, t, &p->d->rows[i]);
-	int rc = gt_table_finish(t);
-	gt_table_free(t);
-	return rc;
+	return gt_table_close(t);
 }
 
 static int print_junit(const struct printer *p)
@@ -556,14 +497,15 @@ int cmd_diff(int argc, char **argv)
 	uint64_t seed = o.seed, resamples = o.resamples, min_samples = o.min_samples;
 	int fmt = F_TEXT, strict = 0;
 	struct gt_name_filter filter = { 0 };
+	char **files;
+	int nfiles, status;
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_PERCENT, .long_name = "threshold", .arg = "PCT%", .value = &o.threshold,
 		  .help = "smallest change that counts, with its unit: 5% (the default), 2.5%" },
 		GT_OPT_WARMUP(&o.warmup),
 		GT_OPT_KERNEL(&filter),
-		{ .kind = GT_OPT_CHOICE, .short_name = 'f', .long_name = "format", .choices = formats,
-		  .value = &fmt,
-		  .help = "output format (default text; md for a CI job summary, junit for test reporters)" },
+		GT_OPT_FORMAT_CHOICE(&fmt, formats, "output format (default text; md for a CI job summary, "
+		                                    "junit for test reporters)"),
 		{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N", .value = &seed,
 		  .help = "seed of the bootstrap's random numbers (default 1)" },
 		{ .kind = GT_OPT_UINT, .long_name = "bootstrap", .arg = "B", .value = &resamples,
@@ -590,12 +532,8 @@ int cmd_diff(int argc, char **argv)
 		"side, 'diff BASE NEW'.",
 		opts,
 	};
-	char **files;
-	int nfiles, status;
-	if (!gt_options_parse_groups(&usage, argc, argv, &files, &nfiles, &status, &dashdash)) {
-		gt_name_filter_release(&filter);
+	if (!gt_options_parse_groups(&usage, argc, argv, &files, &nfiles, &status, &dashdash))
 		return status;
-	}
 	int rc = 0;
 	struct gt_diff d;
 	memset(&d, 0, sizeof d);

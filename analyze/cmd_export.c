@@ -60,11 +60,12 @@ int cmd_export(int argc, char **argv)
 	const char *out_path = NULL, *range = NULL;
 	uint64_t start = UINT64_MAX, end = UINT64_MAX;
 	struct gt_name_filter kernels = { 0 };
+	char **files;
+	int nfiles, status;
 	const struct gt_option opts[] = {
-		{ .kind = GT_OPT_CHOICE, .short_name = 'f', .long_name = "format", .choices = formats,
-		  .value = &fmt,
-		  .help = "chrome: Trace Event JSON for Perfetto and chrome://tracing (default); csv; sqlite: "
-		          "a database (-o FILE; schema in gputrace-sqlite(5))" },
+		GT_OPT_FORMAT_CHOICE(&fmt, formats,
+		                     "chrome: Trace Event JSON for Perfetto and chrome://tracing (default); "
+		                     "csv; sqlite: a database (-o FILE; schema in gputrace-sqlite(5))"),
 		{ .kind = GT_OPT_FLAG, .short_name = 'z', .long_name = "gzip", .value = &gz,
 		  .help = "compress the output with gzip (zlib, level 6), as Perfetto opens .json.gz" },
 		{ .kind = GT_OPT_TIME, .long_name = "start", .arg = "TIME", .value = &start,
@@ -89,12 +90,8 @@ int cmd_export(int argc, char **argv)
 		"clocks, with processes of their own. gpuanalyze(1) describes the mapping.",
 		opts,
 	};
-	char **files;
-	int nfiles, status;
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status)) {
-		gt_name_filter_release(&kernels);
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
-	}
 	if (range && (start != UINT64_MAX || end != UINT64_MAX)) {
 		gt_name_filter_release(&kernels);
 		return gt_error("export: --range gives the window itself: not with --start or --end (see "

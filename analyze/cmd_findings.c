@@ -11,6 +11,7 @@
 #include "escape.h"
 #include "findings.h"
 #include "gputrace.h"
+#include "json_member.h"
 #include "options.h"
 #include "output.h"
 
@@ -127,20 +128,10 @@ static int print_json(const struct printer *p, struct gt_json *j)
 {
 	const struct gt_findings *F = p->F;
 	char buf[1024];
-	gt_json_object_begin(j);
-	gt_json_key(j, "command");
-	gt_json_str(j, "findings");
-	gt_json_key(j, "version");
-	gt_json_str(j, GT_VERSION);
-	gt_json_key(j, "trace");
-	gt_json_object_begin(j);
-	gt_json_key(j, "path");
-	gt_json_str(j, F->path);
-	gt_json_trace_state(j, F->complete, F->lost_bytes, F->synthetic != NULL);
-	gt_json_key(j, "origin_cupti_ns");
-	gt_json_u64(j, F->origin);
-	gt_json_key(j, "gpu_span_ns");
-	gt_json_u64(j, F->gpu_last > F->gpu_first ? F->gpu_last - F->gpu_first : 0);
+	gt_cmd_json_head(j, "findings");
+	gt_cmd_json_trace(j, F->path, F->complete, F->lost_bytes, F->synthetic != NULL);
+	gt_json_key_u64(j, "origin_cupti_ns", F->origin);
+	gt_json_key_u64(j, "gpu_span_ns", F->gpu_last > F->gpu_first ? F->gpu_last - F->gpu_first : 0);
 	gt_json_object_end(j);
 	gt_json_key(j, "rules");
 	rules_text(&F->opt, buf, sizeof buf);
@@ -148,51 +139,28 @@ static int print_json(const struct printer *p, struct gt_json *j)
 	gt_json_key(j, "severity");
 	severity_text(&F->opt, buf, sizeof buf);
 	gt_json_str(j, buf);
-	gt_json_key(j, "counts");
-	gt_json_object_begin(j);
-	for (int s = GT_SEV_ERROR; s >= GT_SEV_INFO; s--) {
-		gt_json_key(j, gt_severity_name(s));
-		gt_json_u64(j, F->by_severity[s]);
-	}
+	gt_json_key_object(j, "counts");
+	for (int s = GT_SEV_ERROR; s >= GT_SEV_INFO; s--)
+		gt_json_key_u64(j, gt_severity_name(s), F->by_severity[s]);
 	gt_json_object_end(j);
-	gt_json_key(j, "findings");
-	gt_json_array_begin(j);
+	gt_json_key_array(j, "findings");
 	for (size_t i = 0; i < F->n; i++) {
 		const struct gt_finding *f = &F->f[i];
 		gt_json_object_begin(j);
-		gt_json_key(j, "id");
-		gt_json_str(j, f->id);
-		gt_json_key(j, "severity");
-		gt_json_str(j, gt_severity_name(f->severity));
-		gt_json_key(j, "what");
-		gt_json_str(j, f->what);
-		gt_json_key(j, "count");
-		gt_json_u64(j, f->count);
-		gt_json_key(j, "where");
-		gt_json_object_begin(j);
-		gt_json_key(j, "offset_ns");
-		if (f->has_offset)
-			gt_json_u64(j, f->offset_ns);
-		else
-			gt_json_null(j);
-		gt_json_key(j, "kernel");
-		gt_json_str(j, f->kernel);
-		gt_json_key(j, "kernel_name");
-		gt_json_str(j, f->kernel_name);
-		gt_json_key(j, "stream");
-		if (f->stream >= 0)
-			gt_json_i64(j, f->stream);
-		else
-			gt_json_null(j);
-		gt_json_key(j, "text");
-		gt_json_str(j, f->where);
+		gt_json_key_str(j, "id", f->id);
+		gt_json_key_str(j, "severity", gt_severity_name(f->severity));
+		gt_json_key_str(j, "what", f->what);
+		gt_json_key_u64(j, "count", f->count);
+		gt_json_key_object(j, "where");
+		gt_json_key_u64_if(j, "offset_ns", f->has_offset, f->offset_ns);
+		gt_json_key_str(j, "kernel", f->kernel);
+		gt_json_key_str(j, "kernel_name", f->kernel_name);
+		gt_json_key_i64_if(j, "stream", f->stream >= 0, f->stream);
+		gt_json_key_str(j, "text", f->where);
 		gt_json_object_end(j);
-		gt_json_key(j, "cost_ns");
-		gt_json_num(j, f->cost_ns);
-		gt_json_key(j, "cost_how");
-		gt_json_str(j, f->cost_how);
-		gt_json_key(j, "todo");
-		gt_json_str(j, f->todo);
+		gt_json_key_num(j, "cost_ns", f->cost_ns);
+		gt_json_key_str(j, "cost_how", f->cost_how);
+		gt_json_key_str(j, "todo", f->todo);
 		gt_json_object_end(j);
 	}
 	gt_json_array_end(j);
@@ -216,6 +184,8 @@ int cmd_findings(int argc, char **argv)
 	int fail_on = -1;
 	const char *out_path = NULL;
 	enum gt_format fmt = GT_FMT_TEXT;
+	char **files;
+	int nfiles, status;
 	const struct gt_option opts[] = {
 		GT_OPT_FORMAT(&fmt, GT_FMT_TEXT | GT_FMT_MD | GT_FMT_JSON),
 		{ .kind = GT_OPT_CHOICE, .long_name = "fail-on", .choices = severities, .value = &fail_on,
@@ -232,8 +202,6 @@ int cmd_findings(int argc, char **argv)
 		"gpuanalyze(1) defines every rule and threshold.",
 		opts,
 	};
-	char **files;
-	int nfiles, status;
 	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
 	struct gt_findings F;

@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "escape.h"
 #include "info.h"
+#include "json_member.h"
 #include "load.h"
 #include "options.h"
 #include "output.h"
@@ -163,37 +164,22 @@ static void print_json(struct gt_json *j, const struct gt_reader *r, const struc
 	gt_reader_version(r, &major, &minor);
 	char buf[64];
 	gt_json_object_begin(j);
-	gt_json_key(j, "path");
-	gt_json_str(j, gt_reader_path(r));
-	gt_json_key(j, "synthetic");
-	gt_json_bool(j, syn != NULL);
-	gt_json_key(j, "synthetic_value");
-	gt_json_str(j, syn);
+	gt_json_key_str(j, "path", gt_reader_path(r));
+	gt_json_key_bool(j, "synthetic", syn != NULL);
+	gt_json_key_str(j, "synthetic_value", syn);
 	snprintf(buf, sizeof buf, "%d.%d", major, minor);
-	gt_json_key(j, "format");
-	gt_json_str(j, buf);
-	gt_json_key(j, "complete");
-	gt_json_bool(j, t.complete);
-	gt_json_key(j, "file_bytes");
-	gt_json_u64(j, t.file_bytes);
-	gt_json_key(j, "good_bytes");
-	gt_json_u64(j, t.good_bytes);
-	gt_json_key(j, "lost_bytes");
-	gt_json_u64(j, t.lost_bytes);
-	gt_json_key(j, "chunks");
-	gt_json_u64(j, t.chunks);
-	gt_json_key(j, "records");
-	gt_json_u64(j, t.records);
-	gt_json_key(j, "skipped_records");
-	gt_json_u64(j, t.skipped_records);
-	gt_json_key(j, "dropped");
-	gt_json_object_begin(j);
-	gt_json_key(j, "total");
-	gt_json_u64(j, in->dropped_total);
-	for (size_t i = 0; i < NREASONS; i++) {
-		gt_json_key(j, reasons[i].key);
-		gt_json_u64(j, in->dropped[reasons[i].reason]);
-	}
+	gt_json_key_str(j, "format", buf);
+	gt_json_key_bool(j, "complete", t.complete);
+	gt_json_key_u64(j, "file_bytes", t.file_bytes);
+	gt_json_key_u64(j, "good_bytes", t.good_bytes);
+	gt_json_key_u64(j, "lost_bytes", t.lost_bytes);
+	gt_json_key_u64(j, "chunks", t.chunks);
+	gt_json_key_u64(j, "records", t.records);
+	gt_json_key_u64(j, "skipped_records", t.skipped_records);
+	gt_json_key_object(j, "dropped");
+	gt_json_key_u64(j, "total", in->dropped_total);
+	for (size_t i = 0; i < NREASONS; i++)
+		gt_json_key_u64(j, reasons[i].key, in->dropped[reasons[i].reason]);
 	uint64_t other = in->dropped_other + in->dropped[0];
 	for (int i = 0; i < GT_INFO_REASONS; i++) {
 		int known = 0;
@@ -202,52 +188,35 @@ static void print_json(struct gt_json *j, const struct gt_reader *r, const struc
 		if (!known && i)
 			other += in->dropped[i];
 	}
-	gt_json_key(j, "other");
-	gt_json_u64(j, other);
+	gt_json_key_u64(j, "other", other);
 	gt_json_key(j, "uncounted_losses"); /* DROPPED records of count 0: records lost, how many unknown */
 	gt_json_u64(j, in->uncounted_total);
 	gt_json_object_end(j);
-	gt_json_key(j, "gpu_first_ns");
-	if (in->first_ns != UINT64_MAX)
-		gt_json_u64(j, in->first_ns);
-	else
-		gt_json_null(j);
-	gt_json_key(j, "gpu_last_ns");
-	if (in->first_ns != UINT64_MAX)
-		gt_json_u64(j, in->last_ns);
-	else
-		gt_json_null(j);
-	gt_json_key(j, "metadata");
-	gt_json_array_begin(j);
+	gt_json_key_u64_if(j, "gpu_first_ns", in->first_ns != UINT64_MAX, in->first_ns);
+	gt_json_key_u64_if(j, "gpu_last_ns", in->first_ns != UINT64_MAX, in->last_ns);
+	gt_json_key_array(j, "metadata");
 	for (size_t i = 0; i < gt_reader_meta_count(r); i++) {
 		const char *k, *v;
 		if (gt_reader_meta_at(r, i, &k, &v) != 0)
 			continue;
 		gt_json_object_begin(j);
-		gt_json_key(j, "key");
-		gt_json_str(j, k);
-		gt_json_key(j, "value");
-		gt_json_str(j, v);
+		gt_json_key_str(j, "key", k);
+		gt_json_key_str(j, "value", v);
 		gt_json_object_end(j);
 	}
 	gt_json_array_end(j);
-	gt_json_key(j, "devices");
-	gt_json_array_begin(j);
+	gt_json_key_array(j, "devices");
 	for (size_t i = 0; i < gt_reader_device_count(r); i++) {
 		const char *name;
 		const struct gt_device *d = gt_reader_device_at(r, i, &name);
 		char uuid[64];
 		uuid_text(d->uuid, uuid, sizeof uuid);
 		gt_json_object_begin(j);
-		gt_json_key(j, "device_id");
-		gt_json_u64(j, d->device_id);
-		gt_json_key(j, "name");
-		gt_json_str(j, name);
-		gt_json_key(j, "uuid");
-		gt_json_str(j, uuid);
+		gt_json_key_u64(j, "device_id", d->device_id);
+		gt_json_key_str(j, "name", name);
+		gt_json_key_str(j, "uuid", uuid);
 		snprintf(buf, sizeof buf, "%u.%u", d->cc_major, d->cc_minor);
-		gt_json_key(j, "compute_capability");
-		gt_json_str(j, buf);
+		gt_json_key_str(j, "compute_capability", buf);
 		static const struct {
 			const char *key;
 			size_t off;
@@ -266,11 +235,9 @@ static void print_json(struct gt_json *j, const struct gt_reader *r, const struc
 		for (size_t k = 0; k < sizeof u32s / sizeof u32s[0]; k++) {
 			uint32_t v;
 			memcpy(&v, (const char *)d + u32s[k].off, sizeof v);
-			gt_json_key(j, u32s[k].key);
-			gt_json_u64(j, v);
+			gt_json_key_u64(j, u32s[k].key, v);
 		}
-		gt_json_key(j, "global_mem_bytes");
-		gt_json_u64(j, d->global_mem_bytes);
+		gt_json_key_u64(j, "global_mem_bytes", d->global_mem_bytes);
 		double mem = gt_device_peak_mem_bw(d), pcie = gt_device_peak_pcie_bw(d);
 		gt_json_key(j, "peak_mem_bw_bytes_per_s");
 		if (mem > 0)
@@ -285,14 +252,12 @@ static void print_json(struct gt_json *j, const struct gt_reader *r, const struc
 		gt_json_object_end(j);
 	}
 	gt_json_array_end(j);
-	gt_json_key(j, "records_by_type");
-	gt_json_object_begin(j);
+	gt_json_key_object(j, "records_by_type");
 	for (int ty = 0; ty <= GT_REC_TYPE_MAX; ty++) {
 		char b[32];
 		if (!in->by_type[ty])
 			continue;
-		gt_json_key(j, type_name(ty, b, sizeof b));
-		gt_json_u64(j, in->by_type[ty]);
+		gt_json_key_u64(j, type_name(ty, b, sizeof b), in->by_type[ty]);
 	}
 	gt_json_object_end(j);
 	gt_json_object_end(j);
@@ -314,8 +279,7 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	j->inline_depth = 5;
 	if (fmt == GT_FMT_JSON) {
 		gt_json_object_begin(j);
-		gt_json_key(j, "traces");
-		gt_json_array_begin(j);
+		gt_json_key_array(j, "traces");
 	}
 	int rc = 0, printed = 0;
 	for (int i = 0; i < x->nfiles; i++) {
@@ -350,6 +314,8 @@ int cmd_info(int argc, char **argv)
 {
 	enum gt_format fmt = GT_FMT_TEXT;
 	const char *out_path = NULL;
+	char **files;
+	int nfiles, status;
 	const struct gt_option opts[] = {
 		GT_OPT_FORMAT(&fmt, GT_FMT_TEXT | GT_FMT_JSON),
 		GT_OPT_OUTPUT(&out_path),
@@ -362,8 +328,6 @@ int cmd_info(int argc, char **argv)
 		"whether it is synthetic.",
 		opts,
 	};
-	char **files;
-	int nfiles, status;
 	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
 	return gt_cmd_print("info", out_path, print, &(struct job){ fmt, files, nfiles });

@@ -11,6 +11,7 @@
 #include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
+#include "json_member.h"
 #include "options.h"
 #include "output.h"
 #include "ranks.h"
@@ -110,6 +111,12 @@ static void sheet_col(struct sheet *sh, const char *key, const char *title, unsi
 	sh->flags[sh->ncols++] = flags;
 	if (sh->t)
 		gt_table_column(sh->t, key, title, flags & ~(SH_RANK | SH_ITEM));
+}
+
+static void sheet_cols(struct sheet *sh, const struct gt_column *cols, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sheet_col(sh, cols[i].key, cols[i].title, cols[i].flags);
 }
 
 /* CSV: where the current cell goes. Returns 1 when the caller writes the value into the long table
@@ -269,14 +276,8 @@ static void preamble(struct printer *p)
 	line(p, "%s", rank_source_text(g, buf, sizeof buf));
 	for (size_t i = 0; i < g->nranks; i++) {
 		const struct gt_rank *r = &g->ranks[i];
-		if (r->synthetic)
-			line(p, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
-			        "recorded on a GPU",
-			     r->path, r->synthetic);
-		if (!r->complete)
-			line(p, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
-			        "missing",
-			     r->path, (unsigned long long)r->lost_bytes);
+		gt_cmd_note_synthetic(p->out, p->fmt, r->path, r->synthetic);
+		gt_cmd_note_incomplete(p->out, p->fmt, r->path, r->complete, r->lost_bytes);
 	}
 	line(p, "clock: %s", ALIGNMENT);
 	if (g->one_host)
@@ -309,31 +310,24 @@ static int ranks_table(struct printer *p)
 	struct sheet sh;
 	if (sheet_begin(&sh, p, "ranks"))
 		return GT_ERR_NOMEM;
-	sheet_col(&sh, "rank", "rank", SH_RANK);
-	sheet_col(&sh, "given", "given", GT_COL_MACHINE);
-	sheet_col(&sh, "host", "host", GT_COL_LEFT);
-	sheet_col(&sh, "pid", "pid", 0);
-	sheet_col(&sh, "rank_meta", "META rank", GT_COL_MACHINE);
-	sheet_col(&sh, "rank_from", "rank from", GT_COL_MACHINE);
-	sheet_col(&sh, "devices", "devices", GT_COL_LEFT);
-	sheet_col(&sh, "kernels", "kernels", 0);
-	sheet_col(&sh, "memcpys", "copies", 0);
-	sheet_col(&sh, "memsets", "memsets", GT_COL_MACHINE);
-	sheet_col(&sh, "collective_kernels", "NCCL kernels", 0);
-	sheet_col(&sh, "clock_syncs", "clock pairings", GT_COL_MACHINE);
-	sheet_col(&sh, "alignment", "aligned", 0);
-	sheet_col(&sh, "offset_start_ns", "offset start", GT_COL_MACHINE);
-	sheet_col(&sh, "offset_end_ns", "offset end", GT_COL_MACHINE);
-	sheet_col(&sh, "offset_change_ns", "offset change us", 0);
-	sheet_col(&sh, "span_ns", "span", GT_COL_MACHINE);
-	sheet_col(&sh, "drift_ppm", "drift ppm", 0);
-	sheet_col(&sh, "max_residual_ns", "residual", GT_COL_MACHINE);
-	sheet_col(&sh, "uncertainty_ns", "uncertainty us", 0);
-	sheet_col(&sh, "realtime_adjust_ns", "realtime adjust", GT_COL_MACHINE);
-	sheet_col(&sh, "start_ns", "start ms", 0);
-	sheet_col(&sh, "complete", "complete", GT_COL_MACHINE);
-	sheet_col(&sh, "synthetic", "synthetic", GT_COL_MACHINE);
-	sheet_col(&sh, "path", "trace", GT_COL_LEFT);
+	const struct gt_column cols[] = {
+		{ "rank", "rank", SH_RANK }, { "given", "given", GT_COL_MACHINE },
+		{ "host", "host", GT_COL_LEFT }, { "pid", "pid", 0 },
+		{ "rank_meta", "META rank", GT_COL_MACHINE },
+		{ "rank_from", "rank from", GT_COL_MACHINE }, { "devices", "devices", GT_COL_LEFT },
+		{ "kernels", "kernels", 0 }, { "memcpys", "copies", 0 },
+		{ "memsets", "memsets", GT_COL_MACHINE }, { "collective_kernels", "NCCL kernels", 0 },
+		{ "clock_syncs", "clock pairings", GT_COL_MACHINE }, { "alignment", "aligned", 0 },
+		{ "offset_start_ns", "offset start", GT_COL_MACHINE },
+		{ "offset_end_ns", "offset end", GT_COL_MACHINE },
+		{ "offset_change_ns", "offset change us", 0 }, { "span_ns", "span", GT_COL_MACHINE },
+		{ "drift_ppm", "drift ppm", 0 }, { "max_residual_ns", "residual", GT_COL_MACHINE },
+		{ "uncertainty_ns", "uncertainty us", 0 },
+		{ "realtime_adjust_ns", "realtime adjust", GT_COL_MACHINE },
+		{ "start_ns", "start ms", 0 }, { "complete", "complete", GT_COL_MACHINE },
+		{ "synthetic", "synthetic", GT_COL_MACHINE }, { "path", "trace", GT_COL_LEFT },
+	};
+	sheet_cols(&sh, GT_COLUMNS(cols));
 	for (size_t i = 0; i < g->nranks; i++) {
 		const struct gt_rank *r = &g->ranks[i];
 		const struct gt_align *a = &r->align;
@@ -395,31 +389,22 @@ static void json_devices(struct printer *p)
 {
 	const struct gt_ranks *g = p->g;
 	struct gt_json *j = p->json;
-	gt_json_key(j, "devices");
-	gt_json_array_begin(j);
+	gt_json_key_array(j, "devices");
 	for (size_t i = 0; i < g->nranks; i++) {
 		const struct gt_rank *r = &g->ranks[i];
 		for (size_t k = 0; k < r->ndevices; k++) {
 			const struct gt_rank_device *d = &r->devices[k];
 			gt_json_object_begin(j);
-			gt_json_key(j, "rank");
-			gt_json_i64(j, r->rank);
-			gt_json_key(j, "device");
-			gt_json_u64(j, d->id);
-			gt_json_key(j, "name");
-			gt_json_str(j, d->name);
-			gt_json_key(j, "uuid");
-			gt_json_str(j, d->uuid[0] ? d->uuid : NULL);
-			gt_json_key(j, "pcie_peak_gbps");
-			gt_json_num(j, d->peak_pcie > 0 ? d->peak_pcie : NAN);
-			gt_json_key(j, "nvlink_known");
-			gt_json_bool(j, d->nvlink_known);
-			gt_json_key(j, "pci_bus_id");
-			gt_json_str(j, d->nvlink_known ? d->pci : NULL);
-			gt_json_key(j, "nvlink_link_gbps");
-			gt_json_num(j, d->nvlink_known && d->link_gbps > 0 ? d->link_gbps : NAN);
-			gt_json_key(j, "nvlink_remote");
-			gt_json_str(j, d->nvlink_remote);
+			gt_json_key_i64(j, "rank", r->rank);
+			gt_json_key_u64(j, "device", d->id);
+			gt_json_key_str(j, "name", d->name);
+			gt_json_key_str(j, "uuid", d->uuid[0] ? d->uuid : NULL);
+			gt_json_key_num(j, "pcie_peak_gbps", d->peak_pcie > 0 ? d->peak_pcie : NAN);
+			gt_json_key_bool(j, "nvlink_known", d->nvlink_known);
+			gt_json_key_str(j, "pci_bus_id", d->nvlink_known ? d->pci : NULL);
+			gt_json_key_num(j, "nvlink_link_gbps",
+			                d->nvlink_known && d->link_gbps > 0 ? d->link_gbps : NAN);
+			gt_json_key_str(j, "nvlink_remote", d->nvlink_remote);
 			gt_json_object_end(j);
 		}
 	}
@@ -436,15 +421,13 @@ static void kernel_name_cols(struct sheet *sh)
 
 static void kernel_stat_cols(struct sheet *sh)
 {
-	sheet_col(sh, "launches", "launches", 0);
-	sheet_col(sh, "warmup_dropped", "warm-up", GT_COL_MACHINE);
-	sheet_col(sh, "total_ns", "total ms", 0);
-	sheet_col(sh, "median_ns", "median", 0);
-	sheet_col(sh, "mad_ns", "MAD", 0);
-	sheet_col(sh, "p90_ns", "p90", 0);
-	sheet_col(sh, "p99_ns", "p99", 0);
-	sheet_col(sh, "min_ns", "min", 0);
-	sheet_col(sh, "max_ns", "max", 0);
+	const struct gt_column cols[] = {
+		{ "launches", "launches", 0 }, { "warmup_dropped", "warm-up", GT_COL_MACHINE },
+		{ "total_ns", "total ms", 0 }, { "median_ns", "median", 0 }, { "mad_ns", "MAD", 0 },
+		{ "p90_ns", "p90", 0 }, { "p99_ns", "p99", 0 }, { "min_ns", "min", 0 },
+		{ "max_ns", "max", 0 },
+	};
+	sheet_cols(sh, GT_COLUMNS(cols));
 }
 
 static void kernel_stat_cells(struct sheet *sh, const struct gt_summary_row *k)
@@ -508,13 +491,12 @@ static int spread_table(struct printer *p)
 	struct sheet sh;
 	if (sheet_begin(&sh, p, "spread"))
 		return GT_ERR_NOMEM;
-	sheet_col(&sh, "ranks", "ranks", 0);
-	sheet_col(&sh, "min_ns", "min", 0);
-	sheet_col(&sh, "min_rank", "(rank)", 0);
-	sheet_col(&sh, "median_ns", "median", 0);
-	sheet_col(&sh, "max_ns", "max", 0);
-	sheet_col(&sh, "max_rank", "(rank)", 0);
-	sheet_col(&sh, "ratio", "max/min", 0);
+	const struct gt_column cols[] = {
+		{ "ranks", "ranks", 0 }, { "min_ns", "min", 0 }, { "min_rank", "(rank)", 0 },
+		{ "median_ns", "median", 0 }, { "max_ns", "max", 0 }, { "max_rank", "(rank)", 0 },
+		{ "ratio", "max/min", 0 },
+	};
+	sheet_cols(&sh, GT_COLUMNS(cols));
 	kernel_name_cols(&sh);
 	for (size_t k = 0; k < g->nspread; k++) {
 		const struct gt_rank_spread *sp = &g->spread[k];
@@ -562,16 +544,15 @@ static int steps_table(struct printer *p, size_t limit)
 	struct sheet sh;
 	if (sheet_begin(&sh, p, "steps"))
 		return GT_ERR_NOMEM;
-	sheet_col(&sh, "step", "step", SH_ITEM);
-	sheet_col(&sh, "slowest_rank", "slowest", 0);
-	sheet_col(&sh, "duration_ns", "its us", 0);
-	sheet_col(&sh, "others_median_ns", "others us", 0);
-	sheet_col(&sh, "ratio", "ratio", 0);
-	sheet_col(&sh, "lag_ns", "lag us", 0);
 	unsigned comm = g->have_comm ? 0 : GT_COL_MACHINE;
-	sheet_col(&sh, "waited_for_rank", "waited for", comm);
-	sheet_col(&sh, "wait_ns", "its NCCL us", comm);
-	sheet_col(&sh, "wait_others_median_ns", "others' NCCL us", comm);
+	const struct gt_column cols[] = {
+		{ "step", "step", SH_ITEM }, { "slowest_rank", "slowest", 0 },
+		{ "duration_ns", "its us", 0 }, { "others_median_ns", "others us", 0 },
+		{ "ratio", "ratio", 0 }, { "lag_ns", "lag us", 0 },
+		{ "waited_for_rank", "waited for", comm }, { "wait_ns", "its NCCL us", comm },
+		{ "wait_others_median_ns", "others' NCCL us", comm },
+	};
+	sheet_cols(&sh, GT_COLUMNS(cols));
 	size_t n = human(p) && limit && limit < g->nsteps ? limit : g->nsteps;
 	for (size_t s = 0; s < n; s++) {
 		const struct gt_rank_step *st = &g->steps[s];
@@ -596,11 +577,11 @@ static int step_ranks_table(struct printer *p)
 	struct sheet sh;
 	if (sheet_begin(&sh, p, "step_ranks"))
 		return GT_ERR_NOMEM;
-	sheet_col(&sh, "step", "step", SH_ITEM);
-	sheet_col(&sh, "rank", "rank", SH_RANK);
-	sheet_col(&sh, "duration_ns", "us", 0);
-	sheet_col(&sh, "end_ns", "end ms", 0);
-	sheet_col(&sh, "collective_ns", "NCCL us", 0);
+	const struct gt_column cols[] = {
+		{ "step", "step", SH_ITEM }, { "rank", "rank", SH_RANK }, { "duration_ns", "us", 0 },
+		{ "end_ns", "end ms", 0 }, { "collective_ns", "NCCL us", 0 },
+	};
+	sheet_cols(&sh, GT_COLUMNS(cols));
 	for (size_t s = 0; s < g->nsteps; s++) {
 		for (size_t i = 0; i < g->nranks; i++) {
 			size_t k = s * g->nranks + i;
@@ -621,11 +602,12 @@ static int stragglers_table(struct printer *p)
 	struct sheet sh;
 	if (sheet_begin(&sh, p, "stragglers"))
 		return GT_ERR_NOMEM;
-	sheet_col(&sh, "rank", "rank", SH_RANK);
-	sheet_col(&sh, "slowest_steps", "slowest in", 0);
-	sheet_col(&sh, "slowest_share", "share %", 0);
-	sheet_col(&sh, "slowest_ratio_median", "median ratio", 0);
-	sheet_col(&sh, "waited_for_steps", "waited for in", g->have_comm ? 0 : GT_COL_MACHINE);
+	const struct gt_column cols[] = {
+		{ "rank", "rank", SH_RANK }, { "slowest_steps", "slowest in", 0 },
+		{ "slowest_share", "share %", 0 }, { "slowest_ratio_median", "median ratio", 0 },
+		{ "waited_for_steps", "waited for in", g->have_comm ? 0 : GT_COL_MACHINE },
+	};
+	sheet_cols(&sh, GT_COLUMNS(cols));
 	for (size_t i = 0; i < g->nranks; i++) {
 		const struct gt_rank *r = &g->ranks[i];
 		sheet_i64(&sh, r->rank);
@@ -698,23 +680,17 @@ static int peers_table(struct printer *p)
 	struct sheet sh;
 	if (sheet_begin(&sh, p, "peer_copies"))
 		return GT_ERR_NOMEM;
-	sheet_col(&sh, "rank", "rank", SH_RANK);
-	sheet_col(&sh, "pair", "pair", GT_COL_MACHINE | SH_ITEM);
-	sheet_col(&sh, "src_device", "src", 0);
-	sheet_col(&sh, "dst_device", "dst", 0);
-	sheet_col(&sh, "copies", "copies", 0);
-	sheet_col(&sh, "no_rate", "no rate", GT_COL_MACHINE);
-	sheet_col(&sh, "bytes", "MB", 0);
-	sheet_col(&sh, "time_ns", "total ms", 0);
-	sheet_col(&sh, "median_gbps", "median GB/s", 0);
-	sheet_col(&sh, "p10_gbps", "p10", 0);
-	sheet_col(&sh, "p90_gbps", "p90", 0);
-	sheet_col(&sh, "min_gbps", "min", GT_COL_MACHINE);
-	sheet_col(&sh, "max_gbps", "max", GT_COL_MACHINE);
-	sheet_col(&sh, "link", "link", GT_COL_LEFT);
-	sheet_col(&sh, "nvlink_links", "links", GT_COL_MACHINE);
-	sheet_col(&sh, "peak_gbps", "peak GB/s", 0);
-	sheet_col(&sh, "peak_pct", "% of peak", 0);
+	const struct gt_column cols[] = {
+		{ "rank", "rank", SH_RANK }, { "pair", "pair", GT_COL_MACHINE | SH_ITEM },
+		{ "src_device", "src", 0 }, { "dst_device", "dst", 0 }, { "copies", "copies", 0 },
+		{ "no_rate", "no rate", GT_COL_MACHINE }, { "bytes", "MB", 0 },
+		{ "time_ns", "total ms", 0 }, { "median_gbps", "median GB/s", 0 },
+		{ "p10_gbps", "p10", 0 }, { "p90_gbps", "p90", 0 },
+		{ "min_gbps", "min", GT_COL_MACHINE }, { "max_gbps", "max", GT_COL_MACHINE },
+		{ "link", "link", GT_COL_LEFT }, { "nvlink_links", "links", GT_COL_MACHINE },
+		{ "peak_gbps", "peak GB/s", 0 }, { "peak_pct", "% of peak", 0 },
+	};
+	sheet_cols(&sh, GT_COLUMNS(cols));
 	for (size_t i = 0; i < g->npeers; i++) {
 		const struct gt_rank_peer *pe = &g->peers[i];
 		char pair[64], link[64];
@@ -767,44 +743,23 @@ static void json_head(struct printer *p, const struct gt_ranks_options *o)
 	const struct gt_ranks *g = p->g;
 	struct gt_json *j = p->json;
 	char buf[1024];
-	gt_json_object_begin(j);
-	gt_json_key(j, "command");
-	gt_json_str(j, "ranks");
-	gt_json_key(j, "version");
-	gt_json_str(j, GT_VERSION);
-	gt_json_key(j, "unit");
-	gt_json_str(j, "ns");
-	gt_json_key(j, "rank_source");
-	gt_json_str(j, g->rank_source == GT_RANK_FROM_META ? "meta" : "order");
-	gt_json_key(j, "rank_source_text");
-	gt_json_str(j, rank_source_text(g, buf, sizeof buf) + strlen("ranks: "));
-	gt_json_key(j, "hosts");
-	gt_json_u64(j, g->nhosts);
-	gt_json_key(j, "one_host");
-	gt_json_bool(j, g->one_host);
-	gt_json_key(j, "clock");
-	gt_json_object_begin(j);
-	gt_json_key(j, "aligned_to");
-	gt_json_str(j, "CLOCK_REALTIME");
-	gt_json_key(j, "method");
-	gt_json_str(j, ALIGNMENT);
-	gt_json_key(j, "ranks_aligned");
-	gt_json_u64(j, g->aligned);
-	gt_json_key(j, "start_realtime_ns");
-	if (g->aligned)
-		gt_json_i64(j, g->start_host);
-	else
-		gt_json_null(j);
+	gt_cmd_json_head(j, "ranks");
+	gt_json_key_str(j, "unit", "ns");
+	gt_json_key_str(j, "rank_source", g->rank_source == GT_RANK_FROM_META ? "meta" : "order");
+	gt_json_key_str(j, "rank_source_text", rank_source_text(g, buf, sizeof buf) + strlen("ranks: "));
+	gt_json_key_u64(j, "hosts", g->nhosts);
+	gt_json_key_bool(j, "one_host", g->one_host);
+	gt_json_key_object(j, "clock");
+	gt_json_key_str(j, "aligned_to", "CLOCK_REALTIME");
+	gt_json_key_str(j, "method", ALIGNMENT);
+	gt_json_key_u64(j, "ranks_aligned", g->aligned);
+	gt_json_key_i64_if(j, "start_realtime_ns", g->aligned, g->start_host);
 	gt_json_key(j, "across_hosts");
 	gt_json_str(j, g->one_host ? "one host: one realtime clock"
 	                           : "several hosts: only as good as their NTP synchronisation, not measured");
 	gt_json_object_end(j);
-	gt_json_key(j, "warmup");
-	gt_json_u64(j, o->warmup);
-	gt_json_key(j, "statistics");
-	gt_json_object_begin(j);
-	gt_json_key(j, "percentiles");
-	gt_json_str(j, "numpy default 'linear' (Hyndman-Fan 7)");
+	gt_json_key_u64(j, "warmup", o->warmup);
+	gt_cmd_json_statistics(j, 0);
 	gt_json_object_end(j);
 }
 
@@ -813,34 +768,22 @@ static void json_steps_head(struct printer *p)
 	const struct gt_ranks *g = p->g;
 	struct gt_json *j = p->json;
 	char buf[1536];
-	gt_json_key(j, "steps_from");
-	gt_json_object_begin(j);
+	gt_json_key_object(j, "steps_from");
 	gt_json_key(j, "mode");
 	gt_json_str(j, g->steps_mode == GT_SPLIT_NVTX ? "nvtx" : g->steps_mode == GT_SPLIT_SYNC ? "sync"
 	                   : g->steps_mode == GT_SPLIT_WINDOW ? "window" : g->steps_mode ? "process" : NULL);
-	gt_json_key(j, "range");
-	gt_json_str(j, g->steps_range);
-	gt_json_key(j, "range_given");
-	gt_json_bool(j, g->steps_range_given);
+	gt_json_key_str(j, "range", g->steps_range);
+	gt_json_key_bool(j, "range_given", g->steps_range_given);
 	steps_sentence(g, buf, sizeof buf);
-	gt_json_key(j, "description");
-	gt_json_str(j, buf + strlen("steps: "));
-	gt_json_key(j, "note");
-	gt_json_str(j, g->steps_mode && g->steps_why[0] ? g->steps_why : NULL);
-	gt_json_key(j, "warmup_dropped");
-	gt_json_u64(j, g->warmup_steps);
-	gt_json_key(j, "compared");
-	gt_json_u64(j, g->nsteps);
-	gt_json_key(j, "steps_tied");
-	gt_json_u64(j, g->steps_tied);
-	gt_json_key(j, "waits_tied");
-	gt_json_u64(j, g->waits_tied);
-	gt_json_key(j, "lag_uncertainty_ns");
-	gt_json_num(j, g->lag_uncertainty_ns);
-	gt_json_key(j, "straggler");
-	gt_json_str(j, STRAGGLER);
-	gt_json_key(j, "collectives");
-	gt_json_str(j, g->have_comm ? COLLECTIVES_TEXT : NULL);
+	gt_json_key_str(j, "description", buf + strlen("steps: "));
+	gt_json_key_str(j, "note", g->steps_mode && g->steps_why[0] ? g->steps_why : NULL);
+	gt_json_key_u64(j, "warmup_dropped", g->warmup_steps);
+	gt_json_key_u64(j, "compared", g->nsteps);
+	gt_json_key_u64(j, "steps_tied", g->steps_tied);
+	gt_json_key_u64(j, "waits_tied", g->waits_tied);
+	gt_json_key_num(j, "lag_uncertainty_ns", g->lag_uncertainty_ns);
+	gt_json_key_str(j, "straggler", STRAGGLER);
+	gt_json_key_str(j, "collectives", g->have_comm ? COLLECTIVES_TEXT : NULL);
 	gt_json_key(j, "most_slowest_rank");
 	if (g->most_slowest != SIZE_MAX)
 		gt_json_i64(j, g->ranks[g->most_slowest].rank);
@@ -947,8 +890,7 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	if (!trc)
 		trc = print_all(&p, x->o, (size_t)x->limit);
 	if (!trc && p.csv)
-		trc = gt_table_finish(p.csv);
-	gt_table_free(p.csv);
+		trc = gt_table_close(p.csv);
 	if (!trc && x->fmt == GT_FMT_JSON)
 		trc = gt_json_finish(j);
 	return trc;
@@ -959,6 +901,8 @@ int cmd_ranks(int argc, char **argv)
 	uint64_t warmup = 0, limit = 50;
 	const char *range = NULL, *out_path = NULL;
 	enum gt_format fmt = GT_FMT_TEXT;
+	char **files;
+	int nfiles, status;
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_STRING, .long_name = "range", .arg = "NAME", .value = &range,
 		  .help = "a step is an instance of the NVTX range NAME (default: the most frequent "
@@ -983,8 +927,6 @@ int cmd_ranks(int argc, char **argv)
 		"defines every column.",
 		opts,
 	};
-	char **files;
-	int nfiles, status;
 	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
 	struct gt_ranks g;

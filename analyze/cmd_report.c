@@ -48,6 +48,8 @@ int cmd_report(int argc, char **argv)
 	const char *out_path = NULL;
 	uint64_t top = o.top, seed = o.diff.seed;
 	int quiet = 0;
+	char **files;
+	int nfiles, status;
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_STRING, .long_name = "baseline", .arg = "FILE", .value = &o.baseline,
 		  .help = "compare with this trace (as gpuanalyze diff BASELINE FILE)" },
@@ -73,8 +75,6 @@ int cmd_report(int argc, char **argv)
 		"-o REPORT.md, figures REPORT-kernels.svg and REPORT-split.svg are written beside it.",
 		opts,
 	};
-	char **files;
-	int nfiles, status;
 	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
 	o.top = top ? (size_t)top : 1;

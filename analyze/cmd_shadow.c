@@ -12,6 +12,7 @@
 #include "compare.h"
 #include "diag.h"
 #include "escape.h"
+#include "json_member.h"
 #include "junit.h"
 #include "options.h"
 #include "output.h"
@@ -225,13 +226,14 @@ static void summary_table(const struct ctx *x, enum gt_format fmt, int *rc)
 		*rc = GT_ERR_NOMEM;
 		return;
 	}
-	gt_table_column(t, "capture", "capture", 0);
-	gt_table_column(t, "launch", "launch", 0);
-	gt_table_column(t, "kernel", "kernel", GT_COL_LEFT | GT_COL_CODE);
-	gt_table_column(t, "verdict", "verdict", GT_COL_LEFT);
-	gt_table_column(t, "mismatches", "mismatches", 0);
-	gt_table_column(t, "elements", "elements", 0);
-	gt_table_column(t, "worst", "worst element (GPU vs reference)", GT_COL_LEFT | GT_COL_CODE);
+	const struct gt_column cols[] = {
+		{ "capture", "capture", 0 }, { "launch", "launch", 0 },
+		{ "kernel", "kernel", GT_COL_LEFT | GT_COL_CODE },
+		{ "verdict", "verdict", GT_COL_LEFT }, { "mismatches", "mismatches", 0 },
+		{ "elements", "elements", 0 },
+		{ "worst", "worst element (GPU vs reference)", GT_COL_LEFT | GT_COL_CODE },
+	};
+	gt_table_columns(t, GT_COLUMNS(cols));
 	for (size_t i = 0; i < x->rep->n; i++) {
 		const struct gt_shadow_result *r = &x->rep->launches[i];
 		char *owned, wb[256];
@@ -253,10 +255,9 @@ static void summary_table(const struct ctx *x, enum gt_format fmt, int *rc)
 		}
 		gt_table_end_row(t);
 	}
-	int trc = gt_table_finish(t);
+	int trc = gt_table_close(t);
 	if (trc && !*rc)
 		*rc = trc;
-	gt_table_free(t);
 }
 
 /* Each distinct (reference, output) once: the tolerance and its reason. */
@@ -411,125 +412,78 @@ static void json_launch(struct gt_json *j, const struct gt_shadow_result *r)
 {
 	char *owned, buf[64];
 	gt_json_object_begin(j);
-	gt_json_key(j, "capture_id");
-	gt_json_u64(j, r->capture_id);
-	gt_json_key(j, "launch_index");
-	gt_json_u64(j, r->launch_index);
-	gt_json_key(j, "kernel");
-	gt_json_str(j, r->kernel);
-	gt_json_key(j, "demangled");
-	gt_json_str(j, r->demangled);
-	gt_json_key(j, "name");
-	gt_json_str(j, base_name(r, &owned));
+	gt_json_key_u64(j, "capture_id", r->capture_id);
+	gt_json_key_u64(j, "launch_index", r->launch_index);
+	gt_json_key_str(j, "kernel", r->kernel);
+	gt_json_key_str(j, "demangled", r->demangled);
+	gt_json_key_str(j, "name", base_name(r, &owned));
 	free(owned);
-	gt_json_key(j, "reference");
-	gt_json_str(j, r->ref ? r->ref->kernel : NULL);
-	gt_json_key(j, "grid");
-	gt_json_array_begin(j);
+	gt_json_key_str(j, "reference", r->ref ? r->ref->kernel : NULL);
+	gt_json_key_array(j, "grid");
 	for (int i = 0; i < 3; i++)
 		gt_json_u64(j, r->grid[i]);
 	gt_json_array_end(j);
-	gt_json_key(j, "block");
-	gt_json_array_begin(j);
+	gt_json_key_array(j, "block");
 	for (int i = 0; i < 3; i++)
 		gt_json_u64(j, r->block[i]);
 	gt_json_array_end(j);
-	gt_json_key(j, "dynamic_smem");
-	gt_json_u64(j, r->dynamic_smem);
-	gt_json_key(j, "verdict");
-	gt_json_str(j, gt_shadow_status_name(r->status));
-	gt_json_key(j, "why");
-	gt_json_str(j, r->why[0] ? r->why : NULL);
-	gt_json_key(j, "outputs");
-	gt_json_array_begin(j);
+	gt_json_key_u64(j, "dynamic_smem", r->dynamic_smem);
+	gt_json_key_str(j, "verdict", gt_shadow_status_name(r->status));
+	gt_json_key_str(j, "why", r->why[0] ? r->why : NULL);
+	gt_json_key_array(j, "outputs");
 	for (unsigned k = 0; k < r->noutputs; k++) {
 		const struct gt_shadow_output *o = &r->outputs[k];
 		const struct gt_compare_result *c = &o->cmp;
 		gt_json_object_begin(j);
-		gt_json_key(j, "name");
-		gt_json_str(j, out_name(o, buf, sizeof buf));
-		gt_json_key(j, "param");
-		gt_json_u64(j, o->param);
-		gt_json_key(j, "type");
-		gt_json_str(j, gt_elem_type_name(c->type));
+		gt_json_key_str(j, "name", out_name(o, buf, sizeof buf));
+		gt_json_key_u64(j, "param", o->param);
+		gt_json_key_str(j, "type", gt_elem_type_name(c->type));
 		gt_json_key(j, "tolerance");
 		gt_json_tol(j, &o->decl->tol);
-		gt_json_key(j, "passed");
-		gt_json_bool(j, gt_compare_passed(c));
-		gt_json_key(j, "elements");
-		gt_json_u64(j, c->elements);
-		gt_json_key(j, "mismatches");
-		gt_json_u64(j, c->mismatches);
-		gt_json_key(j, "first_mismatch");
-		if (c->first_mismatch == UINT64_MAX)
-			gt_json_null(j);
-		else
-			gt_json_u64(j, c->first_mismatch);
+		gt_json_key_bool(j, "passed", gt_compare_passed(c));
+		gt_json_key_u64(j, "elements", c->elements);
+		gt_json_key_u64(j, "mismatches", c->mismatches);
+		gt_json_key_u64_if(j, "first_mismatch", c->first_mismatch != UINT64_MAX, c->first_mismatch);
 		gt_json_key(j, "worst");
 		if (!c->has_worst) {
 			gt_json_null(j);
 		} else {
 			const struct gt_compare_worst *w = &c->worst;
 			gt_json_object_begin(j);
-			gt_json_key(j, "index");
-			gt_json_u64(j, w->index);
-			gt_json_key(j, "gpu");
-			gt_json_num(j, w->gpu);
-			gt_json_key(j, "ref");
-			gt_json_num(j, w->ref);
-			gt_json_key(j, "gpu_bits");
-			gt_json_str(j, bits_text(buf, sizeof buf, c->type, w->gpu_bits));
-			gt_json_key(j, "ref_bits");
-			gt_json_str(j, bits_text(buf, sizeof buf, c->type, w->ref_bits));
-			gt_json_key(j, "abs_err");
-			gt_json_num(j, w->abs_err);
-			gt_json_key(j, "ulps");
-			if (w->ulps == GT_ULP_INFINITE)
-				gt_json_null(j);
-			else
-				gt_json_u64(j, w->ulps);
-			gt_json_key(j, "nonfinite");
-			gt_json_bool(j, w->ulps == GT_ULP_INFINITE);
-			gt_json_key(j, "passed");
-			gt_json_bool(j, w->pass);
+			gt_json_key_u64(j, "index", w->index);
+			gt_json_key_num(j, "gpu", w->gpu);
+			gt_json_key_num(j, "ref", w->ref);
+			gt_json_key_str(j, "gpu_bits", bits_text(buf, sizeof buf, c->type, w->gpu_bits));
+			gt_json_key_str(j, "ref_bits", bits_text(buf, sizeof buf, c->type, w->ref_bits));
+			gt_json_key_num(j, "abs_err", w->abs_err);
+			gt_json_key_u64_if(j, "ulps", w->ulps != GT_ULP_INFINITE, w->ulps);
+			gt_json_key_bool(j, "nonfinite", w->ulps == GT_ULP_INFINITE);
+			gt_json_key_bool(j, "passed", w->pass);
 			gt_json_object_end(j);
 		}
-		gt_json_key(j, "tail_bytes");
-		gt_json_u64(j, c->tail_bytes);
-		gt_json_key(j, "tail_mismatches");
-		gt_json_u64(j, c->tail_mismatches);
-		gt_json_key(j, "ulp_histogram");
-		gt_json_array_begin(j);
+		gt_json_key_u64(j, "tail_bytes", c->tail_bytes);
+		gt_json_key_u64(j, "tail_mismatches", c->tail_mismatches);
+		gt_json_key_array(j, "ulp_histogram");
 		for (int b = 0; b < GT_ULP_BUCKETS; b++) {
 			if (!c->hist[b])
 				continue;
 			gt_json_object_begin(j);
-			gt_json_key(j, "ulps");
-			gt_json_str(j, gt_ulp_bucket_label(b, buf, sizeof buf));
-			gt_json_key(j, "count");
-			gt_json_u64(j, c->hist[b]);
+			gt_json_key_str(j, "ulps", gt_ulp_bucket_label(b, buf, sizeof buf));
+			gt_json_key_u64(j, "count", c->hist[b]);
 			gt_json_object_end(j);
 		}
 		gt_json_array_end(j);
 		gt_json_object_end(j);
 	}
 	gt_json_array_end(j);
-	gt_json_key(j, "outside_outputs");
-	gt_json_array_begin(j);
+	gt_json_key_array(j, "outside_outputs");
 	for (unsigned k = 0; k < r->nother; k++) {
 		const struct gt_shadow_other *ot = &r->other[k];
 		gt_json_object_begin(j);
-		gt_json_key(j, "param");
-		gt_json_u64(j, ot->param);
-		gt_json_key(j, "bytes");
-		gt_json_u64(j, ot->bytes);
-		gt_json_key(j, "differing");
-		gt_json_u64(j, ot->differing);
-		gt_json_key(j, "first");
-		if (ot->first == UINT64_MAX)
-			gt_json_null(j);
-		else
-			gt_json_u64(j, ot->first);
+		gt_json_key_u64(j, "param", ot->param);
+		gt_json_key_u64(j, "bytes", ot->bytes);
+		gt_json_key_u64(j, "differing", ot->differing);
+		gt_json_key_u64_if(j, "first", ot->first != UINT64_MAX, ot->first);
 		gt_json_object_end(j);
 	}
 	gt_json_array_end(j);
@@ -541,56 +495,31 @@ static int print_json(const struct ctx *x)
 	const struct gt_shadow_walk_info *in = &x->rep->info;
 	const struct gt_ref_table *t = x->refs->table;
 	struct gt_json j;
-	gt_json_init(&j, x->out);
-	j.inline_depth = 5;
-	gt_json_object_begin(&j);
-	gt_json_key(&j, "command");
-	gt_json_str(&j, "shadow");
-	gt_json_key(&j, "trace");
-	gt_json_str(&j, x->trace);
-	gt_json_key(&j, "synthetic");
-	gt_json_str(&j, in->synthetic);
-	gt_json_key(&j, "recorded_on");
-	gt_json_str(&j, in->recorded_on);
-	gt_json_key(&j, "complete");
-	gt_json_bool(&j, in->complete);
-	gt_json_key(&j, "references");
-	gt_json_object_begin(&j);
-	gt_json_key(&j, "path");
-	gt_json_str(&j, x->refs->path);
-	gt_json_key(&j, "name");
-	gt_json_str(&j, t->name);
-	gt_json_key(&j, "abi");
-	gt_json_u64(&j, t->abi);
-	gt_json_key(&j, "count");
-	gt_json_u64(&j, t->count);
+	gt_json_ref_head(&j, x->out, "shadow", x->trace, in->synthetic, in->recorded_on);
+	gt_json_key_bool(&j, "complete", in->complete);
+	gt_json_key_object(&j, "references");
+	gt_json_key_str(&j, "path", x->refs->path);
+	gt_json_key_str(&j, "name", t->name);
+	gt_json_key_u64(&j, "abi", t->abi);
+	gt_json_key_u64(&j, "count", t->count);
 	gt_json_object_end(&j);
-	gt_json_key(&j, "rule");
-	gt_json_str(&j, RULE);
-	gt_json_key(&j, "captures");
-	gt_json_u64(&j, in->captures);
-	gt_json_key(&j, "selected");
-	gt_json_u64(&j, in->selected);
-	gt_json_key(&j, "captures_dropped");
-	gt_json_u64(&j, in->captures_dropped);
-	gt_json_key(&j, "buffer_bytes_reassembled");
-	gt_json_u64(&j, in->blob_bytes_read);
-	gt_json_key(&j, "buffer_bytes_peak");
-	gt_json_u64(&j, in->peak_bytes);
-	gt_json_key(&j, "launches");
-	gt_json_array_begin(&j);
+	gt_json_key_str(&j, "rule", RULE);
+	gt_json_key_u64(&j, "captures", in->captures);
+	gt_json_key_u64(&j, "selected", in->selected);
+	gt_json_key_u64(&j, "captures_dropped", in->captures_dropped);
+	gt_json_key_u64(&j, "buffer_bytes_reassembled", in->blob_bytes_read);
+	gt_json_key_u64(&j, "buffer_bytes_peak", in->peak_bytes);
+	gt_json_key_array(&j, "launches");
 	for (size_t i = 0; i < x->rep->n; i++)
 		json_launch(&j, &x->rep->launches[i]);
 	gt_json_array_end(&j);
-	gt_json_key(&j, "counts");
-	gt_json_object_begin(&j);
+	gt_json_key_object(&j, "counts");
 	for (int s = 0; s < GT_SHADOW_NSTATUS; s++) {
-		gt_json_key(&j, s == GT_SHADOW_NO_REF ? "no_reference" : gt_shadow_status_name(s));
-		gt_json_u64(&j, x->rep->count[s]);
+		gt_json_key_u64(&j, s == GT_SHADOW_NO_REF ? "no_reference" : gt_shadow_status_name(s),
+		                x->rep->count[s]);
 	}
 	gt_json_object_end(&j);
-	gt_json_key(&j, "passed");
-	gt_json_bool(&j, gt_shadow_all_passed(x->rep));
+	gt_json_key_bool(&j, "passed", gt_shadow_all_passed(x->rep));
 	gt_json_object_end(&j);
 	return gt_json_finish(&j);
 }
@@ -657,13 +586,12 @@ int cmd_shadow(int argc, char **argv)
 	const char *ref_path = NULL, *out_path = NULL;
 	int fmt = F_TEXT;
 	struct gt_name_filter filter = { 0 };
+	char **files;
+	int nfiles, status;
 	const struct gt_option opts[] = {
-		{ .kind = GT_OPT_STRING, .long_name = "ref", .arg = "LIB",
-		  .help = "reference library built against gputrace_ref.h (required; it runs in gpuanalyze)",
-		  .value = &ref_path },
+		GT_OPT_REF(&ref_path),
 		GT_OPT_KERNEL(&filter),
-		{ .kind = GT_OPT_CHOICE, .short_name = 'f', .long_name = "format",
-		  .help = "output format (default text)", .value = &fmt, .choices = formats },
+		GT_OPT_FORMAT_CHOICE(&fmt, formats, "output format (default text)"),
 		GT_OPT_OUTPUT(&out_path),
 		GT_OPT_END_OF_LIST,
 	};
@@ -676,12 +604,8 @@ int cmd_shadow(int argc, char **argv)
 		"memory not captured); 2 for a usage or input error.",
 		opts,
 	};
-	char **files;
-	int nfiles, status;
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status)) {
-		gt_name_filter_release(&filter);
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
-	}
 	int rc = GT_EXIT_OK;
 	struct gt_refs *refs = NULL;
 	struct gt_shadow_report rep;

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "gputrace.h"
+#include "json_member.h"
 #include "options.h"
 #include "output.h"
 #include "split.h"
@@ -96,14 +97,8 @@ static void preamble(struct printer *p)
 	     s->path, (unsigned long long)s->kernels, (unsigned long long)s->copies,
 	     (unsigned long long)s->memsets, (unsigned long long)s->apis,
 	     (unsigned long long)s->syncs_read, (unsigned long long)s->nvtx_read);
-	if (s->synthetic)
-		gt_out_note(p->out, p->fmt, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
-		        "recorded on a GPU",
-		     s->path, s->synthetic);
-	if (!s->complete)
-		gt_out_note(p->out, p->fmt, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
-		        "missing",
-		     s->path, (unsigned long long)s->lost_bytes);
+	gt_cmd_note_synthetic(p->out, p->fmt, s->path, s->synthetic);
+	gt_cmd_note_incomplete(p->out, p->fmt, s->path, s->complete, s->lost_bytes);
 	if (s->kernels_bad || s->copies_bad || s->memsets_bad)
 		gt_out_note(p->out, p->fmt, "excluded: %llu kernels, %llu copies and %llu memsets with bad timestamps "
 		        "(GT_KERNEL_BAD_TIMES or end < start)",
@@ -182,18 +177,14 @@ static int distribution(const struct printer *p)
 	const struct gt_split *s = p->s;
 	if (p->fmt == GT_FMT_JSON)
 		gt_json_key(p->json, "distribution");
-	struct gt_table *t = gt_table_new(p->fmt, p->out, p->json);
+	const struct gt_column cols[] = {
+		{ "metric", "metric", GT_COL_LEFT }, { "n", "n", 0 }, { "median_ns", "median", 0 },
+		{ "mad_ns", "MAD", 0 }, { "mad_scaled_ns", "MADx1.4826", 0 }, { "p90_ns", "p90", 0 },
+		{ "p99_ns", "p99", 0 }, { "min_ns", "min", 0 }, { "max_ns", "max", 0 },
+	};
+	struct gt_table *t = gt_table_open(p->fmt, p->out, p->json, GT_COLUMNS(cols));
 	if (!t)
 		return GT_ERR_NOMEM;
-	gt_table_column(t, "metric", "metric", GT_COL_LEFT);
-	gt_table_column(t, "n", "n", 0);
-	gt_table_column(t, "median_ns", "median", 0);
-	gt_table_column(t, "mad_ns", "MAD", 0);
-	gt_table_column(t, "mad_scaled_ns", "MADx1.4826", 0);
-	gt_table_column(t, "p90_ns", "p90", 0);
-	gt_table_column(t, "p99_ns", "p99", 0);
-	gt_table_column(t, "min_ns", "min", 0);
-	gt_table_column(t, "max_ns", "max", 0);
 	for (int m = 0; m < GT_M_COUNT; m++) {
 		/* The latency's two parts have rows here when some launch has them, though the
 		 * per-unit table leaves them to json and csv. */
@@ -213,17 +204,17 @@ static int distribution(const struct printer *p)
 		us(t, st->max);
 		gt_table_end_row(t);
 	}
-	int rc = gt_table_finish(t);
-	gt_table_free(t);
-	return rc;
+	return gt_table_close(t);
 }
 
 static void unit_columns(const struct printer *p, struct gt_table *t)
 {
-	gt_table_column(t, "index", "#", 0);
-	gt_table_column(t, "start_ns", "start ms", 0);
-	gt_table_column(t, "cupti_start_ns", "cupti start", GT_COL_MACHINE);
-	gt_table_column(t, "thread_id", "thread", GT_COL_MACHINE);
+	const struct gt_column cols[] = {
+		{ "index", "#", 0 }, { "start_ns", "start ms", 0 },
+		{ "cupti_start_ns", "cupti start", GT_COL_MACHINE },
+		{ "thread_id", "thread", GT_COL_MACHINE },
+	};
+	gt_table_columns(t, GT_COLUMNS(cols));
 	for (int m = 0; m < GT_M_COUNT; m++)
 		gt_table_column(t, gt_split_metric_key((enum gt_split_metric)m),
 		                gt_split_metric_title((enum gt_split_metric)m), p->shown[m] ? 0 : GT_COL_MACHINE);
@@ -261,119 +252,67 @@ static int units_table(const struct printer *p, size_t limit)
 	size_t n = human(p) && limit && limit < s->nunits ? limit : s->nunits;
 	for (size_t i = 0; i < n; i++)
 		unit_row(p, t, &s->units[i]);
-	int rc = gt_table_finish(t);
-	gt_table_free(t);
-	return rc;
+	return gt_table_close(t);
 }
 
 static void json_head(const struct printer *p, uint64_t warmup)
 {
 	const struct gt_split *s = p->s;
 	struct gt_json *j = p->json;
-	gt_json_object_begin(j);
-	gt_json_key(j, "command");
-	gt_json_str(j, "split");
-	gt_json_key(j, "version");
-	gt_json_str(j, GT_VERSION);
-	gt_json_key(j, "unit");
-	gt_json_str(j, "ns");
-	gt_json_key(j, "trace");
-	gt_json_object_begin(j);
-	gt_json_key(j, "path");
-	gt_json_str(j, s->path);
-	gt_json_trace_state(j, s->complete, s->lost_bytes, s->synthetic != NULL);
-	gt_json_key(j, "origin_cupti_ns");
-	gt_json_u64(j, s->origin);
-	gt_json_key(j, "records");
-	gt_json_object_begin(j);
+	gt_cmd_json_head(j, "split");
+	gt_json_key_str(j, "unit", "ns");
+	gt_cmd_json_trace(j, s->path, s->complete, s->lost_bytes, s->synthetic != NULL);
+	gt_json_key_u64(j, "origin_cupti_ns", s->origin);
+	gt_json_key_object(j, "records");
 	const char *keys[] = { "kernel", "memcpy", "memset", "api", "sync", "nvtx" };
 	uint64_t vals[] = { s->kernels, s->copies, s->memsets, s->apis, s->syncs_read, s->nvtx_read };
-	for (int i = 0; i < 6; i++) {
-		gt_json_key(j, keys[i]);
-		gt_json_u64(j, vals[i]);
-	}
+	for (int i = 0; i < 6; i++)
+		gt_json_key_u64(j, keys[i], vals[i]);
 	gt_json_object_end(j);
-	gt_json_key(j, "excluded_bad_times");
-	gt_json_object_begin(j);
-	gt_json_key(j, "kernels");
-	gt_json_u64(j, s->kernels_bad);
-	gt_json_key(j, "memcpys");
-	gt_json_u64(j, s->copies_bad);
-	gt_json_key(j, "memsets");
-	gt_json_u64(j, s->memsets_bad);
-	gt_json_object_end(j);
+	gt_cmd_json_bad_times(j, s->kernels_bad, s->copies_bad, s->memsets_bad);
 	if (s->windows) {
 		/* Only in windowed traces: how much of the run the records can speak for. */
-		gt_json_key(j, "windows");
-		gt_json_object_begin(j);
-		gt_json_key(j, "count");
-		gt_json_u64(j, s->windows);
-		gt_json_key(j, "recorded_ns");
-		gt_json_u64(j, s->window_ns);
-		gt_json_key(j, "run_ns");
-		gt_json_u64(j, s->run_ns);
+		gt_json_key_object(j, "windows");
+		gt_json_key_u64(j, "count", s->windows);
+		gt_json_key_u64(j, "recorded_ns", s->window_ns);
+		gt_json_key_u64(j, "run_ns", s->run_ns);
 		gt_json_object_end(j);
 	}
 	gt_json_object_end(j);
 
-	gt_json_key(j, "units_from");
-	gt_json_object_begin(j);
-	gt_json_key(j, "mode");
-	gt_json_str(j, mode_name(s->mode));
-	gt_json_key(j, "range");
-	gt_json_str(j, s->mode == GT_SPLIT_NVTX ? s->range : NULL);
-	gt_json_key(j, "range_given");
-	gt_json_bool(j, s->range_given);
-	gt_json_key(j, "top_level_pool");
-	gt_json_str(j, s->mode != GT_SPLIT_NVTX ? NULL : s->range_domain_default ? "default domain" : "all domains");
-	gt_json_key(j, "top_level_ranges");
-	gt_json_array_begin(j);
+	gt_json_key_object(j, "units_from");
+	gt_json_key_str(j, "mode", mode_name(s->mode));
+	gt_json_key_str(j, "range", s->mode == GT_SPLIT_NVTX ? s->range : NULL);
+	gt_json_key_bool(j, "range_given", s->range_given);
+	gt_json_key_str(j, "top_level_pool", s->mode != GT_SPLIT_NVTX ? NULL
+	                                     : s->range_domain_default ? "default domain" : "all domains");
+	gt_json_key_array(j, "top_level_ranges");
 	for (size_t i = 0; i < s->nnames; i++) {
 		gt_json_object_begin(j);
-		gt_json_key(j, "name");
-		gt_json_str(j, s->names[i].name);
-		gt_json_key(j, "count");
-		gt_json_u64(j, s->names[i].count);
+		gt_json_key_str(j, "name", s->names[i].name);
+		gt_json_key_u64(j, "count", s->names[i].count);
 		gt_json_object_end(j);
 	}
 	gt_json_array_end(j);
-	gt_json_key(j, "host_syncs");
-	gt_json_u64(j, s->syncs);
-	gt_json_key(j, "intervals_without_gpu_work");
-	gt_json_u64(j, s->empty_dropped);
-	gt_json_key(j, "units_total");
-	gt_json_u64(j, s->units_total);
-	gt_json_key(j, "warmup");
-	gt_json_u64(j, warmup);
-	gt_json_key(j, "warmup_dropped");
-	gt_json_u64(j, s->warmup_dropped);
-	gt_json_key(j, "units_measured");
-	gt_json_u64(j, s->nunits);
+	gt_json_key_u64(j, "host_syncs", s->syncs);
+	gt_json_key_u64(j, "intervals_without_gpu_work", s->empty_dropped);
+	gt_json_key_u64(j, "units_total", s->units_total);
+	gt_json_key_u64(j, "warmup", warmup);
+	gt_json_key_u64(j, "warmup_dropped", s->warmup_dropped);
+	gt_json_key_u64(j, "units_measured", s->nunits);
 	char buf[1024];
 	units_sentence(s, buf, sizeof buf);
-	gt_json_key(j, "description");
-	gt_json_str(j, buf + strlen("units: "));
+	gt_json_key_str(j, "description", buf + strlen("units: "));
 	gt_json_object_end(j);
 
-	gt_json_key(j, "launches");
-	gt_json_object_begin(j);
-	gt_json_key(j, "kernels");
-	gt_json_u64(j, s->kernels - s->kernels_bad);
-	gt_json_key(j, "paired");
-	gt_json_u64(j, s->launches_paired);
-	gt_json_key(j, "with_queued");
-	gt_json_u64(j, s->launches_queued);
+	gt_json_key_object(j, "launches");
+	gt_json_key_u64(j, "kernels", s->kernels - s->kernels_bad);
+	gt_json_key_u64(j, "paired", s->launches_paired);
+	gt_json_key_u64(j, "with_queued", s->launches_queued);
 	gt_json_object_end(j);
-	gt_json_key(j, "attribution");
-	gt_json_str(j, ATTRIBUTION_TEXT);
-	gt_json_key(j, "columns");
-	gt_json_str(j, COLUMNS_TEXT);
-	gt_json_key(j, "statistics");
-	gt_json_object_begin(j);
-	gt_json_key(j, "percentiles");
-	gt_json_str(j, "numpy default 'linear' (Hyndman-Fan 7)");
-	gt_json_key(j, "mad_scale");
-	gt_json_num(j, GT_MAD_SCALE);
+	gt_json_key_str(j, "attribution", ATTRIBUTION_TEXT);
+	gt_json_key_str(j, "columns", COLUMNS_TEXT);
+	gt_cmd_json_statistics(j, 1);
 	gt_json_object_end(j);
 }
 
@@ -438,6 +377,8 @@ int cmd_split(int argc, char **argv)
 	const char *range = NULL, *out_path = NULL;
 	enum gt_format fmt = GT_FMT_TEXT;
 	int distribution_only = 0;
+	char **files;
+	int nfiles, status;
 	const struct gt_option opts[] = {
 		{ .kind = GT_OPT_STRING, .long_name = "range", .arg = "NAME", .value = &range,
 		  .help = "units are the instances of the NVTX range NAME (default: the most frequent "
@@ -462,8 +403,6 @@ int cmd_split(int argc, char **argv)
 		"p99 of each across units. gpuanalyze(1) defines every column.",
 		opts,
 	};
-	char **files;
-	int nfiles, status;
 	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
 	/* CSV holds one kind of row, so that a query over the whole file means what it says: the

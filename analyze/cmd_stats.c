@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "gputrace.h"
+#include "json_member.h"
 #include "options.h"
 #include "output.h"
 #include "stats_reports.h"
@@ -151,9 +152,7 @@ static int print_table(const struct gt_stats_report *rep, enum gt_format fmt, FI
 			cell(t, c, &rep->rows[i], bytes);
 		gt_table_end_row(t);
 	}
-	int rc = gt_table_finish(t);
-	gt_table_free(t);
-	return rc;
+	return gt_table_close(t);
 }
 
 static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
@@ -165,12 +164,8 @@ static void notes(const struct gt_stats_report *rep, enum gt_format fmt, FILE *o
 		fprintf(out, "# gpuanalyze stats %s\n\n", name);
 	gt_out_note(out, fmt, "trace: %s (%llu records of the kinds this report reads)", rep->path,
 	            (unsigned long long)rep->records);
-	if (rep->synthetic)
-		gt_out_note(out, fmt, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
-		            "recorded on a GPU", rep->path, rep->synthetic);
-	if (!rep->complete)
-		gt_out_note(out, fmt, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records are "
-		            "missing", rep->path, (unsigned long long)rep->lost_bytes);
+	gt_cmd_note_synthetic(out, fmt, rep->path, rep->synthetic);
+	gt_cmd_note_incomplete(out, fmt, rep->path, rep->complete, rep->lost_bytes);
 	gt_out_note(out, fmt, "%s: %s", name, measured[rep->kind]);
 	if (rep->bad_times)
 		gt_out_note(out, fmt, "excluded: %llu %s with bad timestamps (end < start, or flagged so)",
@@ -200,39 +195,25 @@ static void notes(const struct gt_stats_report *rep, enum gt_format fmt, FILE *o
 static void json_head(const struct gt_stats_report *rep, struct gt_json *j)
 {
 	gt_json_object_begin(j);
-	gt_json_key(j, "command");
-	gt_json_str(j, "stats");
-	gt_json_key(j, "report");
-	gt_json_str(j, gt_stats_report_names[rep->kind]);
-	gt_json_key(j, "version");
-	gt_json_str(j, GT_VERSION);
-	gt_json_key(j, "trace");
-	gt_json_object_begin(j);
-	gt_json_key(j, "path");
-	gt_json_str(j, rep->path);
-	gt_json_trace_state(j, rep->complete, rep->lost_bytes, rep->synthetic != NULL);
-	gt_json_key(j, "records");
-	gt_json_u64(j, rep->records);
+	gt_json_key_str(j, "command", "stats");
+	gt_json_key_str(j, "report", gt_stats_report_names[rep->kind]);
+	gt_json_key_str(j, "version", GT_VERSION);
+	gt_cmd_json_trace(j, rep->path, rep->complete, rep->lost_bytes, rep->synthetic != NULL);
+	gt_json_key_u64(j, "records", rep->records);
 	gt_json_object_end(j);
-	gt_json_key(j, "measured");
-	gt_json_str(j, measured[rep->kind]);
-	gt_json_key(j, "statistics");
-	gt_json_str(j, STATISTICS);
-	gt_json_key(j, "excluded");
-	gt_json_object_begin(j);
+	gt_json_key_str(j, "measured", measured[rep->kind]);
+	gt_json_key_str(j, "statistics", STATISTICS);
+	gt_json_key_object(j, "excluded");
 	const struct {
 		const char *key;
 		uint64_t v;
 	} ex[] = { { "bad_times", rep->bad_times }, { "tool_copies", rep->tool_copies }, { "nvtx_marks", rep->marks },
 		   { "nvtx_unclosed", rep->unclosed }, { "kernels_without_call", rep->no_call },
 		   { "kernels_outside_ranges", rep->outside }, { "attributions_capped", rep->capped } };
-	for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
-		gt_json_key(j, ex[i].key);
-		gt_json_u64(j, ex[i].v);
-	}
+	for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++)
+		gt_json_key_u64(j, ex[i].key, ex[i].v);
 	gt_json_object_end(j);
-	gt_json_key(j, rep->kind == GT_STATS_GPU_MEM_SIZE_SUM ? "total_bytes" : "total_ns");
-	gt_json_num(j, rep->total);
+	gt_json_key_num(j, rep->kind == GT_STATS_GPU_MEM_SIZE_SUM ? "total_bytes" : "total_ns", rep->total);
 	gt_json_key(j, "rows");
 }
 
@@ -266,6 +247,8 @@ int cmd_stats(int argc, char **argv)
 {
 	enum gt_format fmt = GT_FMT_TEXT;
 	const char *out_path = NULL;
+	char **files;
+	int nfiles, status;
 	const struct gt_option opts[] = {
 		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
 		GT_OPT_OUTPUT(&out_path),
@@ -286,8 +269,6 @@ int cmd_stats(int argc, char **argv)
 		"Durations in ns, end - start of the CUPTI timestamps. gpuanalyze(1) defines every column.",
 		opts,
 	};
-	char **files;
-	int nfiles, status;
 	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
 	int kind = -1;

@@ -10,6 +10,7 @@
 #include "cmd_output.h"
 #include "commands.h"
 #include "diag.h"
+#include "json_member.h"
 #include "options.h"
 #include "output.h"
 #include "summary.h"
@@ -40,30 +41,26 @@ static void columns(const struct printer *p, struct gt_table *t, int kind)
 {
 	if (p->fmt == GT_FMT_CSV)
 		gt_table_column(t, "kind", "kind", GT_COL_LEFT);
-	gt_table_column(t, "launches", kind == GT_SUMMARY_KERNEL ? "launches" : "count", 0);
-	gt_table_column(t, "warmup_dropped", "warm-up", GT_COL_MACHINE);
-	gt_table_column(t, "total_ns", "total ms", 0);
-	gt_table_column(t, "share", "share %", 0);
-	gt_table_column(t, "median_ns", "median us", 0);
-	gt_table_column(t, "mad_ns", "MAD us", 0);
-	gt_table_column(t, "mad_scaled_ns", "MADx1.4826 us", 0);
-	gt_table_column(t, "p25_ns", "p25 us", GT_COL_MACHINE);
-	gt_table_column(t, "p75_ns", "p75 us", GT_COL_MACHINE);
-	gt_table_column(t, "p90_ns", "p90 us", 0);
-	gt_table_column(t, "p99_ns", "p99 us", 0);
-	gt_table_column(t, "min_ns", "min us", 0);
-	gt_table_column(t, "max_ns", "max us", 0);
-	gt_table_column(t, "mean_ns", "mean us", 0);
-	gt_table_column(t, "stddev_ns", "stddev us", 0);
-	gt_table_column(t, "iqr_ns", "IQR us", 0);
-	gt_table_column(t, "outliers", "outliers", 0);
-	gt_table_column(t, "outlier_rule", "outlier rule", GT_COL_MACHINE);
-	gt_table_column(t, "bytes", "total MB", kind == GT_SUMMARY_KERNEL ? GT_COL_MACHINE : 0);
-	gt_table_column(t, "files", "files", p->multi ? 0 : GT_COL_MACHINE);
+	const struct gt_column cols[] = {
+		{ "launches", kind == GT_SUMMARY_KERNEL ? "launches" : "count", 0 },
+		{ "warmup_dropped", "warm-up", GT_COL_MACHINE }, { "total_ns", "total ms", 0 },
+		{ "share", "share %", 0 }, { "median_ns", "median us", 0 }, { "mad_ns", "MAD us", 0 },
+		{ "mad_scaled_ns", "MADx1.4826 us", 0 }, { "p25_ns", "p25 us", GT_COL_MACHINE },
+		{ "p75_ns", "p75 us", GT_COL_MACHINE }, { "p90_ns", "p90 us", 0 },
+		{ "p99_ns", "p99 us", 0 }, { "min_ns", "min us", 0 }, { "max_ns", "max us", 0 },
+		{ "mean_ns", "mean us", 0 }, { "stddev_ns", "stddev us", 0 }, { "iqr_ns", "IQR us", 0 },
+		{ "outliers", "outliers", 0 }, { "outlier_rule", "outlier rule", GT_COL_MACHINE },
+		{ "bytes", "total MB", kind == GT_SUMMARY_KERNEL ? GT_COL_MACHINE : 0 },
+		{ "files", "files", p->multi ? 0 : GT_COL_MACHINE },
+	};
+	gt_table_columns(t, GT_COLUMNS(cols));
 	if (kind == GT_SUMMARY_MEMCPY || p->fmt == GT_FMT_CSV) {
-		gt_table_column(t, "copy_kind", "copy kind", GT_COL_MACHINE);
-		gt_table_column(t, "src_kind", "src kind", GT_COL_MACHINE);
-		gt_table_column(t, "dst_kind", "dst kind", GT_COL_MACHINE);
+		const struct gt_column cols[] = {
+			{ "copy_kind", "copy kind", GT_COL_MACHINE },
+			{ "src_kind", "src kind", GT_COL_MACHINE },
+			{ "dst_kind", "dst kind", GT_COL_MACHINE },
+		};
+		gt_table_columns(t, GT_COLUMNS(cols));
 	}
 	if (kind == GT_SUMMARY_MEMSET || p->fmt == GT_FMT_CSV)
 		gt_table_column(t, "mem_kind", "memory kind", GT_COL_MACHINE);
@@ -147,9 +144,7 @@ static int table(const struct printer *p, const char *key, int kind, const struc
 	columns(p, t, kind);
 	for (size_t i = 0; i < n; i++)
 		row(p, t, &rows[i]);
-	int rc = gt_table_finish(t);
-	gt_table_free(t);
-	return rc;
+	return gt_table_close(t);
 }
 
 static void preamble(const struct printer *p, const struct gt_summary *s, uint64_t warmup)
@@ -173,19 +168,13 @@ static void preamble(const struct printer *p, const struct gt_summary *s, uint64
 	}
 	for (size_t i = 0; i < s->nfiles; i++) {
 		const struct gt_summary_file *f = &s->files[i];
-		if (f->synthetic)
-			gt_out_note(p->out, p->fmt, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, "
-			        "not recorded on a GPU",
-			     f->path, f->synthetic);
+		gt_cmd_note_synthetic(p->out, p->fmt, f->path, f->synthetic);
 		if (f->window)
 			gt_out_note(p->out, p->fmt, "NOTE: %s was recorded in windows (GPUTRACE_WINDOW=%s ms): the "
 			        "statistics cover the launches inside them; gpuanalyze split says how much of the run "
 			        "that was",
 			     f->path, f->window);
-		if (!f->complete)
-			gt_out_note(p->out, p->fmt, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last records "
-			        "are missing",
-			     f->path, (unsigned long long)f->lost_bytes);
+		gt_cmd_note_incomplete(p->out, p->fmt, f->path, f->complete, f->lost_bytes);
 	}
 	gt_out_note(p->out, p->fmt, "%s", MEASURED);
 	if (warmup == 1)
@@ -218,63 +207,31 @@ static void json_head(const struct printer *p, const struct gt_summary *s, uint6
                       const char *sort, const struct gt_name_filter *filter)
 {
 	struct gt_json *j = p->json;
-	gt_json_object_begin(j);
-	gt_json_key(j, "command");
-	gt_json_str(j, "summary");
-	gt_json_key(j, "version");
-	gt_json_str(j, GT_VERSION);
-	gt_json_key(j, "measured");
-	gt_json_str(j, MEASURED);
-	gt_json_key(j, "unit");
-	gt_json_str(j, "ns");
-	gt_json_key(j, "files");
-	gt_json_array_begin(j);
+	gt_cmd_json_head(j, "summary");
+	gt_json_key_str(j, "measured", MEASURED);
+	gt_json_key_str(j, "unit", "ns");
+	gt_json_key_array(j, "files");
 	for (size_t i = 0; i < s->nfiles; i++) {
 		const struct gt_summary_file *f = &s->files[i];
 		gt_json_object_begin(j);
-		gt_json_key(j, "index");
-		gt_json_u64(j, i + 1);
-		gt_json_key(j, "path");
-		gt_json_str(j, f->path);
-		gt_json_key(j, "kernels");
-		gt_json_u64(j, f->kernels);
-		gt_json_key(j, "memcpys");
-		gt_json_u64(j, f->memcpys);
-		gt_json_key(j, "memsets");
-		gt_json_u64(j, f->memsets);
+		gt_json_key_u64(j, "index", i + 1);
+		gt_json_key_str(j, "path", f->path);
+		gt_json_key_u64(j, "kernels", f->kernels);
+		gt_json_key_u64(j, "memcpys", f->memcpys);
+		gt_json_key_u64(j, "memsets", f->memsets);
 		gt_json_trace_state(j, f->complete, f->lost_bytes, f->synthetic != NULL);
 		gt_json_object_end(j);
 	}
 	gt_json_array_end(j);
-	gt_json_key(j, "warmup_per_kernel");
-	gt_json_u64(j, warmup);
-	gt_json_key(j, "warmup_dropped");
-	gt_json_u64(j, s->warmup_dropped);
-	gt_json_key(j, "excluded_bad_times");
-	gt_json_object_begin(j);
-	gt_json_key(j, "kernels");
-	gt_json_u64(j, s->kernels_bad);
-	gt_json_key(j, "memcpys");
-	gt_json_u64(j, s->copies_bad);
-	gt_json_key(j, "memsets");
-	gt_json_u64(j, s->memsets_bad);
-	gt_json_object_end(j);
-	gt_json_key(j, "kernel_filter");
-	gt_json_str(j, filter->active ? filter->pattern : NULL);
-	gt_json_key(j, "kernels_hidden");
-	gt_json_u64(j, s->kernels_hidden);
-	gt_json_key(j, "kernel_total_ns");
-	gt_json_num(j, s->kernel_total_ns);
-	gt_json_key(j, "sort");
-	gt_json_str(j, sort);
-	gt_json_key(j, "statistics");
-	gt_json_object_begin(j);
-	gt_json_key(j, "percentiles");
-	gt_json_str(j, "numpy default 'linear' (Hyndman-Fan 7)");
-	gt_json_key(j, "mad_scale");
-	gt_json_num(j, GT_MAD_SCALE);
-	gt_json_key(j, "stddev");
-	gt_json_str(j, "sample (n - 1)");
+	gt_json_key_u64(j, "warmup_per_kernel", warmup);
+	gt_json_key_u64(j, "warmup_dropped", s->warmup_dropped);
+	gt_cmd_json_bad_times(j, s->kernels_bad, s->copies_bad, s->memsets_bad);
+	gt_json_key_str(j, "kernel_filter", filter->active ? filter->pattern : NULL);
+	gt_json_key_u64(j, "kernels_hidden", s->kernels_hidden);
+	gt_json_key_num(j, "kernel_total_ns", s->kernel_total_ns);
+	gt_json_key_str(j, "sort", sort);
+	gt_cmd_json_statistics(j, 1);
+	gt_json_key_str(j, "stddev", "sample (n - 1)");
 	gt_json_key(j, "outliers");
 	gt_json_str(j, "mad: |x - median| > 3 * 1.4826 * MAD; meanad (MAD = 0): |x - median| > 3 * "
 	               "1.2533 * mean |x - median|; none: all values equal");
@@ -331,8 +288,7 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 		trc = table(&p, "memsets", GT_SUMMARY_MEMSET, s->memsets, s->nmemsets);
 	}
 	if (!trc && fmt == GT_FMT_CSV)
-		trc = gt_table_finish(p.csv);
-	gt_table_free(p.csv);
+		trc = gt_table_close(p.csv);
 	if (fmt == GT_FMT_JSON) {
 		gt_json_object_end(j);
 		if (!trc)
@@ -348,6 +304,8 @@ int cmd_summary(int argc, char **argv)
 	enum gt_format fmt = GT_FMT_TEXT;
 	const char *out_path = NULL;
 	struct gt_name_filter filter = { 0 };
+	char **files;
+	int nfiles, status;
 	const struct gt_option opts[] = {
 		GT_OPT_WARMUP(&warmup),
 		GT_OPT_KERNEL(&filter),
@@ -367,12 +325,8 @@ int cmd_summary(int argc, char **argv)
 		"and memset. Several files are merged by kernel name. gpuanalyze(1) defines each statistic.",
 		opts,
 	};
-	char **files;
-	int nfiles, status;
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status)) {
-		gt_name_filter_release(&filter);
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
 		return status;
-	}
 	struct gt_summary s;
 	int rc = 0;
 	if (gt_summary_init(&s, warmup) != 0) {

@@ -1,4 +1,5 @@
 /* compare.h: tolerances and the comparison of a GPU buffer with a reference buffer, element by element.
+ * (Correctness, for shadow replay; diff.h compares two traces' timings instead.)
  *
  * The rules, as DESIGN.md's house rules and gputrace-ref(3) state them:
  *   - an element passes when |g - r| <= abs OR |g - r| <= rel * max(|g|, |r|) OR ulps(g, r) <= ulps,

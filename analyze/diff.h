@@ -1,4 +1,5 @@
 /* diff.h: A/B comparison of two traces, kernel by kernel, with a verdict a CI job can gate on.
+ * (Speed, from recorded durations; compare.h checks a kernel's output values instead.)
  *
  * The engine behind `gpuanalyze diff BASE NEW`. For each kernel name present in both traces it
  * compares the GPU durations (samples.h: end - start from CUPTI's activity timestamps, bad

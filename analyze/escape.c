@@ -65,6 +65,18 @@ static void visible(FILE *f, uint32_t c)
 	fprintf(f, c < 0x80 ? "\\x%02x" : "\\u%04x", (unsigned)c);
 }
 
+/* The length of the character at *p, with *c set; or, when *p does not start a valid UTF-8
+ * sequence, U+FFFD written in its place, the byte skipped and 0 returned (the caller goes on). */
+static int next_char(FILE *f, const unsigned char **p, uint32_t *c)
+{
+	int n = gt_utf8_len(*p, c);
+	if (!n) {
+		fputs(FFFD, f);
+		(*p)++;
+	}
+	return n;
+}
+
 /* ---- text ------------------------------------------------------------------------------------ */
 
 void gt_esc_text(FILE *f, const char *s)
@@ -72,12 +84,9 @@ void gt_esc_text(FILE *f, const char *s)
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	while (*p) {
 		uint32_t c;
-		int n = gt_utf8_len(p, &c);
-		if (!n) {
-			fputs(FFFD, f);
-			p++;
+		int n = next_char(f, &p, &c);
+		if (!n)
 			continue;
-		}
 		if (is_control(c))
 			visible(f, c);
 		else
@@ -136,12 +145,9 @@ static void md_text(FILE *f, const char *s, const char *specials, int block)
 	}
 	while (*p) {
 		uint32_t c;
-		int n = gt_utf8_len(p, &c);
-		if (!n) {
-			fputs(FFFD, f);
-			p++;
+		int n = next_char(f, &p, &c);
+		if (!n)
 			continue;
-		}
 		if (c == '\n' || c == '\r') {
 			fputc(' ', f);
 		} else if (is_control(c)) {
@@ -183,10 +189,8 @@ static void md_code(FILE *f, const char *s, int in_table)
 	int backslashes = 0; /* the run of them just written */
 	while (*p) {
 		uint32_t c;
-		int n = gt_utf8_len(p, &c);
+		int n = next_char(f, &p, &c);
 		if (!n) {
-			fputs(FFFD, f);
-			p++;
 			backslashes = 0;
 			continue;
 		}

@@ -249,8 +249,24 @@ int gt_options_parse(const struct gt_usage *u, int argc, char **argv, char ***op
 	return gt_options_parse_groups(u, argc, argv, operands, noperands, status, &dashdash_at);
 }
 
+static int parse_groups(const struct gt_usage *u, int argc, char **argv, char ***operands,
+                        int *noperands, int *status, int *dashdash_at);
+
+/* The parse, and on a stop the --kernel filters it compiled released: a command that stops has no
+ * use for them, and each command no longer repeats the release before its early return. */
 int gt_options_parse_groups(const struct gt_usage *u, int argc, char **argv, char ***operands,
                             int *noperands, int *status, int *dashdash_at)
+{
+	if (parse_groups(u, argc, argv, operands, noperands, status, dashdash_at))
+		return 1;
+	for (const struct gt_option *o = u->options; o && o->kind != GT_OPT_END; o++)
+		if (o->kind == GT_OPT_REGEX)
+			gt_name_filter_release(o->value);
+	return 0;
+}
+
+static int parse_groups(const struct gt_usage *u, int argc, char **argv, char ***operands,
+                        int *noperands, int *status, int *dashdash_at)
 {
 	int nops = 0, only_operands = 0;
 	*status = 0;

@@ -55,10 +55,19 @@ struct gt_option {
 };
 
 /* The options most subcommands share, spelled the same everywhere: -f/--format, -o/--output, and
- * (export) -z/--gzip. A command whose --format is a GT_OPT_CHOICE gives it short_name 'f' too. */
+ * (export) -z/--gzip. A command whose --format names formats of its own (junit, chrome) takes
+ * GT_OPT_FORMAT_CHOICE, with its NULL-ended list of names and its help. */
 #define GT_OPT_FORMAT(ptr, mask)                                                                     \
 	{ .kind = GT_OPT_FORMAT, .short_name = 'f', .long_name = "format", .help = "output format",    \
 	  .value = (ptr), .formats = (mask) }
+#define GT_OPT_FORMAT_CHOICE(ptr, names, text)                                                       \
+	{ .kind = GT_OPT_CHOICE, .short_name = 'f', .long_name = "format", .help = (text),              \
+	  .value = (ptr), .choices = (names) }
+/* --ref LIB: the library of CPU references that shadow and calibrate run. */
+#define GT_OPT_REF(ptr)                                                                              \
+	{ .kind = GT_OPT_STRING, .long_name = "ref", .arg = "LIB",                                     \
+	  .help = "reference library built against gputrace_ref.h (required; it runs in gpuanalyze)",  \
+	  .value = (ptr) }
 #define GT_OPT_KERNEL(ptr)                                                                           \
 	{ .kind = GT_OPT_REGEX, .long_name = "kernel", .arg = "REGEX",                                 \
 	  .help = "only kernels whose mangled or demangled name matches REGEX (POSIX extended)",      \
@@ -86,7 +95,8 @@ int gt_parse_time_ns(const char *s, uint64_t *ns);
 
 /* Parses argv (argv[0] is the subcommand's name). Returns 1 to go on, with the operands moved to
  * argv[1..] and *operands = argv + 1; returns 0 to stop, with *status the exit status: 0 after
- * printing --help on stdout, GT_EXIT_USAGE after reporting a usage error. */
+ * printing --help on stdout, GT_EXIT_USAGE after reporting a usage error, and the filters of the
+ * table's GT_OPT_REGEX options released (the caller returns at once). */
 int gt_options_parse(const struct gt_usage *u, int argc, char **argv, char ***operands,
                      int *noperands, int *status);
 /* The same, for a command whose operands form groups (diff's BASE... -- NEW...): *dashdash_at

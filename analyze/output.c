@@ -428,6 +428,22 @@ int gt_table_column(struct gt_table *t, const char *key, const char *title, unsi
 	return 0;
 }
 
+int gt_table_columns(struct gt_table *t, const struct gt_column *cols, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		gt_table_column(t, cols[i].key, cols[i].title, cols[i].flags);
+	return t->error;
+}
+
+struct gt_table *gt_table_open(enum gt_format fmt, FILE *out, struct gt_json *json,
+                               const struct gt_column *cols, size_t n)
+{
+	struct gt_table *t = gt_table_new(fmt, out, json);
+	if (t)
+		gt_table_columns(t, cols, n);
+	return t;
+}
+
 /* Stores the next cell of the row; ignored when its column is hidden in this format. */
 static void put(struct gt_table *t, int kind, const char *s, size_t n)
 {
@@ -523,7 +539,8 @@ void gt_table_null(struct gt_table *t)
 
 size_t gt_table_rows(const struct gt_table *t) { return t->rows; }
 
-static void csv_header(struct gt_table *t)
+/* One CSV line of the visible columns: their keys (the header), or the cells of the row. */
+static void csv_line(struct gt_table *t, int header)
 {
 	int first = 1;
 	for (size_t c = 0; c < t->ncols; c++) {
@@ -532,7 +549,16 @@ static void csv_header(struct gt_table *t)
 		if (!first)
 			fputc(',', t->out);
 		first = 0;
-		gt_out_csv_field(t->out, t->cols[c].key);
+		if (header) {
+			gt_out_csv_field(t->out, t->cols[c].key);
+			continue;
+		}
+		const struct cell *x = &t->row[c];
+		const char *s = t->rowtext.p ? t->rowtext.p + x->off : "";
+		if (x->kind == CELL_STR)
+			gt_out_csv_field(t->out, s);
+		else if (x->kind == CELL_NUM)
+			fputs(s, t->out);
 	}
 	fputc('\n', t->out);
 }
@@ -543,28 +569,9 @@ static void start(struct gt_table *t)
 		return;
 	t->started = 1;
 	if (t->fmt == GT_FMT_CSV)
-		csv_header(t);
+		csv_line(t, 1);
 	else if (t->fmt == GT_FMT_JSON)
 		gt_json_array_begin(t->json);
-}
-
-static void emit_csv(struct gt_table *t)
-{
-	int first = 1;
-	for (size_t c = 0; c < t->ncols; c++) {
-		if (!t->cols[c].visible)
-			continue;
-		if (!first)
-			fputc(',', t->out);
-		first = 0;
-		const struct cell *x = &t->row[c];
-		const char *s = t->rowtext.p ? t->rowtext.p + x->off : "";
-		if (x->kind == CELL_STR)
-			gt_out_csv_field(t->out, s);
-		else if (x->kind == CELL_NUM)
-			fputs(s, t->out);
-	}
-	fputc('\n', t->out);
 }
 
 static void emit_json(struct gt_table *t)
@@ -619,7 +626,7 @@ int gt_table_end_row(struct gt_table *t)
 		return t->error;
 	start(t);
 	if (t->fmt == GT_FMT_CSV)
-		emit_csv(t);
+		csv_line(t, 0);
 	else if (t->fmt == GT_FMT_JSON)
 		emit_json(t);
 	else if (hold_row(t))
@@ -748,4 +755,11 @@ int gt_table_finish(struct gt_table *t)
 		print_md(t);
 	}
 	return t->error;
+}
+
+int gt_table_close(struct gt_table *t)
+{
+	int rc = gt_table_finish(t);
+	gt_table_free(t);
+	return rc;
 }

@@ -116,6 +116,20 @@ struct gt_table;
 struct gt_table *gt_table_new(enum gt_format fmt, FILE *out, struct gt_json *json);
 /* key: JSON member and CSV header; title: text/md header. Columns are added before the first cell. */
 int gt_table_column(struct gt_table *t, const char *key, const char *title, unsigned flags);
+/* A column as data, so that a table's columns are declared as one array. */
+struct gt_column {
+	const char *key;
+	const char *title;
+	unsigned flags;
+};
+/* An array of columns as the (cols, n) arguments below: gt_table_columns(t, GT_COLUMNS(cols)). */
+#define GT_COLUMNS(array) (array), sizeof(array) / sizeof((array)[0])
+/* gt_table_column for each of the n columns in order; 0, or the table's first error. */
+int gt_table_columns(struct gt_table *t, const struct gt_column *cols, size_t n);
+/* gt_table_new with the n columns added: NULL when out of memory at the start; a column that could
+ * not be added is the table's first error, reported by gt_table_finish like any other. */
+struct gt_table *gt_table_open(enum gt_format fmt, FILE *out, struct gt_json *json,
+                               const struct gt_column *cols, size_t n);
 void gt_table_str(struct gt_table *t, const char *s);  /* NULL: empty / null */
 void gt_table_u64(struct gt_table *t, uint64_t v);
 void gt_table_i64(struct gt_table *t, int64_t v);
@@ -130,5 +144,7 @@ size_t gt_table_rows(const struct gt_table *t);
 /* Prints what is held (text, md) or closes the array (json); 0, or the first error seen. */
 int gt_table_finish(struct gt_table *t);
 void gt_table_free(struct gt_table *t);
+/* gt_table_finish, then gt_table_free: the end of every table a command prints. Returns finish's. */
+int gt_table_close(struct gt_table *t);
 
 #endif

@@ -21,6 +21,7 @@
 #include "split.h"
 #include "common/stats.h"
 #include "svg.h"
+#include "units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -206,19 +207,8 @@ static const char *dur(double ns, char *buf, size_t len)
 	return buf;
 }
 
-/* "6.82 MB", "524288 B": bytes, decimal. */
-static const char *bytes(double b, char *buf, size_t len)
-{
-	if (b >= 1e9)
-		snprintf(buf, len, "%.2f GB", b / 1e9);
-	else if (b >= 1e6)
-		snprintf(buf, len, "%.2f MB", b / 1e6);
-	else if (b >= 1e4)
-		snprintf(buf, len, "%.1f kB", b / 1e3);
-	else
-		snprintf(buf, len, "%.0f B", b);
-	return buf;
-}
+/* "6.82 MB", "5242 B": bytes, decimal (kB from 10 kB). */
+static const char *bytes(double b, char *buf, size_t len) { return gt_bytes_text(b, 1e4, buf, len); }
 
 /* A kernel's name for tables and figures: demangled, or without its parameter list and return
  * type when that is long (PyTorch's run to thousands of characters). Malloc'd; NULL: no memory. */
@@ -388,15 +378,16 @@ static void sizes(struct rep *x)
 	char b1[32], b2[32], b3[32], b4[32];
 	if (x->ntop) {
 		say(x, "\nLaunch configurations of the top kernels:\n\n");
-		struct gt_table *t = gt_table_new(GT_FMT_MD, x->f, NULL);
+		const struct gt_column cols[] = {
+			{ "kernel", "kernel", GT_COL_LEFT | GT_COL_CODE },
+			{ "launches", "launches", 0 }, { "grid", "grid", GT_COL_LEFT },
+			{ "block", "block", GT_COL_LEFT },
+			{ "smem", "shared memory (static + dynamic)", GT_COL_LEFT },
+			{ "regs", "registers", 0 },
+		};
+		struct gt_table *t = gt_table_open(GT_FMT_MD, x->f, NULL, GT_COLUMNS(cols));
 		if (!t)
 			return;
-		gt_table_column(t, "kernel", "kernel", GT_COL_LEFT | GT_COL_CODE);
-		gt_table_column(t, "launches", "launches", 0);
-		gt_table_column(t, "grid", "grid", GT_COL_LEFT);
-		gt_table_column(t, "block", "block", GT_COL_LEFT);
-		gt_table_column(t, "smem", "shared memory (static + dynamic)", GT_COL_LEFT);
-		gt_table_column(t, "regs", "registers", 0);
 		for (size_t i = 0; i < x->ntop; i++) {
 			const struct gt_kernel_sample *k = x->top[i];
 			for (size_t c = 0; c < k->ncfg; c++) {
@@ -426,21 +417,18 @@ static void sizes(struct rep *x)
 				gt_table_end_row(t);
 			}
 		}
-		gt_table_finish(t);
-		gt_table_free(t);
+		gt_table_close(t);
 	}
 	const struct pass *p = &x->p;
 	if (p->ncg) {
 		say(x, "\nCopies (bytes per copy; decimal units):\n\n");
-		struct gt_table *t = gt_table_new(GT_FMT_MD, x->f, NULL);
+		const struct gt_column cols[] = {
+			{ "copy", "copy", GT_COL_LEFT }, { "count", "count", 0 }, { "min", "min", 0 },
+			{ "median", "median", 0 }, { "max", "max", 0 }, { "total", "total", 0 },
+		};
+		struct gt_table *t = gt_table_open(GT_FMT_MD, x->f, NULL, GT_COLUMNS(cols));
 		if (!t)
 			return;
-		gt_table_column(t, "copy", "copy", GT_COL_LEFT);
-		gt_table_column(t, "count", "count", 0);
-		gt_table_column(t, "min", "min", 0);
-		gt_table_column(t, "median", "median", 0);
-		gt_table_column(t, "max", "max", 0);
-		gt_table_column(t, "total", "total", 0);
 		for (size_t i = 0; i < p->ncg; i++) {
 			const struct copy_group *g = &p->cg[i];
 			struct gt_stats st;
@@ -456,8 +444,7 @@ static void sizes(struct rep *x)
 			gt_table_str(t, bytes((double)g->total, b4, sizeof b4));
 			gt_table_end_row(t);
 		}
-		gt_table_finish(t);
-		gt_table_free(t);
+		gt_table_close(t);
 		if (p->copies_other)
 			say(x, "\n(%llu more copies of other kinds)\n", (unsigned long long)p->copies_other);
 	} else {
@@ -619,17 +606,14 @@ static void correctness(struct rep *x)
 
 static int kernels_table(struct rep *x)
 {
-	struct gt_table *t = gt_table_new(GT_FMT_MD, x->f, NULL);
+	const struct gt_column cols[] = {
+		{ "kernel", "kernel", GT_COL_LEFT | GT_COL_CODE }, { "n", "n", 0 },
+		{ "median", "median us", 0 }, { "mad", "MAD us", 0 }, { "p90", "p90 us", 0 },
+		{ "p99", "p99 us", 0 }, { "total", "total ms", 0 }, { "share", "share %", 0 },
+	};
+	struct gt_table *t = gt_table_open(GT_FMT_MD, x->f, NULL, GT_COLUMNS(cols));
 	if (!t)
 		return GT_ERR_NOMEM;
-	gt_table_column(t, "kernel", "kernel", GT_COL_LEFT | GT_COL_CODE);
-	gt_table_column(t, "n", "n", 0);
-	gt_table_column(t, "median", "median us", 0);
-	gt_table_column(t, "mad", "MAD us", 0);
-	gt_table_column(t, "p90", "p90 us", 0);
-	gt_table_column(t, "p99", "p99 us", 0);
-	gt_table_column(t, "total", "total ms", 0);
-	gt_table_column(t, "share", "share %", 0);
 	double all = 0;
 	for (size_t i = 0; i < x->p.ks.nkernels; i++)
 		all += x->p.ks.kernels[i].st.total;
@@ -645,22 +629,19 @@ static int kernels_table(struct rep *x)
 		gt_table_num(t, all > 0 ? 100 * k->st.total / all : NAN, 1);
 		gt_table_end_row(t);
 	}
-	int rc = gt_table_finish(t);
-	gt_table_free(t);
-	return rc;
+	return gt_table_close(t);
 }
 
 static int split_table(struct rep *x)
 {
 	const struct gt_split *s = &x->split;
-	struct gt_table *t = gt_table_new(GT_FMT_MD, x->f, NULL);
+	const struct gt_column cols[] = {
+		{ "what", "per unit", GT_COL_LEFT }, { "median", "median", 0 }, { "mad", "MAD", 0 },
+		{ "p90", "p90", 0 }, { "p99", "p99", 0 },
+	};
+	struct gt_table *t = gt_table_open(GT_FMT_MD, x->f, NULL, GT_COLUMNS(cols));
 	if (!t)
 		return GT_ERR_NOMEM;
-	gt_table_column(t, "what", "per unit", GT_COL_LEFT);
-	gt_table_column(t, "median", "median", 0);
-	gt_table_column(t, "mad", "MAD", 0);
-	gt_table_column(t, "p90", "p90", 0);
-	gt_table_column(t, "p99", "p99", 0);
 	char b[4][32];
 	for (int m = 0; m < GT_M_COUNT; m++) {
 		const struct gt_stats *st = &s->st[m];
@@ -673,24 +654,21 @@ static int split_table(struct rep *x)
 		gt_table_str(t, dur(st->p99, b[3], sizeof b[3]));
 		gt_table_end_row(t);
 	}
-	int rc = gt_table_finish(t);
-	gt_table_free(t);
-	return rc;
+	return gt_table_close(t);
 }
 
 static int bandwidth_table(struct rep *x)
 {
 	const struct gt_bandwidth *b = &x->bw;
-	struct gt_table *t = gt_table_new(GT_FMT_MD, x->f, NULL);
+	const struct gt_column cols[] = {
+		{ "copy", "copy", GT_COL_LEFT }, { "memory", "memory", GT_COL_LEFT },
+		{ "size", "size", GT_COL_LEFT }, { "count", "count", 0 },
+		{ "median", "median GB/s", 0 }, { "theory", "% of theoretical peak", 0 },
+		{ "measured", "% of measured peak", 0 },
+	};
+	struct gt_table *t = gt_table_open(GT_FMT_MD, x->f, NULL, GT_COLUMNS(cols));
 	if (!t)
 		return GT_ERR_NOMEM;
-	gt_table_column(t, "copy", "copy", GT_COL_LEFT);
-	gt_table_column(t, "memory", "memory", GT_COL_LEFT);
-	gt_table_column(t, "size", "size", GT_COL_LEFT);
-	gt_table_column(t, "count", "count", 0);
-	gt_table_column(t, "median", "median GB/s", 0);
-	gt_table_column(t, "theory", "% of theoretical peak", 0);
-	gt_table_column(t, "measured", "% of measured peak", 0);
 	/* The groups that took the most time first, at most ten. */
 	size_t n = b->ngroups, *ord = malloc((n ? n : 1) * sizeof *ord);
 	if (!ord) {
@@ -717,8 +695,7 @@ static int bandwidth_table(struct rep *x)
 		gt_table_end_row(t);
 	}
 	free(ord);
-	int rc = gt_table_finish(t);
-	gt_table_free(t);
+	int rc = gt_table_close(t);
 	if (n > 10)
 		say(x, "\n(%zu more groups: gpuanalyze bandwidth lists them all)\n", n - 10);
 	return rc;
@@ -855,17 +832,15 @@ static void compared(struct rep *x)
 	       "lies within [%.4f, %.4g]; UNCLEAR otherwise or with fewer than %zu launches (gpuanalyze diff)\n",
 	    1 + d->opt.threshold, d->opt.alpha, 1 / (1 + d->opt.threshold), 1 + d->opt.threshold, d->opt.min_samples);
 	say(x, "\n");
-	struct gt_table *t = gt_table_new(GT_FMT_MD, x->f, NULL);
+	const struct gt_column cols[] = {
+		{ "verdict", "verdict", GT_COL_LEFT },
+		{ "kernel", "kernel", GT_COL_LEFT | GT_COL_CODE }, { "nb", "n base", 0 },
+		{ "nn", "n new", 0 }, { "mb", "base median", 0 }, { "mn", "new median", 0 },
+		{ "change", "change", GT_COL_LEFT }, { "ci", "old/new 95% CI", GT_COL_LEFT },
+	};
+	struct gt_table *t = gt_table_open(GT_FMT_MD, x->f, NULL, GT_COLUMNS(cols));
 	if (!t)
 		return;
-	gt_table_column(t, "verdict", "verdict", GT_COL_LEFT);
-	gt_table_column(t, "kernel", "kernel", GT_COL_LEFT | GT_COL_CODE);
-	gt_table_column(t, "nb", "n base", 0);
-	gt_table_column(t, "nn", "n new", 0);
-	gt_table_column(t, "mb", "base median", 0);
-	gt_table_column(t, "mn", "new median", 0);
-	gt_table_column(t, "change", "change", GT_COL_LEFT);
-	gt_table_column(t, "ci", "old/new 95% CI", GT_COL_LEFT);
 	size_t shown = 0;
 	for (size_t i = 0; i < d->nrows && shown < x->o->top + 6; i++) {
 		const struct gt_diff_row *r = &d->rows[i];
@@ -889,8 +864,7 @@ static void compared(struct rep *x)
 		gt_table_end_row(t);
 		shown++;
 	}
-	gt_table_finish(t);
-	gt_table_free(t);
+	gt_table_close(t);
 	size_t both = d->nboth + d->nunit_rows;
 	if (shown < both)
 		say(x, "\n(%zu more rows: gpuanalyze diff lists them all)\n", both - shown);

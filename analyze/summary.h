@@ -1,4 +1,6 @@
 /* summary.h: per-kernel (and per-copy-kind, per-memset-kind) statistics of GPU durations.
+ * (Statistics only, durations freed once computed; samples.h keeps every kernel's sorted durations
+ * for diff and report, under the same counting rules.)
  *
  * The engine behind `gpuanalyze summary`. It measures, per launch, the GPU kernel duration end -
  * start from CUPTI's activity timestamps (and the same for copies and memsets), groups launches by
