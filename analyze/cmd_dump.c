@@ -1,18 +1,19 @@
 /* cmd_dump.c: `gpuanalyze dump`: every event of a trace, one per row, with names resolved.
  *
  * Events are the fixed records (kernels, copies, memsets, API calls, ...), in file order, which is
- * not time order. Every field is printed (fields.h): string ids as their strings, enumerations by
- * name, kernels' demangled names beside the mangled ones. Definitions (strings, metadata, devices)
- * are what `gpuanalyze info` shows. CSV has one column per field name over the types selected (a
- * type without the field leaves it empty); JSON has one object per event holding its own fields,
- * in one array (one document for json.load) or, in JSON Lines, one object per line and nothing
- * else (for line-by-line readers: pandas.read_json(lines=True), DuckDB's read_json, jq -c).
+ * not time order. Every field is printed (the format's schema, traces/schema.h): string ids as their
+ * strings, enumerations by name, kernels' demangled names beside the mangled ones. Definitions
+ * (strings, metadata, devices) are what `gpuanalyze info` shows. CSV has one column per field name
+ * over the types selected (a type without the field leaves it empty); JSON has one object per event
+ * holding its own fields, in one array (one document for json.load) or, in JSON Lines, one object
+ * per line and nothing else (for line-by-line readers: pandas.read_json(lines=True), DuckDB's
+ * read_json, jq -c).
  */
 #include "cmd_output.h"
 #include "commands.h"
 #include "demangle.h"
 #include "diag.h"
-#include "fields.h"
+#include "schema.h"
 #include "load.h"
 #include "options.h"
 #include "output.h"
@@ -129,30 +130,35 @@ static int dump_record(void *ctx, const struct gt_reader *r, const struct gt_eve
 	return gt_table_end_row(t);
 }
 
+/* The event types: the schema's fixed records, in type order. */
+#define FOR_EVENT_TYPES(ty)                                                                        \
+	for (size_t ty##_i = 0; ty##_i < gt_schema_count; ty##_i++)                                  \
+		for (int ty = gt_schema[ty##_i].type; ty >= GT_REC_FIRST_FIXED; ty = 0)
+
 /* Parses --type "kernel,memcpy" into d->want; everything when list is NULL. */
 static int parse_types(struct dump *d, const char *list)
 {
 	if (!list) {
-		for (size_t i = 0; i < gt_event_type_count; i++)
-			d->want[gt_event_types[i]] = 1;
+		FOR_EVENT_TYPES(ty)
+			d->want[ty] = 1;
 		return 0;
 	}
 	const char *p = list;
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		int found = 0;
-		for (size_t i = 0; i < gt_event_type_count; i++) {
-			const char *n = gt_rec_type_name(gt_event_types[i]);
+		FOR_EVENT_TYPES(ty) {
+			const char *n = gt_rec_type_name(ty);
 			if (strlen(n) == len && strncmp(n, p, len) == 0) {
-				d->want[gt_event_types[i]] = 1;
+				d->want[ty] = 1;
 				found = 1;
 			}
 		}
 		if (!found) {
 			char known[512] = "";
-			for (size_t i = 0; i < gt_event_type_count; i++) {
-				strncat(known, i ? "," : "", sizeof known - strlen(known) - 1);
-				strncat(known, gt_rec_type_name(gt_event_types[i]), sizeof known - strlen(known) - 1);
+			FOR_EVENT_TYPES(ty) {
+				strncat(known, known[0] ? "," : "", sizeof known - strlen(known) - 1);
+				strncat(known, gt_rec_type_name(ty), sizeof known - strlen(known) - 1);
 			}
 			return gt_error("dump: option '--type' names unknown record type '%.*s' (known: %s) "
 			                "(see 'gpuanalyze dump --help')",
@@ -182,8 +188,7 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	d->json = j;
 	if (fmt == GT_FMT_CSV) {
 		/* Columns: the union of the selected types' fields, in type order. */
-		for (size_t i = 0; i < gt_event_type_count; i++) {
-			int ty = gt_event_types[i];
+		FOR_EVENT_TYPES(ty) {
 			if (!d->want[ty])
 				continue;
 			size_t nf;

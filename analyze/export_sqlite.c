@@ -11,7 +11,7 @@
 #include "demangle.h"
 #include "diag.h"
 #include "escape.h"
-#include "fields.h"
+#include "schema.h"
 #include "kname.h"
 #include "load.h"
 #include "peaks.h"
@@ -132,7 +132,7 @@ struct sq {
 	size_t nnames;
 	struct nvtx_row *nvtx;
 	size_t nnvtx, capnvtx;
-	const char *(*enum_name[T_NTABLES])(int); /* the enum field of fields.h, where a table has one */
+	const char *(*enum_name[T_NTABLES])(int); /* the enum field of the schema, where a table has one */
 };
 
 static int sql_fail(struct sq *s, const char *what)
@@ -733,7 +733,7 @@ static const char *(*enum_of(int type, const char *field))(int)
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(f[i].name, field) && f[i].enum_name)
 			return f[i].enum_name;
-	return gt_mem_kind_name; /* not reached: fields.c gives every one of these fields its names */
+	return gt_mem_kind_name; /* not reached: the schema gives every one of these fields its names */
 }
 
 /* Removes what is at path when it is a regular file (the export replaces it); refuses others. */

@@ -8,7 +8,7 @@ INSTALL_BINS += $(BUILD)/gpuanalyze
 
 $(BUILD)/libgtanalyze.a: $(ANALYZE_OBJS)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^ # anew: a deleted source must not leave its object behind
 
 $(BUILD)/gpuanalyze: $(OBJ)/analyze/gpuanalyze.o $(BUILD)/libgtanalyze.a $(BUILD)/libgttrace.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS)

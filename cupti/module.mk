@@ -7,4 +7,4 @@ CFLAGS_cupti := $(addprefix -I,$(CUPTI_INC) $(CUDA_INC))
 
 $(BUILD)/libgtcupti.a: $(CUPTI_OBJS)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	rm -f $@ && $(AR) rcs $@ $^ # anew: a deleted source must not leave its object behind

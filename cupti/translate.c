@@ -6,6 +6,8 @@
  */
 #include "translate.h"
 
+#include "xlate_kinds.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,8 +162,8 @@ static int memcpy1(struct xlate *x, const CUpti_ActivityMemcpy6 *m)
 		.start = m->start, .end = m->end, .bytes = m->bytes, .graph_node_id = m->graphNodeId,
 		.correlation_id = m->correlationId, .device_id = m->deviceId,
 		.dst_device_id = m->deviceId, .context_id = m->contextId, .stream_id = m->streamId,
-		.graph_id = m->graphId, .copy_kind = m->copyKind, .src_kind = m->srcKind,
-		.dst_kind = m->dstKind,
+		.graph_id = m->graphId, .copy_kind = xlate_copy_kind(m->copyKind),
+		.src_kind = xlate_mem_kind(m->srcKind), .dst_kind = xlate_mem_kind(m->dstKind),
 		.flags = ((m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? GT_COPY_ASYNC : 0) |
 		         (tool ? GT_COPY_TOOL : 0),
 	};
@@ -180,8 +182,8 @@ static int memcpy_p2p(struct xlate *x, const CUpti_ActivityMemcpyPtoP4 *m)
 		.start = m->start, .end = m->end, .bytes = m->bytes, .graph_node_id = m->graphNodeId,
 		.correlation_id = m->correlationId, .device_id = m->srcDeviceId,
 		.dst_device_id = m->dstDeviceId, .context_id = m->contextId, .stream_id = m->streamId,
-		.graph_id = m->graphId, .copy_kind = m->copyKind, .src_kind = m->srcKind,
-		.dst_kind = m->dstKind,
+		.graph_id = m->graphId, .copy_kind = xlate_copy_kind(m->copyKind),
+		.src_kind = xlate_mem_kind(m->srcKind), .dst_kind = xlate_mem_kind(m->dstKind),
 		.flags = (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? GT_COPY_ASYNC : 0,
 	};
 	x->stats.memcpys++;
@@ -195,7 +197,7 @@ static int memset1(struct xlate *x, const CUpti_ActivityMemset4 *m)
 		.start = m->start, .end = m->end, .bytes = m->bytes, .graph_node_id = m->graphNodeId,
 		.correlation_id = m->correlationId, .device_id = m->deviceId,
 		.context_id = m->contextId, .stream_id = m->streamId, .value = m->value,
-		.graph_id = m->graphId, .mem_kind = (uint8_t)m->memoryKind,
+		.graph_id = m->graphId, .mem_kind = xlate_mem_kind(m->memoryKind),
 		.flags = (m->flags & CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC) ? GT_COPY_ASYNC : 0,
 	};
 	x->stats.memsets++;
@@ -220,7 +222,7 @@ static int sync1(struct xlate *x, const CUpti_ActivitySynchronization2 *s)
 	struct gt_sync r = {
 		.start = s->start, .end = s->end, .correlation_id = s->correlationId,
 		.context_id = s->contextId, .stream_id = s->streamId, .event_id = s->cudaEventId,
-		.kind = (uint8_t)s->type,
+		.kind = xlate_sync_kind(s->type),
 	};
 	x->stats.syncs++;
 	return gt_writer_add(x->w, GT_REC_SYNC, &r);
@@ -364,7 +366,7 @@ static int memory2(struct xlate *x, const CUpti_ActivityMemory4 *m)
 		.context_id = m->contextId, .stream_id = m->streamId, .process_id = m->processId,
 		.op = m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE
 		          ? GT_MEMORY_FREE : GT_MEMORY_ALLOC,
-		.mem_kind = (uint8_t)m->memoryKind,
+		.mem_kind = xlate_mem_kind(m->memoryKind),
 	};
 	x->stats.memory_ops++;
 	return gt_writer_add(x->w, GT_REC_MEMORY, &r);

@@ -6,42 +6,45 @@
  * Field 0 of each type (its first u64) is the base timestamp, stored as the zigzag delta to the
  * previous record's base in the block; "rel" timestamps are stored relative to their own record's base
  * (0 stays 0: "not measured"); "delta32" fields (correlation ids) as the wrapping difference to the
- * previous record's.
+ * previous record's. Which field is coded how is the schema's (schema.c).
  */
 #include "format.h"
 
+#include <pthread.h>
 #include <stddef.h>
 
-#define OFF(type, field) ((uint16_t)offsetof(struct type, field))
+/* The codec's view of each fixed record type, built once from the schema: the offsets it codes, so
+ * that the per-record loops below touch only those fields. */
+static struct gt_fixed_desc descs[GT_REC_TYPE_MAX + 1];
+static pthread_once_t descs_once = PTHREAD_ONCE_INIT;
 
-static const struct gt_fixed_desc descs[GT_REC_TYPE_MAX + 1] = {
-	[GT_REC_KERNEL] = { sizeof(struct gt_kernel), 3, 1,
-		{ OFF(gt_kernel, end), OFF(gt_kernel, queued), OFF(gt_kernel, submitted) },
-		{ OFF(gt_kernel, correlation_id) } },
-	[GT_REC_MEMCPY] = { sizeof(struct gt_memcpy), 1, 1, { OFF(gt_memcpy, end) },
-		{ OFF(gt_memcpy, correlation_id) } },
-	[GT_REC_MEMSET] = { sizeof(struct gt_memset), 1, 1, { OFF(gt_memset, end) },
-		{ OFF(gt_memset, correlation_id) } },
-	[GT_REC_API] = { sizeof(struct gt_api), 1, 1, { OFF(gt_api, end) },
-		{ OFF(gt_api, correlation_id) } },
-	[GT_REC_SYNC] = { sizeof(struct gt_sync), 1, 1, { OFF(gt_sync, end) },
-		{ OFF(gt_sync, correlation_id) } },
-	[GT_REC_NVTX] = { sizeof(struct gt_nvtx), 1, 0, { OFF(gt_nvtx, end) }, { 0 } },
-	[GT_REC_MEMORY] = { sizeof(struct gt_memory), 0, 1, { 0 }, { OFF(gt_memory, correlation_id) } },
-	[GT_REC_DROPPED] = { sizeof(struct gt_dropped), 0, 0, { 0 }, { 0 } },
-	[GT_REC_PROCESS] = { sizeof(struct gt_process), 0, 0, { 0 }, { 0 } },
-	[GT_REC_OVERHEAD] = { sizeof(struct gt_overhead), 1, 0, { OFF(gt_overhead, end) }, { 0 } },
-	[GT_REC_CLOCK_SYNC] = { sizeof(struct gt_clock_sync), 0, 0, { 0 }, { 0 } },
-	[GT_REC_CLOCK_SAMPLE] = { sizeof(struct gt_clock_sample), 0, 0, { 0 }, { 0 } },
-	[GT_REC_GRAPH_LAUNCH] = { sizeof(struct gt_graph_launch), 1, 1, { OFF(gt_graph_launch, end) },
-		{ OFF(gt_graph_launch, correlation_id) } },
-};
+static void descs_build(void)
+{
+	for (size_t i = 0; i < gt_schema_count; i++) {
+		const struct gt_record_schema *s = &gt_schema[i];
+		if (s->type < GT_REC_FIRST_FIXED || s->type > GT_REC_TYPE_MAX)
+			continue;
+		struct gt_fixed_desc *d = &descs[s->type];
+		d->schema = s;
+		d->size = s->size;
+		for (const struct gt_field *f = s->fields; f->member; f++) {
+			/* test_trace_spec checks that no type codes more than GT_MAX_CODED_FIELDS. */
+			if (f->codec == GT_CODEC_REL && d->n_rel < GT_MAX_CODED_FIELDS)
+				d->rel[d->n_rel++] = f->offset;
+			else if (f->codec == GT_CODEC_DELTA32 && d->n_delta32 < GT_MAX_CODED_FIELDS)
+				d->delta32[d->n_delta32++] = f->offset;
+		}
+	}
+}
 
 const struct gt_fixed_desc *gt_fixed_desc(int type)
 {
-	if (type < GT_REC_FIRST_FIXED || type > GT_REC_TYPE_MAX || descs[type].size == 0)
+	if (type < GT_REC_FIRST_FIXED || type > GT_REC_TYPE_MAX)
 		return NULL;
-	return &descs[type];
+	/* Readers on several threads may ask first at once: the table is built exactly once. */
+	if (pthread_once(&descs_once, descs_build) != 0)
+		return NULL;
+	return descs[type].size ? &descs[type] : NULL;
 }
 
 uint32_t gt_header_check(const uint8_t *p, size_t n)

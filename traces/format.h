@@ -10,6 +10,7 @@
 #define GT_FORMAT_H
 
 #include "gputrace.h"
+#include "schema.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -46,10 +47,12 @@
 
 enum gt_block_encoding { GT_ENC_VAR = 0, GT_ENC_FIXED = 1 };
 
-/* How a fixed record's fields are delta-encoded before transposition. Offsets in bytes. */
+/* How a fixed record's fields are delta-encoded before transposition: the schema's gt_field.codec
+ * gathered into offset lists (bytes), for the codec's per-record loops. */
 #define GT_MAX_CODED_FIELDS 6
 struct gt_fixed_desc {
-	uint16_t size;                        /* sizeof the struct; 0 = not a fixed type we know */
+	const struct gt_record_schema *schema; /* where this comes from */
+	uint16_t size;                        /* sizeof the struct */
 	uint8_t n_rel;                        /* u64 timestamps stored relative to the base (field 0) */
 	uint8_t n_delta32;                    /* u32 fields stored as the difference to the previous record */
 	uint16_t rel[GT_MAX_CODED_FIELDS];

@@ -110,18 +110,24 @@ struct gt_kernel {
 	uint32_t reserved;
 };
 
-/* Copy kinds follow CUPTI's CUpti_ActivityMemcpyKind numbering. */
+/* The format's own kinds of copy, memory and synchronisation. Their numbers are part of the format
+ * (trace files hold them): they were first taken from CUPTI's (CUpti_ActivityMemcpyKind,
+ * CUpti_ActivityMemoryKind, CUpti_ActivitySynchronizationType) and still coincide, but the recorder
+ * maps CUPTI's values to them one by one (cupti/xlate_kinds.c) and writes a value CUPTI adds later as the
+ * UNKNOWN of its enum (0), never as CUPTI's bare number.
+ * Copy kinds: H host, D device, A CUDA array, P peer device. */
 enum gt_copy_kind {
 	GT_COPY_UNKNOWN = 0, GT_COPY_HTOD = 1, GT_COPY_DTOH = 2, GT_COPY_HTOA = 3, GT_COPY_ATOH = 4,
 	GT_COPY_ATOA = 5, GT_COPY_ATOD = 6, GT_COPY_DTOA = 7, GT_COPY_DTOD = 8, GT_COPY_HTOH = 9,
 	GT_COPY_PTOP = 10,
 };
-/* Memory kinds follow CUPTI's CUpti_ActivityMemoryKind numbering. */
+/* Where memory lives: pageable or pinned host memory, device memory, a CUDA array, managed memory;
+ * the static kinds are __device__ / __managed__ variables. */
 enum gt_mem_kind {
 	GT_MEM_UNKNOWN = 0, GT_MEM_PAGEABLE = 1, GT_MEM_PINNED = 2, GT_MEM_DEVICE = 3, GT_MEM_ARRAY = 4,
 	GT_MEM_MANAGED = 5, GT_MEM_DEVICE_STATIC = 6, GT_MEM_MANAGED_STATIC = 7,
 };
-const char *gt_copy_kind_name(int kind); /* "HtoD", "DtoH", ... */
+const char *gt_copy_kind_name(int kind); /* "HtoD", "DtoH", ...; "unknown" for others */
 const char *gt_mem_kind_name(int kind);  /* "pageable", "pinned", "device", ... */
 
 #define GT_COPY_ASYNC 0x1u /* the call was asynchronous (CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) */
@@ -175,7 +181,8 @@ struct gt_api {
 	uint8_t reserved8[3];
 };
 
-/* Synchronisation kinds follow CUpti_ActivitySynchronizationType. */
+/* What a host-side synchronisation waited for: cudaEventSynchronize, cudaStreamWaitEvent,
+ * cudaStreamSynchronize, cudaDeviceSynchronize / cuCtxSynchronize. */
 enum gt_sync_kind {
 	GT_SYNC_UNKNOWN = 0, GT_SYNC_EVENT = 1, GT_SYNC_STREAM_WAIT_EVENT = 2, GT_SYNC_STREAM = 3,
 	GT_SYNC_CONTEXT = 4,

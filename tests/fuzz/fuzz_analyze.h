@@ -27,7 +27,7 @@
 
 #include "analyze/commands.h"
 #include "analyze/diag.h"
-#include "analyze/fields.h"
+#include "traces/schema.h"
 
 #include <stdio.h>
 #include <stdlib.h>

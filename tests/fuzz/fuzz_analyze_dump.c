@@ -1,11 +1,11 @@
-/* fuzz_analyze_dump.c: `gpuanalyze dump` on hostile traces: every event's fields (fields.h) as
+/* fuzz_analyze_dump.c: `gpuanalyze dump` on hostile traces: every event's fields (schema.h) as
  * text, through the subcommand in one of its formats or with a type selection (fa_pick).
  *
  * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
 #include "fuzz_analyze.h"
 
-#include "analyze/fields.h"
+#include "traces/schema.h"
 #include "analyze/load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

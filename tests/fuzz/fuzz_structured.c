@@ -48,7 +48,7 @@
 #include "analyze/calibrate.h"
 #include "analyze/diff.h"
 #include "analyze/export.h"
-#include "analyze/fields.h"
+#include "traces/schema.h"
 #include "analyze/findings.h"
 #include "analyze/info.h"
 #include "analyze/load.h"

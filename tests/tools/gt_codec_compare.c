@@ -19,7 +19,7 @@
  */
 #include "format.h"
 #include "gputrace.h"
-#include "tests/tools/gt_fields.h"
+#include "schema.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -94,13 +94,13 @@ static int is_int(const struct gt_field *f)
 }
 
 /* Row-wise (cols = 0) or column-wise varints of the delta-coded records in rows. */
-static size_t varints(const struct gt_record_fields *rf, const uint8_t *rows, uint32_t n,
+static size_t varints(const struct gt_record_schema *rf, const uint8_t *rows, uint32_t n,
                       uint8_t *out, int cols)
 {
 	size_t o = 0;
 	if (!cols) {
 		for (uint32_t i = 0; i < n; i++)
-			for (const struct gt_field *f = rf->fields; f->name; f++) {
+			for (const struct gt_field *f = rf->fields; f->member; f++) {
 				const uint8_t *p = rows + (size_t)i * rf->size + f->offset;
 				if (is_int(f))
 					o += leb128(out + o, field_value(p, f));
@@ -110,7 +110,7 @@ static size_t varints(const struct gt_record_fields *rf, const uint8_t *rows, ui
 				}
 			}
 	} else {
-		for (const struct gt_field *f = rf->fields; f->name; f++)
+		for (const struct gt_field *f = rf->fields; f->member; f++)
 			for (uint32_t i = 0; i < n; i++) {
 				const uint8_t *p = rows + (size_t)i * rf->size + f->offset;
 				if (is_int(f))
@@ -125,12 +125,12 @@ static size_t varints(const struct gt_record_fields *rf, const uint8_t *rows, ui
 }
 
 /* Parses row-wise varints back into records (no delta decoding): the varint reader's least work. */
-static void parse_varints(const struct gt_record_fields *rf, const uint8_t *in, uint32_t n,
+static void parse_varints(const struct gt_record_schema *rf, const uint8_t *in, uint32_t n,
                           uint8_t *rows)
 {
 	size_t q = 0;
 	for (uint32_t i = 0; i < n; i++)
-		for (const struct gt_field *f = rf->fields; f->name; f++) {
+		for (const struct gt_field *f = rf->fields; f->member; f++) {
 			uint8_t *p = rows + (size_t)i * rf->size + f->offset;
 			if (!is_int(f)) {
 				memcpy(p, in + q, f->size);
@@ -157,7 +157,7 @@ static void parse_varints(const struct gt_record_fields *rf, const uint8_t *in, 
 static void block(int type, const uint8_t *recs, uint32_t n)
 {
 	const struct gt_fixed_desc *d = gt_fixed_desc(type);
-	const struct gt_record_fields *rf = gt_record_fields_of(type);
+	const struct gt_record_schema *rf = d->schema;
 	size_t size = d->size, len = (size_t)n * size;
 	struct acc *a = &per_type[type];
 	size_t b[NV];
@@ -171,7 +171,7 @@ static void block(int type, const uint8_t *recs, uint32_t n)
 	b[V_FORMAT] = zsize(work2, len);
 	b[V_DELTA] = zsize(work, len);
 	size_t o = 0;
-	for (const struct gt_field *f = rf->fields; f->name; f++)
+	for (const struct gt_field *f = rf->fields; f->member; f++)
 		for (uint32_t i = 0; i < n; i++) {
 			memcpy(work3 + o, work + (size_t)i * size + f->offset, f->size);
 			o += f->size;

@@ -5,7 +5,8 @@
  * reads it back with the streaming reader. What is checked is what reaches the file: every field's
  * mapping, the kernel flags (latency timestamps, graphs, cooperative launches, impossible times),
  * the kernel-name filter and its accounting, API names without CUPTI's version suffix, the pairing
- * of NVTX start and end markers into ranges, and the counters the recorder's tally is made of.
+ * of NVTX start and end markers into ranges, the counters the recorder's tally is made of, and the
+ * mapping of CUPTI's copy, memory and sync kinds to the format's own (cupti/xlate_kinds.c).
  * No GPU and no libcupti are involved: the translator only reads the structs.
  */
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "cupti/translate.h"
+#include "cupti/xlate_kinds.h"
 #include "gputrace.h"
 
 /* ---- fixture: a writer on a temporary file, and what came back ---------------------------- */
@@ -744,6 +746,109 @@ static void test_api_name_len(void **state)
 	}
 }
 
+/* ---- CUPTI's kinds -> the format's (xlate_kinds.c) ------------------------------------------ */
+
+/* The three mappings and the format's names, over plain ints, so that one table can hold them. */
+static int copy_of(int v) { return xlate_copy_kind((CUpti_ActivityMemcpyKind)v); }
+static int mem_of(int v) { return xlate_mem_kind((CUpti_ActivityMemoryKind)v); }
+static int sync_of(int v) { return xlate_sync_kind((CUpti_ActivitySynchronizationType)v); }
+
+/* Every kind CUPTI defines, name for name: the format's value of that meaning, and its name. */
+static void test_kind_mapping_name_for_name(void **state)
+{
+	(void)state;
+	static const struct {
+		int (*map)(int);
+		const char *(*name)(int);
+		int cupti, gt;
+		const char *want;
+	} rows[] = {
+		{ copy_of, gt_copy_kind_name, CUPTI_ACTIVITY_MEMCPY_KIND_HTOD, GT_COPY_HTOD, "HtoD" },
+		{ copy_of, gt_copy_kind_name, CUPTI_ACTIVITY_MEMCPY_KIND_DTOH, GT_COPY_DTOH, "DtoH" },
+		{ copy_of, gt_copy_kind_name, CUPTI_ACTIVITY_MEMCPY_KIND_HTOA, GT_COPY_HTOA, "HtoA" },
+		{ copy_of, gt_copy_kind_name, CUPTI_ACTIVITY_MEMCPY_KIND_ATOH, GT_COPY_ATOH, "AtoH" },
+		{ copy_of, gt_copy_kind_name, CUPTI_ACTIVITY_MEMCPY_KIND_ATOA, GT_COPY_ATOA, "AtoA" },
+		{ copy_of, gt_copy_kind_name, CUPTI_ACTIVITY_MEMCPY_KIND_ATOD, GT_COPY_ATOD, "AtoD" },
+		{ copy_of, gt_copy_kind_name, CUPTI_ACTIVITY_MEMCPY_KIND_DTOA, GT_COPY_DTOA, "DtoA" },
+		{ copy_of, gt_copy_kind_name, CUPTI_ACTIVITY_MEMCPY_KIND_DTOD, GT_COPY_DTOD, "DtoD" },
+		{ copy_of, gt_copy_kind_name, CUPTI_ACTIVITY_MEMCPY_KIND_HTOH, GT_COPY_HTOH, "HtoH" },
+		{ copy_of, gt_copy_kind_name, CUPTI_ACTIVITY_MEMCPY_KIND_PTOP, GT_COPY_PTOP, "PtoP" },
+		{ copy_of, gt_copy_kind_name, CUPTI_ACTIVITY_MEMCPY_KIND_UNKNOWN, GT_COPY_UNKNOWN, "unknown" },
+		{ mem_of, gt_mem_kind_name, CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE, GT_MEM_PAGEABLE, "pageable" },
+		{ mem_of, gt_mem_kind_name, CUPTI_ACTIVITY_MEMORY_KIND_PINNED, GT_MEM_PINNED, "pinned" },
+		{ mem_of, gt_mem_kind_name, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE, GT_MEM_DEVICE, "device" },
+		{ mem_of, gt_mem_kind_name, CUPTI_ACTIVITY_MEMORY_KIND_ARRAY, GT_MEM_ARRAY, "array" },
+		{ mem_of, gt_mem_kind_name, CUPTI_ACTIVITY_MEMORY_KIND_MANAGED, GT_MEM_MANAGED, "managed" },
+		{ mem_of, gt_mem_kind_name, CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC, GT_MEM_DEVICE_STATIC,
+		  "device-static" },
+		{ mem_of, gt_mem_kind_name, CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC, GT_MEM_MANAGED_STATIC,
+		  "managed-static" },
+		{ mem_of, gt_mem_kind_name, CUPTI_ACTIVITY_MEMORY_KIND_UNKNOWN, GT_MEM_UNKNOWN, "unknown" },
+		{ sync_of, gt_sync_kind_name, CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE,
+		  GT_SYNC_EVENT, "event" },
+		{ sync_of, gt_sync_kind_name, CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT,
+		  GT_SYNC_STREAM_WAIT_EVENT, "stream-wait-event" },
+		{ sync_of, gt_sync_kind_name, CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE,
+		  GT_SYNC_STREAM, "stream" },
+		{ sync_of, gt_sync_kind_name, CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE,
+		  GT_SYNC_CONTEXT, "context" },
+		{ sync_of, gt_sync_kind_name, CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN, GT_SYNC_UNKNOWN,
+		  "unknown" },
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		int v = rows[i].map(rows[i].cupti);
+		assert_int_equal(v, rows[i].gt);
+		assert_string_equal(rows[i].name(v), rows[i].want);
+	}
+}
+
+/* A value CUPTI may add later is written as the format's UNKNOWN (0), never as CUPTI's number. */
+static void test_kind_mapping_unknown_values(void **state)
+{
+	(void)state;
+	static const int later[] = { 11, 42, 200, 255, 0x10000, 0x7fffffff };
+	for (size_t i = 0; i < sizeof later / sizeof later[0]; i++) {
+		assert_int_equal(copy_of(later[i]), GT_COPY_UNKNOWN);
+		assert_int_equal(mem_of(later[i]), GT_MEM_UNKNOWN);
+		assert_int_equal(sync_of(later[i]), GT_SYNC_UNKNOWN);
+	}
+	assert_int_equal(mem_of(8), GT_MEM_UNKNOWN); /* the first value past each table */
+	assert_int_equal(sync_of(5), GT_SYNC_UNKNOWN);
+
+	/* And through the translator into the file: each record's kind fields. */
+	struct fx *f = fx_new();
+	CUpti_ActivityMemcpy6 m = mk_memcpy(77, 100);
+	m.srcKind = 42;
+	m.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_MANAGED;
+	feed(f, &m);
+	CUpti_ActivityMemset4 ms;
+	memset(&ms, 0, sizeof ms);
+	ms.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+	ms.memoryKind = 99;
+	feed(f, &ms);
+	CUpti_ActivitySynchronization2 sy;
+	memset(&sy, 0, sizeof sy);
+	sy.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+	sy.type = (CUpti_ActivitySynchronizationType)9;
+	feed(f, &sy);
+	CUpti_ActivityMemory4 mem;
+	memset(&mem, 0, sizeof mem);
+	mem.kind = CUPTI_ACTIVITY_KIND_MEMORY2;
+	mem.memoryOperationType = CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_ALLOCATION;
+	mem.memoryKind = (CUpti_ActivityMemoryKind)31;
+	feed(f, &mem);
+	fx_read(f, 0);
+	const struct gt_memcpy *c = &nth(f, GT_REC_MEMCPY, 0)->u.memcpy;
+	assert_int_equal(c->copy_kind, GT_COPY_UNKNOWN);
+	assert_int_equal(c->src_kind, GT_MEM_UNKNOWN);
+	assert_int_equal(c->dst_kind, GT_MEM_MANAGED);
+	assert_int_equal(f->x.stats.bytes_other, 100); /* an unknown copy counts as "other" */
+	assert_int_equal(nth(f, GT_REC_MEMSET, 0)->u.memset.mem_kind, GT_MEM_UNKNOWN);
+	assert_int_equal(nth(f, GT_REC_SYNC, 0)->u.sync.kind, GT_SYNC_UNKNOWN);
+	assert_int_equal(nth(f, GT_REC_MEMORY, 0)->u.memory.mem_kind, GT_MEM_UNKNOWN);
+	fx_free(f);
+}
+
 /* ---- synchronization, memory, overhead, graphs -------------------------------------------- */
 
 static void test_sync_fields(void **state)
@@ -1274,6 +1379,8 @@ int main(void)
 		cmocka_unit_test(test_api_records),
 		cmocka_unit_test(test_api_without_resolver),
 		cmocka_unit_test(test_api_name_len),
+		cmocka_unit_test(test_kind_mapping_name_for_name),
+		cmocka_unit_test(test_kind_mapping_unknown_values),
 		cmocka_unit_test(test_sync_fields),
 		cmocka_unit_test(test_memory_fields),
 		cmocka_unit_test(test_overhead_fields),

@@ -3,9 +3,10 @@
  * The man page is the format's specification; this test keeps it from drifting away from the code.
  * It parses the page's machine-readable tables (between '.\" fields NAME TYPE SIZE' and
  * '.\" end fields', the record type table and the limits table) and checks them against
- *   - the structs in gputrace.h, through tests/tools/gt_fields.h (offsetof/sizeof); that table in
- *     turn must tile every struct exactly, so a field added to the header without a row fails here;
- *   - the codec in traces/format.c (which fields are base, rel, d32);
+ *   - the structs in gputrace.h, through the format's schema (traces/schema.c, offsetof/sizeof);
+ *     that table in turn must tile every struct exactly, so a field added to the header without a
+ *     row fails here;
+ *   - the codec's treatment of each field, which format.c takes from the schema (base, rel, d32);
  *   - the record type names and sizes, and the GT_MAX_* limits in format.h;
  *   - a real file from the writer, parsed with the page's own offsets for the file, chunk and block
  *     headers, and the page's FNV-1a check.
@@ -28,7 +29,7 @@
 
 #include "format.h"
 #include "gputrace.h"
-#include "tests/tools/gt_fields.h"
+#include "schema.h"
 
 /* ---- the page's tables ---------------------------------------------------------------------- */
 
@@ -160,17 +161,17 @@ static const struct row *row_named(const struct table *t, const char *field)
 
 /* ---- record tables against the structs and the codec ------------------------------------------ */
 
-/* gt_fields.h covers every byte of every struct, in order, apart from padding the page documents. */
+/* The schema covers every byte of every struct, in order, apart from padding the page documents. */
 static void test_field_table_tiles_structs(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < GT_RECORD_FIELDS_N; i++) {
-		const struct gt_record_fields *rf = &gt_record_fields[i];
+	for (size_t i = 0; i < gt_schema_count; i++) {
+		const struct gt_record_schema *rf = &gt_schema[i];
 		unsigned pos = 0;
-		for (const struct gt_field *f = rf->fields; f->name; f++) {
+		for (const struct gt_field *f = rf->fields; f->member; f++) {
 			if (f->offset != pos)
 				fail_msg("%s: %s at %u, expected %u (implicit padding or a missing field)",
-				         rf->name, f->name, f->offset, pos);
+				         rf->name, f->member, f->offset, pos);
 			pos = f->offset + f->size;
 		}
 		/* Tail padding: only where the page documents it as a "(padding)" row. */
@@ -182,12 +183,14 @@ static void test_field_table_tiles_structs(void **state)
 			assert_int_equal(pad->off + pad->size, rf->size);
 		}
 	}
-	/* Every fixed type the codec knows has a field table. */
+	/* Every fixed type the library names has a field table, which the codec uses. */
 	for (int t = GT_REC_FIRST_FIXED; t <= GT_REC_TYPE_MAX; t++)
-		if (gt_fixed_desc(t) && !gt_record_fields_of(t))
-			fail_msg("fixed type %d has no row in gt_fields.h", t);
+		if (strcmp(gt_rec_type_name(t), "unknown") && !gt_fixed_desc(t))
+			fail_msg("fixed type %d has no row in the schema", t);
 }
 
+/* What the codec does with the field at `off` of a record of `type` (format.c's offset lists,
+ * gathered from the schema), in the page's words. */
 static const char *codec_enc(int type, unsigned off)
 {
 	const struct gt_fixed_desc *d = gt_fixed_desc(type);
@@ -209,8 +212,8 @@ static const char *codec_enc(int type, unsigned off)
 static void test_page_record_tables_match_structs(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < GT_RECORD_FIELDS_N; i++) {
-		const struct gt_record_fields *rf = &gt_record_fields[i];
+	for (size_t i = 0; i < gt_schema_count; i++) {
+		const struct gt_record_schema *rf = &gt_schema[i];
 		const struct table *t = table_named(rf->name);
 		if (!t)
 			fail_msg("the page has no field table for %s", rf->name);
@@ -218,16 +221,16 @@ static void test_page_record_tables_match_structs(void **state)
 		if (t->size != rf->size)
 			fail_msg("%s: page says %u bytes, sizeof is %u", rf->name, t->size, rf->size);
 		int k = 0;
-		for (const struct gt_field *f = rf->fields; f->name; f++, k++) {
+		for (const struct gt_field *f = rf->fields; f->member; f++, k++) {
 			if (k >= t->n)
-				fail_msg("%s: field %s missing from the page", rf->name, f->name);
+				fail_msg("%s: field %s missing from the page", rf->name, f->member);
 			const struct row *r = &t->rows[k];
-			if (strcmp(r->field, f->name) || r->off != f->offset || r->size != f->size ||
+			if (strcmp(r->field, f->member) || r->off != f->offset || r->size != f->size ||
 			    strcmp(r->type, f->type))
 				fail_msg("%s: page row %u %u %s %s, struct field %u %u %s %s", rf->name, r->off,
-				         r->size, r->type, r->field, f->offset, f->size, f->type, f->name);
+				         r->size, r->type, r->field, f->offset, f->size, f->type, f->member);
 			if (strcmp(r->enc, codec_enc(rf->type, f->offset)))
-				fail_msg("%s.%s: page says enc %s, the codec does %s", rf->name, f->name, r->enc,
+				fail_msg("%s.%s: page says enc %s, the codec does %s", rf->name, f->member, r->enc,
 				         codec_enc(rf->type, f->offset));
 		}
 		/* Anything after the fields can only be the documented padding. */
@@ -240,35 +243,80 @@ static void test_page_record_tables_match_structs(void **state)
 		if (tables[i].type == 0)
 			continue;
 		size_t j = 0;
-		while (j < GT_RECORD_FIELDS_N && strcmp(gt_record_fields[j].name, tables[i].name))
+		while (j < gt_schema_count && strcmp(gt_schema[j].name, tables[i].name))
 			j++;
-		if (j == GT_RECORD_FIELDS_N)
+		if (j == gt_schema_count)
 			fail_msg("page table %s (type %d) has no struct", tables[i].name, tables[i].type);
 	}
 }
 
-/* Every offset the codec codes is the start of a field of the right width. */
-static void test_codec_offsets_are_fields(void **state)
+/* The codec's fields have the widths it codes them at: field 0 (and only it) is the u64 base, rel
+ * fields are u64, d32 fields u32; format.c's offset lists hold exactly those; and the variable
+ * records' structs are not delta-coded at all. */
+static void test_codec_fields_have_their_widths(void **state)
 {
 	(void)state;
-	for (int t = GT_REC_FIRST_FIXED; t <= GT_REC_TYPE_MAX; t++) {
-		const struct gt_fixed_desc *d = gt_fixed_desc(t);
-		if (!d)
-			continue;
-		const struct gt_record_fields *rf = gt_record_fields_of(t);
-		assert_non_null(rf);
-		assert_int_equal(d->size, rf->size);
-		for (unsigned k = 0; k < d->n_rel + d->n_delta32; k++) {
-			unsigned off = k < d->n_rel ? d->rel[k] : d->delta32[k - d->n_rel];
-			unsigned want = k < d->n_rel ? 8 : 4;
-			const struct gt_field *f = rf->fields;
-			while (f->name && f->offset != off)
-				f++;
-			if (!f->name || f->size != want)
-				fail_msg("%s: codec offset %u is not a %u-byte field", rf->name, off, want);
+	for (size_t i = 0; i < gt_schema_count; i++) {
+		const struct gt_record_schema *rf = &gt_schema[i];
+		int fixed = rf->type >= GT_REC_FIRST_FIXED;
+		unsigned n_rel = 0, n_delta32 = 0;
+		if (fixed) {
+			assert_ptr_equal(gt_fixed_desc(rf->type)->schema, rf);
+			assert_int_equal(gt_fixed_desc(rf->type)->size, rf->size);
+			assert_string_equal(rf->fields[0].type, "u64");
+			assert_int_equal(rf->fields[0].codec, GT_CODEC_BASE);
 		}
-		assert_string_equal(rf->fields[0].type, "u64"); /* the base */
+		for (const struct gt_field *f = rf->fields; f->member; f++) {
+			n_rel += f->codec == GT_CODEC_REL;
+			n_delta32 += f->codec == GT_CODEC_DELTA32;
+			if (f->codec == GT_CODEC_PLAIN)
+				continue;
+			if (!fixed)
+				fail_msg("%s.%s: a variable record's field is delta-coded", rf->name, f->member);
+			if (f->codec == GT_CODEC_BASE && f != rf->fields)
+				fail_msg("%s.%s: only field 0 is the base", rf->name, f->member);
+			unsigned want = f->codec == GT_CODEC_DELTA32 ? 4 : 8;
+			if (f->size != want)
+				fail_msg("%s.%s: coded as %u bytes, the field has %u", rf->name, f->member, want,
+				         f->size);
+		}
+		/* The codec's offset lists hold every coded field (none lost to GT_MAX_CODED_FIELDS). */
+		if (fixed) {
+			assert_int_equal(gt_fixed_desc(rf->type)->n_rel, n_rel);
+			assert_int_equal(gt_fixed_desc(rf->type)->n_delta32, n_delta32);
+		}
 	}
+}
+
+/* What dump and the exports show: every field of a fixed record but its reserved ones, which must
+ * therefore end the struct (gt_fields_of stops at the first); enumerations have their names. */
+static void test_shown_fields_lead(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < gt_schema_count; i++) {
+		const struct gt_record_schema *rf = &gt_schema[i];
+		if (rf->type < GT_REC_FIRST_FIXED)
+			continue;
+		size_t n, all = 0, reserved = 0;
+		const struct gt_field *shown = gt_fields_of(rf->type, &n);
+		assert_ptr_equal(shown, rf->fields);
+		for (const struct gt_field *f = rf->fields; f->member; f++, all++) {
+			if (f->kind == GT_FIELD_RESERVED) {
+				assert_null(f->name);
+				reserved++;
+			} else if (all >= n) {
+				fail_msg("%s.%s: shown, but after a reserved field", rf->name, f->member);
+			} else {
+				assert_non_null(f->name);
+			}
+			if (f->kind == GT_FIELD_ENUM)
+				assert_non_null(f->enum_name);
+		}
+		assert_int_equal(n + reserved, all);
+	}
+	size_t n;
+	assert_null(gt_fields_of(GT_REC_DEVICE, &n));
+	assert_int_equal(n, 0);
 }
 
 /* The type table: numbers, names, encodings and fixed sizes, both ways. */
@@ -608,7 +656,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_field_table_tiles_structs),
 		cmocka_unit_test(test_page_record_tables_match_structs),
-		cmocka_unit_test(test_codec_offsets_are_fields),
+		cmocka_unit_test(test_codec_fields_have_their_widths),
+		cmocka_unit_test(test_shown_fields_lead),
 		cmocka_unit_test(test_page_type_table),
 		cmocka_unit_test(test_page_limits),
 		cmocka_unit_test(test_capture_rules),

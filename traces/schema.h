@@ -1,0 +1,74 @@
+/* schema.h: the trace format's records as data: every field of every record struct in gputrace.h.
+ *
+ * The one table of the format's layout. Built from offsetof and sizeof, so it cannot disagree with
+ * the header about where a field is. The codec (format.c) takes from it which fields are stored as
+ * deltas; `gpuanalyze dump` and the exports print the shown fields by name (string ids resolved,
+ * enumerations named); tests/unit/test_trace_spec.c checks that it tiles each struct exactly and
+ * that gputrace-format(5) documents the same rows; the test tools lay records out from it.
+ * Internal to the trace library (not installed).
+ */
+#ifndef GT_SCHEMA_H
+#define GT_SCHEMA_H
+
+#include "gputrace.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How a field is shown. */
+enum gt_field_kind {
+	GT_FIELD_UINT,     /* unsigned integer of `size` bytes */
+	GT_FIELD_INT,      /* signed integer of `size` bytes */
+	GT_FIELD_HEX,      /* unsigned, shown as "0x..." (addresses, colours) */
+	GT_FIELD_STRING,   /* u32 string id, shown as the string */
+	GT_FIELD_ENUM,     /* unsigned, shown through enum_name (the number when the name is unknown) */
+	GT_FIELD_RESERVED, /* reserved bytes: never shown */
+};
+
+/* How the codec stores a fixed record's field before transposing the block (format.c). */
+enum gt_field_codec {
+	GT_CODEC_PLAIN,   /* as is */
+	GT_CODEC_BASE,    /* field 0: zigzag delta to the previous record's base */
+	GT_CODEC_REL,     /* u64 timestamp relative to its record's base (0 stays 0) */
+	GT_CODEC_DELTA32, /* u32 as the wrapping difference to the previous record's */
+};
+
+struct gt_field {
+	const char *member;  /* as in the struct (an array's name without its bound); NULL ends a table */
+	const char *name;    /* as shown: "name" for name_id; NULL for reserved fields */
+	uint16_t offset;
+	uint16_t size;
+	uint8_t kind;        /* enum gt_field_kind */
+	uint8_t codec;       /* enum gt_field_codec */
+	const char *type;    /* u8 u16 u32 u64 i32, u8[n] or u32[n], as gputrace-format(5) writes it */
+	const char *(*enum_name)(int value);
+};
+
+struct gt_record_schema {
+	int type;                      /* enum gt_rec_type (a sub-structure: its record's type) */
+	const char *name;              /* gt_rec_type_name(), or the sub-structure's name */
+	uint16_t size;                 /* sizeof the struct */
+	const struct gt_field *fields; /* in struct order, ending with a NULL member */
+};
+
+/* Every struct of the format: variable records' leading structs, the capture's parameter entry,
+ * then the fixed records in type order. */
+extern const struct gt_record_schema gt_schema[];
+extern const size_t gt_schema_count;
+
+/* The schema of record type `type` (a fixed type, or a variable type's leading struct); NULL if
+ * the format has none. */
+const struct gt_record_schema *gt_schema_of(int type);
+
+/* The shown fields of a fixed record type in struct order (reserved fields, which end every fixed
+ * struct, left out); NULL (and *n = 0) for other types. */
+const struct gt_field *gt_fields_of(int type, size_t *n);
+/* The field's integer value in rec (a struct of its type). */
+uint64_t gt_field_u64(const struct gt_field *f, const void *rec);
+int64_t gt_field_i64(const struct gt_field *f, const void *rec);
+/* The field as text (string ids resolved through r, enums named); the result points into buf or
+ * into the reader's string table. */
+const char *gt_field_text(const struct gt_field *f, const void *rec, const struct gt_reader *r,
+                          char *buf, size_t len);
+
+#endif
