@@ -251,204 +251,237 @@ static int flow_of_op(struct ex *x, uint32_t corr, const struct track *t, uint32
 	return 0;
 }
 
+/* Where a slice record is drawn: its track and lane, its ends and middle (where flow arrows attach). */
+struct drawn {
+	const struct track *t;
+	uint32_t lane;
+	uint64_t start, end, mid;
+};
+
+/* A kernel's slice, its launch arguments and its flow arrow. */
+static int chrome_kernel(struct ex *x, const struct gt_reader *r, const struct drawn *sl, const struct gt_kernel *k)
+{
+	size_t nlen = 0;
+	const char *nm = gt_ex_name_of(x, r, k->name_id, 1, &nlen);
+	if (!nm)
+		return GT_ERR_NOMEM;
+	slice_head(x, sl->t, sl->lane, sl->start, sl->end, nm, nlen, "kernel");
+	/* By hand: this is the line written millions of times (at most 10 numbers of 20 digits). */
+	struct out *o = &x->o;
+	char *p = reserve(o, 400);
+	p = W_LIT(p, "\"correlation\":");
+	p = w_u64(p, k->correlation_id);
+	p = W_LIT(p, ",\"grid\":\"");
+	p = w_dims(p, k->grid_x, k->grid_y, k->grid_z);
+	p = W_LIT(p, "\",\"block\":\"");
+	p = w_dims(p, k->block_x, k->block_y, k->block_z);
+	p = W_LIT(p, "\",\"registers\":");
+	p = w_u64(p, k->registers);
+	p = W_LIT(p, ",\"static_smem\":");
+	p = w_u64(p, k->static_smem);
+	p = W_LIT(p, ",\"dynamic_smem\":");
+	p = w_u64(p, k->dynamic_smem);
+	if (k->flags & GT_KERNEL_HAS_QUEUED && k->queued && k->queued <= sl->start) {
+		p = W_LIT(p, ",\"queued_to_start_ns\":");
+		p = w_u64(p, sl->start - k->queued);
+	}
+	if (k->graph_id) {
+		p = W_LIT(p, ",\"graph\":");
+		p = w_u64(p, k->graph_id);
+	}
+	p = W_LIT(p, "}}");
+	commit(o, p);
+	return flow_of_op(x, k->correlation_id, sl->t, sl->lane, sl->mid);
+}
+
+/* A memcpy's slice (named by its kinds, made again only when they change) and its flow arrow. */
+static int chrome_memcpy(struct ex *x, const struct drawn *sl, const struct gt_memcpy *m)
+{
+	uint32_t mk = 1u << 24 | (uint32_t)m->copy_kind << 16 | (uint32_t)m->src_kind << 8 | m->dst_kind;
+	if (mk != x->op_key) {
+		snprintf(x->op_name, sizeof x->op_name, "\"memcpy %s %s->%s\"", gt_copy_kind_name(m->copy_kind),
+		         gt_mem_kind_name(m->src_kind), gt_mem_kind_name(m->dst_kind));
+		x->op_key = mk;
+	}
+	slice_head(x, sl->t, sl->lane, sl->start, sl->end, x->op_name, strlen(x->op_name), "memcpy");
+	arg_u(x, "correlation", m->correlation_id, 1);
+	arg_u(x, "bytes", m->bytes, 0);
+	if (m->flags & GT_COPY_ASYNC)
+		PUTS(&x->o, ",\"async\":\"yes\"}}");
+	else
+		PUTS(&x->o, ",\"async\":\"no\"}}");
+	return flow_of_op(x, m->correlation_id, sl->t, sl->lane, sl->mid);
+}
+
+/* A memset's slice and its flow arrow. */
+static int chrome_memset(struct ex *x, const struct drawn *sl, const struct gt_memset *m)
+{
+	uint32_t mk = 2u << 24 | m->mem_kind;
+	if (mk != x->op_key) {
+		snprintf(x->op_name, sizeof x->op_name, "\"memset %s\"", gt_mem_kind_name(m->mem_kind));
+		x->op_key = mk;
+	}
+	slice_head(x, sl->t, sl->lane, sl->start, sl->end, x->op_name, strlen(x->op_name), "memset");
+	arg_u(x, "correlation", m->correlation_id, 1);
+	arg_u(x, "bytes", m->bytes, 0);
+	arg_u(x, "value", m->value, 0);
+	PUTS(&x->o, "}}");
+	return flow_of_op(x, m->correlation_id, sl->t, sl->lane, sl->mid);
+}
+
+/* An API call's slice and the flow arrows that start at it. */
+static int chrome_api(struct ex *x, const struct gt_reader *r, const struct drawn *sl, const struct gt_api *a)
+{
+	size_t nlen = 0;
+	const char *nm = gt_ex_name_of(x, r, a->name_id, 0, &nlen);
+	if (!nm)
+		return GT_ERR_NOMEM;
+	slice_head(x, sl->t, sl->lane, sl->start, sl->end, nm, nlen,
+	           a->domain == GT_API_DRIVER ? "cuda_driver" : "cuda_runtime");
+	arg_u(x, "correlation", a->correlation_id, 1);
+	if (a->return_value) {
+		PUTS(&x->o, ",\"return\":");
+		put_i64(&x->o, a->return_value);
+	}
+	PUTS(&x->o, "}}");
+	flows_of_call(x, a->correlation_id, sl->t, sl->lane, sl->mid);
+	return 0;
+}
+
+/* A synchronization's slice. */
+static int chrome_sync(struct ex *x, const struct drawn *sl, const struct gt_sync *y)
+{
+	char buf[160];
+	/* One of a few names (no snprintf for each of a million syncs). */
+	const char *kn = gt_sync_kind_name(y->kind);
+	size_t kl = strlen(kn);
+	if (kl > sizeof buf - 8)
+		kl = sizeof buf - 8;
+	memcpy(buf, "\"sync ", 6);
+	memcpy(buf + 6, kn, kl);
+	buf[6 + kl] = '"';
+	slice_head(x, sl->t, sl->lane, sl->start, sl->end, buf, kl + 7, "sync");
+	arg_u(x, "correlation", y->correlation_id, 1);
+	if (y->stream_id != UINT32_MAX)
+		arg_u(x, "stream", y->stream_id, 0);
+	PUTS(&x->o, "}}");
+	return 0;
+}
+
+/* An NVTX mark (an instant on its thread) or range (a slice, when s > 0). */
+static int chrome_nvtx(struct ex *x, const struct gt_reader *r, int s, const struct drawn *sl,
+                       const struct gt_nvtx *n)
+{
+	size_t nlen = 0;
+	const char *nm = gt_ex_name_of(x, r, n->name_id, 0, &nlen);
+	if (!nm)
+		return GT_ERR_NOMEM;
+	if (n->kind == GT_NVTX_MARK) {
+		const struct track *th = gt_ex_track_of(x, TK_THREAD, 0, n->thread_id, 0);
+		if (th && n->start)
+			instant(x, th->pid, th->tid0, 't', rel(x, n->start), nm, "nvtx");
+		return 0;
+	}
+	if (s <= 0)
+		return 0;
+	slice_head(x, sl->t, sl->lane, sl->start, sl->end, nm, nlen, "nvtx");
+	arg_u(x, "depth", n->depth, 1);
+	if (n->domain_id) {
+		const char *dom = gt_ex_name_of(x, r, n->domain_id, 0, NULL);
+		if (!dom)
+			return GT_ERR_NOMEM;
+		PUTS(&x->o, ",\"domain\":");
+		put_str(&x->o, dom);
+	}
+	if (n->kind == GT_NVTX_START_END)
+		arg_u(x, "thread", n->thread_id, 0);
+	PUTS(&x->o, "}}");
+	return 0;
+}
+
+/* The tracer's own overhead, as a slice. */
+static int chrome_overhead(struct ex *x, const struct drawn *sl, const struct gt_overhead *v)
+{
+	char buf[160];
+	snprintf(buf, sizeof buf, "\"overhead kind %u\"", v->kind);
+	if (v->kind == GT_OVERHEAD_CAPTURE)
+		snprintf(buf, sizeof buf, "\"shadow capture\"");
+	slice_head(x, sl->t, sl->lane, sl->start, sl->end, buf, strlen(buf), "overhead");
+	arg_u(x, "object", v->object_id, 1);
+	PUTS(&x->o, "}}");
+	return 0;
+}
+
+/* A clock sample: four counters on its device's process. */
+static int chrome_clock_sample(struct ex *x, const struct gt_clock_sample *c)
+{
+	if (!c->timestamp)
+		return 0;
+	uint32_t pid = dev_pid(x, c->device_id);
+	uint64_t ts = rel(x, c->timestamp);
+	counter(x, pid, ts, "SM clock (MHz)", "MHz", c->sm_clock_mhz);
+	counter(x, pid, ts, "memory clock (MHz)", "MHz", c->mem_clock_mhz);
+	counter(x, pid, ts, "temperature (C)", "C", c->temperature_c);
+	counter(x, pid, ts, "power (mW)", "mW", c->power_mw);
+	return 0;
+}
+
+/* A process event, as an instant on the host's process. */
+static int chrome_process(struct ex *x, const struct gt_process *p)
+{
+	char buf[160];
+	if (!p->timestamp)
+		return 0;
+	switch (p->event) {
+	case GT_PROCESS_START: snprintf(buf, sizeof buf, "\"process start\""); break;
+	case GT_PROCESS_EXIT: snprintf(buf, sizeof buf, "\"process exit (status %d)\"", p->status); break;
+	case GT_PROCESS_SIGNAL: snprintf(buf, sizeof buf, "\"process killed by signal %d\"", p->status); break;
+	case GT_PROCESS_FORKED: snprintf(buf, sizeof buf, "\"forked from %d\"", p->status); break;
+	case GT_PROCESS_EXEC: snprintf(buf, sizeof buf, "\"exec: trace ends\""); break;
+	case GT_PROCESS_TRACING_OFF: snprintf(buf, sizeof buf, "\"tracing stopped\""); break;
+	case GT_PROCESS_WINDOW_OPEN: snprintf(buf, sizeof buf, "\"recording window %d opens\"", p->status); break;
+	case GT_PROCESS_WINDOW_CLOSE: snprintf(buf, sizeof buf, "\"recording window %d closes\"", p->status); break;
+	default: snprintf(buf, sizeof buf, "\"process event %u\"", p->event); break;
+	}
+	instant(x, x->host_pid, 0, 'p', rel(x, p->timestamp), buf, "process");
+	return 0;
+}
+
+/* Dropped records, as a global instant. */
+static int chrome_dropped(struct ex *x, const struct gt_dropped *d)
+{
+	char buf[160];
+	snprintf(buf, sizeof buf, "\"%llu records dropped (%s)\"", (unsigned long long)d->count,
+	         gt_drop_reason_name((int)d->reason));
+	/* Without a time: at the start of what is shown. */
+	instant(x, x->host_pid, 0, 'g', d->timestamp ? rel(x, d->timestamp) : x->win->start, buf, "dropped");
+	return 0;
+}
+
 int gt_ex_emit_chrome(struct ex *x, const struct gt_reader *r, const struct gt_event *ev)
 {
 	int kind;
 	uint32_t device;
-	uint64_t key, start, end;
-	int s = gt_ex_slice_of(ev, &kind, &device, &key, &start, &end);
-	const struct track *t = NULL;
-	uint32_t lane = 0;
+	uint64_t key;
+	struct drawn sl = { NULL, 0, 0, 0, 0 };
+	int s = gt_ex_slice_of(ev, &kind, &device, &key, &sl.start, &sl.end);
 	if (s > 0) {
-		if (!(t = gt_ex_track_of(x, kind, device, key, 0)))
+		if (!(sl.t = gt_ex_track_of(x, kind, device, key, 0)))
 			return GT_ERR_STATE;
-		lane = lane_of(x);
+		sl.lane = lane_of(x);
 	}
-	const char *nm;
-	size_t nlen = 0;
-	char buf[160];
-	uint64_t mid = start + (end - start) / 2;
+	sl.mid = sl.start + (sl.end - sl.start) / 2;
 	switch (ev->type) {
-	case GT_REC_KERNEL: {
-		if (s <= 0)
-			return 0;
-		const struct gt_kernel *k = &ev->u.kernel;
-		if (!(nm = gt_ex_name_of(x, r, k->name_id, 1, &nlen)))
-			return GT_ERR_NOMEM;
-		slice_head(x, t, lane, start, end, nm, nlen, "kernel");
-		/* By hand: this is the line written millions of times (at most 10 numbers of 20 digits). */
-		struct out *o = &x->o;
-		char *p = reserve(o, 400);
-		p = W_LIT(p, "\"correlation\":");
-		p = w_u64(p, k->correlation_id);
-		p = W_LIT(p, ",\"grid\":\"");
-		p = w_dims(p, k->grid_x, k->grid_y, k->grid_z);
-		p = W_LIT(p, "\",\"block\":\"");
-		p = w_dims(p, k->block_x, k->block_y, k->block_z);
-		p = W_LIT(p, "\",\"registers\":");
-		p = w_u64(p, k->registers);
-		p = W_LIT(p, ",\"static_smem\":");
-		p = w_u64(p, k->static_smem);
-		p = W_LIT(p, ",\"dynamic_smem\":");
-		p = w_u64(p, k->dynamic_smem);
-		if (k->flags & GT_KERNEL_HAS_QUEUED && k->queued && k->queued <= start) {
-			p = W_LIT(p, ",\"queued_to_start_ns\":");
-			p = w_u64(p, start - k->queued);
-		}
-		if (k->graph_id) {
-			p = W_LIT(p, ",\"graph\":");
-			p = w_u64(p, k->graph_id);
-		}
-		p = W_LIT(p, "}}");
-		commit(o, p);
-		return flow_of_op(x, k->correlation_id, t, lane, mid);
-	}
-	case GT_REC_MEMCPY: {
-		if (s <= 0)
-			return 0;
-		const struct gt_memcpy *m = &ev->u.memcpy;
-		uint32_t mk = 1u << 24 | (uint32_t)m->copy_kind << 16 | (uint32_t)m->src_kind << 8 | m->dst_kind;
-		if (mk != x->op_key) {
-			snprintf(x->op_name, sizeof x->op_name, "\"memcpy %s %s->%s\"", gt_copy_kind_name(m->copy_kind),
-			         gt_mem_kind_name(m->src_kind), gt_mem_kind_name(m->dst_kind));
-			x->op_key = mk;
-		}
-		slice_head(x, t, lane, start, end, x->op_name, strlen(x->op_name), "memcpy");
-		arg_u(x, "correlation", m->correlation_id, 1);
-		arg_u(x, "bytes", m->bytes, 0);
-		if (m->flags & GT_COPY_ASYNC)
-			PUTS(&x->o, ",\"async\":\"yes\"}}");
-		else
-			PUTS(&x->o, ",\"async\":\"no\"}}");
-		return flow_of_op(x, m->correlation_id, t, lane, mid);
-	}
-	case GT_REC_MEMSET: {
-		if (s <= 0)
-			return 0;
-		const struct gt_memset *m = &ev->u.memset;
-		uint32_t mk = 2u << 24 | m->mem_kind;
-		if (mk != x->op_key) {
-			snprintf(x->op_name, sizeof x->op_name, "\"memset %s\"", gt_mem_kind_name(m->mem_kind));
-			x->op_key = mk;
-		}
-		slice_head(x, t, lane, start, end, x->op_name, strlen(x->op_name), "memset");
-		arg_u(x, "correlation", m->correlation_id, 1);
-		arg_u(x, "bytes", m->bytes, 0);
-		arg_u(x, "value", m->value, 0);
-		PUTS(&x->o, "}}");
-		return flow_of_op(x, m->correlation_id, t, lane, mid);
-	}
-	case GT_REC_API: {
-		if (s <= 0)
-			return 0;
-		const struct gt_api *a = &ev->u.api;
-		if (!(nm = gt_ex_name_of(x, r, a->name_id, 0, &nlen)))
-			return GT_ERR_NOMEM;
-		slice_head(x, t, lane, start, end, nm, nlen, a->domain == GT_API_DRIVER ? "cuda_driver" : "cuda_runtime");
-		arg_u(x, "correlation", a->correlation_id, 1);
-		if (a->return_value) {
-			PUTS(&x->o, ",\"return\":");
-			put_i64(&x->o, a->return_value);
-		}
-		PUTS(&x->o, "}}");
-		flows_of_call(x, a->correlation_id, t, lane, mid);
-		return 0;
-	}
-	case GT_REC_SYNC: {
-		if (s <= 0)
-			return 0;
-		const struct gt_sync *y = &ev->u.sync;
-		/* One of a few names (no snprintf for each of a million syncs). */
-		const char *kn = gt_sync_kind_name(y->kind);
-		size_t kl = strlen(kn);
-		if (kl > sizeof buf - 8)
-			kl = sizeof buf - 8;
-		memcpy(buf, "\"sync ", 6);
-		memcpy(buf + 6, kn, kl);
-		buf[6 + kl] = '"';
-		slice_head(x, t, lane, start, end, buf, kl + 7, "sync");
-		arg_u(x, "correlation", y->correlation_id, 1);
-		if (y->stream_id != UINT32_MAX)
-			arg_u(x, "stream", y->stream_id, 0);
-		PUTS(&x->o, "}}");
-		return 0;
-	}
-	case GT_REC_NVTX: {
-		const struct gt_nvtx *n = &ev->u.nvtx;
-		if (!(nm = gt_ex_name_of(x, r, n->name_id, 0, &nlen)))
-			return GT_ERR_NOMEM;
-		if (n->kind == GT_NVTX_MARK) {
-			const struct track *th = gt_ex_track_of(x, TK_THREAD, 0, n->thread_id, 0);
-			if (th && n->start)
-				instant(x, th->pid, th->tid0, 't', rel(x, n->start), nm, "nvtx");
-			return 0;
-		}
-		if (s <= 0)
-			return 0;
-		slice_head(x, t, lane, start, end, nm, nlen, "nvtx");
-		arg_u(x, "depth", n->depth, 1);
-		if (n->domain_id) {
-			const char *dom = gt_ex_name_of(x, r, n->domain_id, 0, NULL);
-			if (!dom)
-				return GT_ERR_NOMEM;
-			PUTS(&x->o, ",\"domain\":");
-			put_str(&x->o, dom);
-		}
-		if (n->kind == GT_NVTX_START_END)
-			arg_u(x, "thread", n->thread_id, 0);
-		PUTS(&x->o, "}}");
-		return 0;
-	}
-	case GT_REC_OVERHEAD: {
-		if (s <= 0)
-			return 0;
-		const struct gt_overhead *v = &ev->u.overhead;
-		snprintf(buf, sizeof buf, "\"overhead kind %u\"", v->kind);
-		if (v->kind == GT_OVERHEAD_CAPTURE)
-			snprintf(buf, sizeof buf, "\"shadow capture\"");
-		slice_head(x, t, lane, start, end, buf, strlen(buf), "overhead");
-		arg_u(x, "object", v->object_id, 1);
-		PUTS(&x->o, "}}");
-		return 0;
-	}
-	case GT_REC_CLOCK_SAMPLE: {
-		const struct gt_clock_sample *c = &ev->u.clock_sample;
-		if (!c->timestamp)
-			return 0;
-		uint32_t pid = dev_pid(x, c->device_id);
-		uint64_t ts = rel(x, c->timestamp);
-		counter(x, pid, ts, "SM clock (MHz)", "MHz", c->sm_clock_mhz);
-		counter(x, pid, ts, "memory clock (MHz)", "MHz", c->mem_clock_mhz);
-		counter(x, pid, ts, "temperature (C)", "C", c->temperature_c);
-		counter(x, pid, ts, "power (mW)", "mW", c->power_mw);
-		return 0;
-	}
-	case GT_REC_PROCESS: {
-		const struct gt_process *p = &ev->u.process;
-		if (!p->timestamp)
-			return 0;
-		switch (p->event) {
-		case GT_PROCESS_START: snprintf(buf, sizeof buf, "\"process start\""); break;
-		case GT_PROCESS_EXIT: snprintf(buf, sizeof buf, "\"process exit (status %d)\"", p->status); break;
-		case GT_PROCESS_SIGNAL: snprintf(buf, sizeof buf, "\"process killed by signal %d\"", p->status); break;
-		case GT_PROCESS_FORKED: snprintf(buf, sizeof buf, "\"forked from %d\"", p->status); break;
-		case GT_PROCESS_EXEC: snprintf(buf, sizeof buf, "\"exec: trace ends\""); break;
-		case GT_PROCESS_TRACING_OFF: snprintf(buf, sizeof buf, "\"tracing stopped\""); break;
-		case GT_PROCESS_WINDOW_OPEN: snprintf(buf, sizeof buf, "\"recording window %d opens\"", p->status); break;
-		case GT_PROCESS_WINDOW_CLOSE: snprintf(buf, sizeof buf, "\"recording window %d closes\"", p->status); break;
-		default: snprintf(buf, sizeof buf, "\"process event %u\"", p->event); break;
-		}
-		instant(x, x->host_pid, 0, 'p', rel(x, p->timestamp), buf, "process");
-		return 0;
-	}
-	case GT_REC_DROPPED: {
-		const struct gt_dropped *d = &ev->u.dropped;
-		snprintf(buf, sizeof buf, "\"%llu records dropped (%s)\"", (unsigned long long)d->count,
-		         gt_drop_reason_name((int)d->reason));
-		/* Without a time: at the start of what is shown. */
-		instant(x, x->host_pid, 0, 'g', d->timestamp ? rel(x, d->timestamp) : x->win->start, buf, "dropped");
-		return 0;
-	}
+	case GT_REC_KERNEL: return s > 0 ? chrome_kernel(x, r, &sl, &ev->u.kernel) : 0;
+	case GT_REC_MEMCPY: return s > 0 ? chrome_memcpy(x, &sl, &ev->u.memcpy) : 0;
+	case GT_REC_MEMSET: return s > 0 ? chrome_memset(x, &sl, &ev->u.memset) : 0;
+	case GT_REC_API: return s > 0 ? chrome_api(x, r, &sl, &ev->u.api) : 0;
+	case GT_REC_SYNC: return s > 0 ? chrome_sync(x, &sl, &ev->u.sync) : 0;
+	case GT_REC_NVTX: return chrome_nvtx(x, r, s, &sl, &ev->u.nvtx);
+	case GT_REC_OVERHEAD: return s > 0 ? chrome_overhead(x, &sl, &ev->u.overhead) : 0;
+	case GT_REC_CLOCK_SAMPLE: return chrome_clock_sample(x, &ev->u.clock_sample);
+	case GT_REC_PROCESS: return chrome_process(x, &ev->u.process);
+	case GT_REC_DROPPED: return chrome_dropped(x, &ev->u.dropped);
 	default: return 0;
 	}
 }

@@ -217,6 +217,198 @@ static int csv_slice(struct ex *x, const struct gt_reader *r, const struct gt_ev
 }
 
 /* type,start_ns,end_ns,duration_ns,ts_us,process,track,lane,name,correlation_id,bytes,detail */
+/* One row of the general (slow) path: its fields, filled per record type, then written. */
+struct row {
+	const struct track *t; /* where it is drawn, or NULL: then proc names its process */
+	uint32_t lane;
+	int interval;            /* start and end are both printed */
+	uint64_t start, end, ts; /* raw ns; ts 0: no time */
+	const char *nm;
+	size_t nlen;
+	char detail[200], proc[40], nbuf[160];
+	uint64_t corr, bytes;
+	int has_corr, has_bytes;
+};
+
+/* Fields of a GPU operation, an API call, a sync, an NVTX range or a memory event; 1: not one of them. */
+static int csv_describe_op(struct ex *x, const struct gt_reader *r, const struct gt_event *ev, struct row *w)
+{
+	switch (ev->type) {
+	case GT_REC_KERNEL: {
+		const struct gt_kernel *k = &ev->u.kernel;
+		if (!(w->nm = gt_ex_name_of(x, r, k->name_id, 1, &w->nlen)))
+			return GT_ERR_NOMEM;
+		w->corr = k->correlation_id, w->has_corr = 1;
+		snprintf(w->proc, sizeof w->proc, "GPU %u", k->device_id);
+		snprintf(w->detail, sizeof w->detail, "grid %ux%ux%u block %ux%ux%u registers %u smem %u+%u", k->grid_x,
+		         k->grid_y, k->grid_z, k->block_x, k->block_y, k->block_z, k->registers, k->static_smem,
+		         k->dynamic_smem);
+		return 0;
+	}
+	case GT_REC_MEMCPY: {
+		const struct gt_memcpy *m = &ev->u.memcpy;
+		snprintf(w->nbuf, sizeof w->nbuf, "memcpy %s %s->%s", gt_copy_kind_name(m->copy_kind),
+		         gt_mem_kind_name(m->src_kind), gt_mem_kind_name(m->dst_kind));
+		w->nm = w->nbuf;
+		w->corr = m->correlation_id, w->has_corr = 1, w->bytes = m->bytes, w->has_bytes = 1;
+		snprintf(w->proc, sizeof w->proc, "GPU %u", m->device_id);
+		snprintf(w->detail, sizeof w->detail, "%s", m->flags & GT_COPY_ASYNC ? "async" : "sync");
+		return 0;
+	}
+	case GT_REC_MEMSET: {
+		const struct gt_memset *m = &ev->u.memset;
+		snprintf(w->nbuf, sizeof w->nbuf, "memset %s", gt_mem_kind_name(m->mem_kind));
+		w->nm = w->nbuf;
+		w->corr = m->correlation_id, w->has_corr = 1, w->bytes = m->bytes, w->has_bytes = 1;
+		snprintf(w->proc, sizeof w->proc, "GPU %u", m->device_id);
+		snprintf(w->detail, sizeof w->detail, "value %u", m->value);
+		return 0;
+	}
+	case GT_REC_API: {
+		const struct gt_api *a = &ev->u.api;
+		if (!(w->nm = gt_ex_name_of(x, r, a->name_id, 0, &w->nlen)))
+			return GT_ERR_NOMEM;
+		w->corr = a->correlation_id, w->has_corr = 1;
+		snprintf(w->detail, sizeof w->detail, "%s return %d", a->domain == GT_API_DRIVER ? "driver" : "runtime",
+		         a->return_value);
+		return 0;
+	}
+	case GT_REC_SYNC: {
+		const struct gt_sync *y = &ev->u.sync;
+		snprintf(w->nbuf, sizeof w->nbuf, "sync %s", gt_sync_kind_name(y->kind));
+		w->nm = w->nbuf;
+		w->corr = y->correlation_id, w->has_corr = 1;
+		return 0;
+	}
+	case GT_REC_NVTX: {
+		const struct gt_nvtx *n = &ev->u.nvtx;
+		if (!(w->nm = gt_ex_name_of(x, r, n->name_id, 0, &w->nlen)))
+			return GT_ERR_NOMEM;
+		snprintf(w->detail, sizeof w->detail, "%s depth %u thread %u",
+		         n->kind == GT_NVTX_MARK ? "mark" : n->kind == GT_NVTX_PUSH_POP ? "push-pop" : "start-end", n->depth,
+		         n->thread_id);
+		if (n->kind == GT_NVTX_MARK)
+			w->t = gt_ex_track_of(x, TK_THREAD, 0, n->thread_id, 0);
+		else if (n->end == 0)
+			w->end = 0, w->interval = 0; /* never closed: no end to print */
+		return 0;
+	}
+	case GT_REC_MEMORY: {
+		const struct gt_memory *m = &ev->u.memory;
+		snprintf(w->nbuf, sizeof w->nbuf, "%s %s",
+		         m->op == GT_MEMORY_ALLOC ? "alloc" : m->op == GT_MEMORY_FREE ? "free" : "memory",
+		         gt_mem_kind_name(m->mem_kind));
+		w->nm = w->nbuf;
+		w->corr = m->correlation_id, w->has_corr = 1, w->bytes = m->bytes, w->has_bytes = 1;
+		snprintf(w->detail, sizeof w->detail, "address 0x%llx", (unsigned long long)m->address);
+		snprintf(w->proc, sizeof w->proc, "GPU %u", m->device_id);
+		return 0;
+	}
+	default: return 1;
+	}
+}
+
+/* Fields of the tracer's and the process's own records (overhead, clocks, process events, drops,
+ * graph launches); 1: not one of them. */
+static int csv_describe_other(const struct gt_event *ev, struct row *w)
+{
+	switch (ev->type) {
+	case GT_REC_OVERHEAD: {
+		const struct gt_overhead *v = &ev->u.overhead;
+		if (v->kind == GT_OVERHEAD_CAPTURE)
+			snprintf(w->nbuf, sizeof w->nbuf, "shadow capture");
+		else
+			snprintf(w->nbuf, sizeof w->nbuf, "overhead kind %u", v->kind);
+		w->nm = w->nbuf;
+		snprintf(w->detail, sizeof w->detail, "object %llu", (unsigned long long)v->object_id);
+		return 0;
+	}
+	case GT_REC_CLOCK_SAMPLE: {
+		const struct gt_clock_sample *c = &ev->u.clock_sample;
+		w->nm = "clock sample";
+		snprintf(w->detail, sizeof w->detail,
+		         "SM %u MHz memory %u MHz %u C %u mW utilization %u%% throttle 0x%llx", c->sm_clock_mhz,
+		         c->mem_clock_mhz, c->temperature_c, c->power_mw, c->utilization_gpu,
+		         (unsigned long long)c->throttle_reasons);
+		snprintf(w->proc, sizeof w->proc, "GPU %u", c->device_id);
+		return 0;
+	}
+	case GT_REC_PROCESS: {
+		const struct gt_process *p = &ev->u.process;
+		w->nm = "process";
+		snprintf(w->detail, sizeof w->detail, "pid %u event %u status %d", p->pid, p->event, p->status);
+		return 0;
+	}
+	case GT_REC_DROPPED: {
+		const struct gt_dropped *d = &ev->u.dropped;
+		snprintf(w->nbuf, sizeof w->nbuf, "dropped %s", gt_drop_reason_name((int)d->reason));
+		w->nm = w->nbuf;
+		snprintf(w->detail, sizeof w->detail, "%llu records", (unsigned long long)d->count);
+		return 0;
+	}
+	case GT_REC_CLOCK_SYNC: {
+		const struct gt_clock_sync *c = &ev->u.clock_sync;
+		w->nm = "clock sync";
+		snprintf(w->detail, sizeof w->detail, "realtime %llu monotonic %llu", (unsigned long long)c->realtime_ns,
+		         (unsigned long long)c->monotonic_ns);
+		return 0;
+	}
+	case GT_REC_GRAPH_LAUNCH: {
+		const struct gt_graph_launch *g = &ev->u.graph_launch;
+		w->nm = "graph launch";
+		w->corr = g->correlation_id, w->has_corr = 1;
+		snprintf(w->detail, sizeof w->detail, "graph %u stream %u", g->graph_id, g->stream_id);
+		return 0;
+	}
+	default: return 1;
+	}
+}
+
+/* Writes a row of the general path; s < 0 (not on the timeline) adds why to its detail. */
+static void csv_write_row(struct ex *x, const struct gt_event *ev, int s, struct row *w)
+{
+	struct out *o = &x->o;
+	if (s < 0) {
+		size_t k = strlen(w->detail);
+		snprintf(w->detail + k, sizeof w->detail - k, "%s%s", k ? "; " : "",
+		         ev->type == GT_REC_NVTX && ev->u.nvtx.end == 0 ? "never closed: not on the timeline"
+		                                                        : "bad timestamps: not on the timeline");
+	}
+	put_str(o, gt_rec_type_name(ev->type));
+	PUTS(o, ",");
+	if (w->ts)
+		put_u64(o, w->ts);
+	PUTS(o, ",");
+	if (w->interval)
+		put_u64(o, w->end);
+	PUTS(o, ",");
+	if (w->interval && w->end >= w->start)
+		put_u64(o, w->end - w->start);
+	PUTS(o, ",");
+	if (w->ts)
+		put_us(o, rel(x, w->ts));
+	PUTS(o, ",");
+	if (w->t) {
+		csv_track(x, w->t, w->lane);
+	} else {
+		put_str(o, x->prefix);
+		put_str(o, w->proc);
+		PUTS(o, ",,");
+	}
+	PUTS(o, ",");
+	put_str(o, w->nm); /* names from the trace are cached escaped; the others are our words (no comma) */
+	PUTS(o, ",");
+	if (w->has_corr)
+		put_u64(o, w->corr);
+	PUTS(o, ",");
+	if (w->has_bytes)
+		put_u64(o, w->bytes);
+	PUTS(o, ",");
+	put_str(o, w->detail);
+	PUTS(o, "\n");
+	x->res->written++;
+}
+
 int gt_ex_emit_csv(struct ex *x, const struct gt_reader *r, const struct gt_event *ev)
 {
 	int kind;
@@ -235,171 +427,14 @@ int gt_ex_emit_csv(struct ex *x, const struct gt_reader *r, const struct gt_even
 	if (s > 0 && (ev->type == GT_REC_MEMCPY || ev->type == GT_REC_MEMSET || ev->type == GT_REC_SYNC ||
 	              ev->type == GT_REC_NVTX))
 		return csv_slice(x, r, ev, t, lane, start, end);
-	int interval = gt_xwin_raw_times(ev, &start, &end);
-	uint64_t ts = interval ? start : gt_tl_event_time(ev);
-	struct out *o = &x->o;
-	const char *nm = "";
-	size_t nlen = 0;
-	char detail[200] = "", proc[40] = "host", nbuf[160];
-	uint64_t corr = 0, bytes = 0;
-	int has_corr = 0, has_bytes = 0;
-	switch (ev->type) {
-	case GT_REC_KERNEL: {
-		const struct gt_kernel *k = &ev->u.kernel;
-		if (!(nm = gt_ex_name_of(x, r, k->name_id, 1, &nlen)))
-			return GT_ERR_NOMEM;
-		corr = k->correlation_id, has_corr = 1;
-		snprintf(proc, sizeof proc, "GPU %u", k->device_id);
-		snprintf(detail, sizeof detail, "grid %ux%ux%u block %ux%ux%u registers %u smem %u+%u", k->grid_x,
-		         k->grid_y, k->grid_z, k->block_x, k->block_y, k->block_z, k->registers, k->static_smem,
-		         k->dynamic_smem);
-		break;
-	}
-	case GT_REC_MEMCPY: {
-		const struct gt_memcpy *m = &ev->u.memcpy;
-		snprintf(nbuf, sizeof nbuf, "memcpy %s %s->%s", gt_copy_kind_name(m->copy_kind),
-		         gt_mem_kind_name(m->src_kind), gt_mem_kind_name(m->dst_kind));
-		nm = nbuf;
-		corr = m->correlation_id, has_corr = 1, bytes = m->bytes, has_bytes = 1;
-		snprintf(proc, sizeof proc, "GPU %u", m->device_id);
-		snprintf(detail, sizeof detail, "%s", m->flags & GT_COPY_ASYNC ? "async" : "sync");
-		break;
-	}
-	case GT_REC_MEMSET: {
-		const struct gt_memset *m = &ev->u.memset;
-		snprintf(nbuf, sizeof nbuf, "memset %s", gt_mem_kind_name(m->mem_kind));
-		nm = nbuf;
-		corr = m->correlation_id, has_corr = 1, bytes = m->bytes, has_bytes = 1;
-		snprintf(proc, sizeof proc, "GPU %u", m->device_id);
-		snprintf(detail, sizeof detail, "value %u", m->value);
-		break;
-	}
-	case GT_REC_API: {
-		const struct gt_api *a = &ev->u.api;
-		if (!(nm = gt_ex_name_of(x, r, a->name_id, 0, &nlen)))
-			return GT_ERR_NOMEM;
-		corr = a->correlation_id, has_corr = 1;
-		snprintf(detail, sizeof detail, "%s return %d", a->domain == GT_API_DRIVER ? "driver" : "runtime",
-		         a->return_value);
-		break;
-	}
-	case GT_REC_SYNC: {
-		const struct gt_sync *y = &ev->u.sync;
-		snprintf(nbuf, sizeof nbuf, "sync %s", gt_sync_kind_name(y->kind));
-		nm = nbuf;
-		corr = y->correlation_id, has_corr = 1;
-		break;
-	}
-	case GT_REC_NVTX: {
-		const struct gt_nvtx *n = &ev->u.nvtx;
-		if (!(nm = gt_ex_name_of(x, r, n->name_id, 0, &nlen)))
-			return GT_ERR_NOMEM;
-		snprintf(detail, sizeof detail, "%s depth %u thread %u",
-		         n->kind == GT_NVTX_MARK ? "mark" : n->kind == GT_NVTX_PUSH_POP ? "push-pop" : "start-end", n->depth,
-		         n->thread_id);
-		if (n->kind == GT_NVTX_MARK)
-			t = gt_ex_track_of(x, TK_THREAD, 0, n->thread_id, 0);
-		else if (n->end == 0)
-			end = 0, interval = 0; /* never closed: no end to print */
-		break;
-	}
-	case GT_REC_MEMORY: {
-		const struct gt_memory *m = &ev->u.memory;
-		snprintf(nbuf, sizeof nbuf, "%s %s",
-		         m->op == GT_MEMORY_ALLOC ? "alloc" : m->op == GT_MEMORY_FREE ? "free" : "memory",
-		         gt_mem_kind_name(m->mem_kind));
-		nm = nbuf;
-		corr = m->correlation_id, has_corr = 1, bytes = m->bytes, has_bytes = 1;
-		snprintf(detail, sizeof detail, "address 0x%llx", (unsigned long long)m->address);
-		snprintf(proc, sizeof proc, "GPU %u", m->device_id);
-		break;
-	}
-	case GT_REC_OVERHEAD: {
-		const struct gt_overhead *v = &ev->u.overhead;
-		if (v->kind == GT_OVERHEAD_CAPTURE)
-			snprintf(nbuf, sizeof nbuf, "shadow capture");
-		else
-			snprintf(nbuf, sizeof nbuf, "overhead kind %u", v->kind);
-		nm = nbuf;
-		snprintf(detail, sizeof detail, "object %llu", (unsigned long long)v->object_id);
-		break;
-	}
-	case GT_REC_CLOCK_SAMPLE: {
-		const struct gt_clock_sample *c = &ev->u.clock_sample;
-		nm = "clock sample";
-		snprintf(detail, sizeof detail, "SM %u MHz memory %u MHz %u C %u mW utilization %u%% throttle 0x%llx",
-		         c->sm_clock_mhz, c->mem_clock_mhz, c->temperature_c, c->power_mw, c->utilization_gpu,
-		         (unsigned long long)c->throttle_reasons);
-		snprintf(proc, sizeof proc, "GPU %u", c->device_id);
-		break;
-	}
-	case GT_REC_PROCESS: {
-		const struct gt_process *p = &ev->u.process;
-		nm = "process";
-		snprintf(detail, sizeof detail, "pid %u event %u status %d", p->pid, p->event, p->status);
-		break;
-	}
-	case GT_REC_DROPPED: {
-		const struct gt_dropped *d = &ev->u.dropped;
-		snprintf(nbuf, sizeof nbuf, "dropped %s", gt_drop_reason_name((int)d->reason));
-		nm = nbuf;
-		snprintf(detail, sizeof detail, "%llu records", (unsigned long long)d->count);
-		break;
-	}
-	case GT_REC_CLOCK_SYNC: {
-		const struct gt_clock_sync *c = &ev->u.clock_sync;
-		nm = "clock sync";
-		snprintf(detail, sizeof detail, "realtime %llu monotonic %llu", (unsigned long long)c->realtime_ns,
-		         (unsigned long long)c->monotonic_ns);
-		break;
-	}
-	case GT_REC_GRAPH_LAUNCH: {
-		const struct gt_graph_launch *g = &ev->u.graph_launch;
-		nm = "graph launch";
-		corr = g->correlation_id, has_corr = 1;
-		snprintf(detail, sizeof detail, "graph %u stream %u", g->graph_id, g->stream_id);
-		break;
-	}
-	default: return 0;
-	}
-	if (s < 0) {
-		size_t k = strlen(detail);
-		snprintf(detail + k, sizeof detail - k, "%s%s", k ? "; " : "",
-		         ev->type == GT_REC_NVTX && ev->u.nvtx.end == 0 ? "never closed: not on the timeline"
-		                                                        : "bad timestamps: not on the timeline");
-	}
-	put_str(o, gt_rec_type_name(ev->type));
-	PUTS(o, ",");
-	if (ts)
-		put_u64(o, ts);
-	PUTS(o, ",");
-	if (interval)
-		put_u64(o, end);
-	PUTS(o, ",");
-	if (interval && end >= start)
-		put_u64(o, end - start);
-	PUTS(o, ",");
-	if (ts)
-		put_us(o, rel(x, ts));
-	PUTS(o, ",");
-	if (t) {
-		csv_track(x, t, lane);
-	} else {
-		put_str(o, x->prefix);
-		put_str(o, proc);
-		PUTS(o, ",,");
-	}
-	PUTS(o, ",");
-	put_str(o, nm); /* names from the trace are cached escaped; the others are our words (no comma) */
-	PUTS(o, ",");
-	if (has_corr)
-		put_u64(o, corr);
-	PUTS(o, ",");
-	if (has_bytes)
-		put_u64(o, bytes);
-	PUTS(o, ",");
-	put_str(o, detail);
-	PUTS(o, "\n");
-	x->res->written++;
+	struct row w = { .t = t, .lane = lane, .nm = "", .proc = "host" };
+	w.interval = gt_xwin_raw_times(ev, &w.start, &w.end);
+	w.ts = w.interval ? w.start : gt_tl_event_time(ev);
+	int rc = csv_describe_op(x, r, ev, &w);
+	if (rc == 1)
+		rc = csv_describe_other(ev, &w);
+	if (rc)
+		return rc < 0 ? rc : 0; /* 1: a record type with no row */
+	csv_write_row(x, ev, s, &w);
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include "idmap.h"
 #include "kname.h"
 #include "load.h"
+#include "common/grow.h"
 #include "common/stats.h"
 #include "timeline.h"
 
@@ -794,142 +795,175 @@ struct gap {
 	uint32_t before, after, before_stream, after_stream;
 };
 
-static int rule_gpu_time(struct findings_pass *p, const struct gt_reader *r)
+/* Keeps g among the three longest gaps in top (longest first), ntop of them so far. */
+static void keep_longest(struct gap top[3], size_t *ntop, const struct gap *g)
+{
+	uint64_t len = g->end - g->start;
+	size_t j;
+	if (*ntop < 3)
+		j = (*ntop)++;
+	else if (len > top[2].end - top[2].start)
+		j = 2;
+	else
+		j = 3;
+	if (j < 3) {
+		top[j] = *g;
+		while (j > 0 && len > top[j - 1].end - top[j - 1].start) {
+			struct gap x = top[j];
+			top[j] = top[j - 1];
+			top[j - 1] = x;
+			j--;
+		}
+	}
+}
+
+/* The idle-gaps finding of a device (n > 0 operations); sets *s0, *s1 to its span of GPU work. */
+static int idle_gaps(struct findings_pass *p, const struct gt_reader *r, struct devops *d, uint64_t *s0,
+                     uint64_t *s1)
 {
 	struct gt_findings *F = p->F;
 	const struct gt_findings_options *o = &F->opt;
+	/* Idle gaps, with what ran on either side: the operation that reached furthest before the
+	 * gap and the one that ends it. */
+	struct merged mg;
+	merged_init(&mg, d);
+	const struct op *op = merged_next(&mg);
+	*s0 = op->start;
+	uint64_t maxend = op->end, count = 0;
+	uint32_t before = op->label, before_stream = op->stream;
+	double total = 0;
+	struct gap top[3];
+	size_t ntop = 0;
+	while ((op = merged_next(&mg))) {
+		if (op->start >= maxend + o->gap_ns) {
+			struct gap g = { maxend, op->start, before, op->label, before_stream, op->stream };
+			count++;
+			total += (double)(g.end - g.start);
+			keep_longest(top, &ntop, &g);
+		}
+		if (op->end > maxend) {
+			maxend = op->end;
+			before = op->label;
+			before_stream = op->stream;
+		}
+	}
+	*s1 = maxend;
+	if (!count)
+		return 0;
+	char where[1024], a[256], b[256], t[64], pc[64];
+	size_t w = 0;
+	for (size_t j = 0; j < ntop && w < sizeof where; j++)
+		w += (size_t)snprintf(where + w, sizeof where - w, "%s%.3f ms %s, after %s (stream %u), before %s (stream %u)",
+		                      j ? "; " : "", (double)(top[j].end - top[j].start) / 1e6,
+		                      at(top[j].start, F->origin, t, sizeof t),
+		                      label_text(p, r, top[j].before, a, sizeof a), top[j].before_stream,
+		                      label_text(p, r, top[j].after, b, sizeof b), top[j].after_stream);
+	if (add(F, "idle-gaps", sev_by_cost(F, total),
+	        fmt("device %u: %llu %s of at least %.3f ms with no GPU work (%.3f ms in all) between "
+	            "its first and last operation",
+	            d->device, (unsigned long long)count, pl(count, "gap", "gaps"), (double)o->gap_ns / 1e6,
+	            total / 1e6),
+	        fmt("the longest: %s", where), total,
+	        fmt("the gaps' summed length (%s): GPU time nothing used", pct_of_span(F, total, pc, sizeof pc)),
+	        fmt("See what the host did in those gaps (gpuanalyze dump --type api): CPU work, "
+	            "allocation or synchronisation between launches; queue work ahead, overlap host "
+	            "work with the GPU, move allocations out of the loop, or use CUDA graphs")))
+		return GT_ERR_NOMEM;
+	set_where(last(F), top[0].start, F->origin, top[0].after_stream);
+	last(F)->count = count;
+	return 0;
+}
+
+/* Busy time of each of the ns slices (len ns each) of [s0, s1): the union of the device's operations,
+ * walked once in start order, spread over the slices each merged span crosses. */
+static void busy_slices(struct devops *d, double *busy, unsigned ns, uint64_t s0, uint64_t s1, double len)
+{
+	struct merged mg;
+	merged_init(&mg, d);
+	const struct op *op = merged_next(&mg);
+	uint64_t cs = op->start, ce = op->end;
+	for (;;) {
+		op = merged_next(&mg);
+		if (op && op->start <= ce) {
+			if (op->end > ce)
+				ce = op->end;
+			continue;
+		}
+		spread(busy, ns, s0, s1, len, cs, ce);
+		if (!op)
+			break;
+		cs = op->start;
+		ce = op->end;
+	}
+}
+
+/* The low-utilization finding of a device whose GPU work spans [s0, s1): its slices less busy than
+ * the threshold. */
+static int low_utilization(struct findings_pass *p, struct devops *d, uint64_t s0, uint64_t s1)
+{
+	struct gt_findings *F = p->F;
+	const struct gt_findings_options *o = &F->opt;
+	unsigned ns = o->slices;
+	if (!(s1 > s0 && ns > 0 && s1 - s0 >= ns))
+		return 0;
+	double len = (double)(s1 - s0) / ns;
+	double *busy = calloc(ns, sizeof *busy);
+	if (!busy)
+		return GT_ERR_NOMEM;
+	busy_slices(d, busy, ns, s0, s1, len);
+	uint64_t regions = 0, low = 0, worst_at = 0;
+	double idle = 0, low_time = 0, worst = 101;
+	int in = 0;
+	for (unsigned i = 0; i < ns; i++) {
+		uint64_t a = slice_lo(s0, s1, len, ns, i), b = slice_lo(s0, s1, len, ns, i + 1);
+		double util = b > a ? 100.0 * busy[i] / (double)(b - a) : 100;
+		if (util < o->util_pct) {
+			low++;
+			low_time += (double)(b - a);
+			idle += (double)(b - a) - busy[i];
+			regions += !in;
+			in = 1;
+			if (util < worst) {
+				worst = util;
+				worst_at = a;
+			}
+		} else {
+			in = 0;
+		}
+	}
+	free(busy);
+	if (!low)
+		return 0;
+	char t[64], pc[64];
+	if (add(F, "low-utilization", sev_by_cost(F, idle),
+	        fmt("device %u: %llu of %u slices of its GPU span (%.3f ms each) were less than "
+	            "%.0f%% busy, in %llu %s, %.3f ms in all; the least busy was %.1f%% busy",
+	            d->device, (unsigned long long)low, ns, len / 1e6, o->util_pct,
+	            (unsigned long long)regions, pl(regions, "region", "regions"), low_time / 1e6, worst),
+	        fmt("the least busy slice %s", at(worst_at, F->origin, t, sizeof t)), idle,
+	        fmt("the idle time inside those slices (%s)", pct_of_span(F, idle, pc, sizeof pc)),
+	        fmt("Look at the timeline there (gpuanalyze split, or export): launch more work per "
+	            "call, batch small kernels, overlap copies with compute, or run independent "
+	            "work on more streams")))
+		return GT_ERR_NOMEM;
+	set_where(last(F), worst_at, F->origin, -1);
+	last(F)->count = low;
+	return 0;
+}
+
+/* GPU time: per device, its idle gaps and its slices of low utilisation. */
+static int rule_gpu_time(struct findings_pass *p, const struct gt_reader *r)
+{
 	for (size_t di = 0; di < p->ndev; di++) {
 		struct devops *d = &p->dev[di];
-		size_t n = d->n;
-		if (!n)
+		if (!d->n)
 			continue;
-		/* Idle gaps, with what ran on either side: the operation that reached furthest before the
-		 * gap and the one that ends it. */
-		struct merged mg;
-		merged_init(&mg, d);
-		const struct op *op = merged_next(&mg);
-		uint64_t s0 = op->start, s1 = op->end;
-		uint64_t maxend = op->end, count = 0;
-		uint32_t before = op->label, before_stream = op->stream;
-		double total = 0;
-		struct gap top[3];
-		size_t ntop = 0;
-		while ((op = merged_next(&mg))) {
-			if (op->start >= maxend + o->gap_ns) {
-				struct gap g = { maxend, op->start, before, op->label, before_stream, op->stream };
-				count++;
-				total += (double)(g.end - g.start);
-				/* keep the three longest, longest first */
-				uint64_t len = g.end - g.start;
-				size_t j;
-				if (ntop < 3)
-					j = ntop++;
-				else if (len > top[2].end - top[2].start)
-					j = 2;
-				else
-					j = 3;
-				if (j < 3) {
-					top[j] = g;
-					while (j > 0 && len > top[j - 1].end - top[j - 1].start) {
-						struct gap x = top[j];
-						top[j] = top[j - 1];
-						top[j - 1] = x;
-						j--;
-					}
-				}
-			}
-			if (op->end > maxend) {
-				maxend = op->end;
-				before = op->label;
-				before_stream = op->stream;
-			}
-		}
-		s1 = maxend;
-		if (count) {
-			char where[1024], a[256], b[256], t[64], pc[64];
-			size_t w = 0;
-			for (size_t j = 0; j < ntop && w < sizeof where; j++)
-				w += (size_t)snprintf(where + w, sizeof where - w, "%s%.3f ms %s, after %s (stream %u), before %s (stream %u)",
-				                      j ? "; " : "", (double)(top[j].end - top[j].start) / 1e6,
-				                      at(top[j].start, F->origin, t, sizeof t),
-				                      label_text(p, r, top[j].before, a, sizeof a), top[j].before_stream,
-				                      label_text(p, r, top[j].after, b, sizeof b), top[j].after_stream);
-			if (add(F, "idle-gaps", sev_by_cost(F, total),
-			        fmt("device %u: %llu %s of at least %.3f ms with no GPU work (%.3f ms in all) between "
-			            "its first and last operation",
-			            d->device, (unsigned long long)count, pl(count, "gap", "gaps"), (double)o->gap_ns / 1e6,
-			            total / 1e6),
-			        fmt("the longest: %s", where), total,
-			        fmt("the gaps' summed length (%s): GPU time nothing used", pct_of_span(F, total, pc, sizeof pc)),
-			        fmt("See what the host did in those gaps (gpuanalyze dump --type api): CPU work, "
-			            "allocation or synchronisation between launches; queue work ahead, overlap host "
-			            "work with the GPU, move allocations out of the loop, or use CUDA graphs")))
-				return GT_ERR_NOMEM;
-			set_where(last(F), top[0].start, F->origin, top[0].after_stream);
-			last(F)->count = count;
-		}
-		/* Utilisation per slice of the device's span: the union of its operations, walked once
-		 * in start order, spread over the slices each merged span crosses. */
-		unsigned ns = o->slices;
-		if (s1 > s0 && ns > 0 && s1 - s0 >= ns) {
-			double len = (double)(s1 - s0) / ns;
-			double *busy = calloc(ns, sizeof *busy);
-			if (!busy)
-				return GT_ERR_NOMEM;
-			merged_init(&mg, d);
-			op = merged_next(&mg);
-			uint64_t cs = op->start, ce = op->end;
-			for (;;) {
-				op = merged_next(&mg);
-				if (op && op->start <= ce) {
-					if (op->end > ce)
-						ce = op->end;
-					continue;
-				}
-				spread(busy, ns, s0, s1, len, cs, ce);
-				if (!op)
-					break;
-				cs = op->start;
-				ce = op->end;
-			}
-			uint64_t regions = 0, low = 0, worst_at = 0;
-			double idle = 0, low_time = 0, worst = 101;
-			int in = 0;
-			for (unsigned i = 0; i < ns; i++) {
-				uint64_t a = slice_lo(s0, s1, len, ns, i), b = slice_lo(s0, s1, len, ns, i + 1);
-				double util = b > a ? 100.0 * busy[i] / (double)(b - a) : 100;
-				if (util < o->util_pct) {
-					low++;
-					low_time += (double)(b - a);
-					idle += (double)(b - a) - busy[i];
-					regions += !in;
-					in = 1;
-					if (util < worst) {
-						worst = util;
-						worst_at = a;
-					}
-				} else {
-					in = 0;
-				}
-			}
-			free(busy);
-			if (low) {
-				char t[64], pc[64];
-				if (add(F, "low-utilization", sev_by_cost(F, idle),
-				        fmt("device %u: %llu of %u slices of its GPU span (%.3f ms each) were less than "
-				            "%.0f%% busy, in %llu %s, %.3f ms in all; the least busy was %.1f%% busy",
-				            d->device, (unsigned long long)low, ns, len / 1e6, o->util_pct,
-				            (unsigned long long)regions, pl(regions, "region", "regions"), low_time / 1e6, worst),
-				        fmt("the least busy slice %s", at(worst_at, F->origin, t, sizeof t)), idle,
-				        fmt("the idle time inside those slices (%s)", pct_of_span(F, idle, pc, sizeof pc)),
-				        fmt("Look at the timeline there (gpuanalyze split, or export): launch more work per "
-				            "call, batch small kernels, overlap copies with compute, or run independent "
-				            "work on more streams")))
-					return GT_ERR_NOMEM;
-				set_where(last(F), worst_at, F->origin, -1);
-				last(F)->count = low;
-			}
-		}
+		uint64_t s0, s1;
+		int rc = idle_gaps(p, r, d, &s0, &s1);
+		if (!rc)
+			rc = low_utilization(p, d, s0, s1);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -949,147 +983,182 @@ static int cmp_kfind(const void *a, const void *b)
 	return (x->excess < y->excess) - (x->excess > y->excess);
 }
 
-static int rule_kernels(struct findings_pass *p, const struct gt_reader *r)
+/* The kernels whose first launch was slow, as found. */
+struct kfinds {
+	struct kfind *v;
+	size_t n, cap;
+};
+
+/* Sorts a kernel's durations and returns the median of the launches other than the first; *total: the
+ * durations' sum. */
+static double median_after_first(struct kacc *a, double *total)
+{
+	/* One sort serves both rules. The median of the launches other than the first: its value
+	 * is taken out of the sorted durations (shifted to the end) and put back afterwards. */
+	*total = 0;
+	for (size_t i = 0; i < a->n; i++)
+		*total += (double)a->d[i];
+	gt_stats_sort_u64(a->d, a->n);
+	size_t lo = 0, hi = a->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (a->d[mid] < a->first_dur)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t m = a->n - 1;
+	memmove(a->d + lo, a->d + lo + 1, (m - lo) * sizeof *a->d);
+	double med = gt_stats_percentile_u64(a->d, m, 50);
+	memmove(a->d + lo + 1, a->d + lo, (m - lo) * sizeof *a->d);
+	a->d[lo] = a->first_dur;
+	return med;
+}
+
+/* Adds kernel id to the slow first launches when its first took first_ratio times the others' median. */
+static int note_first_launch(struct kfinds *s, const struct gt_findings_options *o, size_t id,
+                             const struct kacc *a, double med, double total)
+{
+	if (!(med > 0 && (double)a->first_dur >= o->first_ratio * med))
+		return 0;
+	struct kfind *q = gt_grow(s->v, &s->cap, s->n, sizeof *q, 16);
+	if (!q)
+		return GT_ERR_NOMEM;
+	s->v = q;
+	struct kfind *k = &s->v[s->n++];
+	k->id = (uint32_t)id;
+	k->first = (double)a->first_dur;
+	k->median = med;
+	k->excess = k->first - med;
+	k->ratio = k->first / med;
+	k->stream = a->first_stream;
+	k->start = a->first_start;
+	k->n = a->n;
+	k->total = total;
+	return 0;
+}
+
+/* The bimodal finding of kernel id (durations sorted): two groups split by a wide gap. */
+static int rule_bimodal(struct findings_pass *p, const struct gt_reader *r, size_t id, const struct kacc *a)
 {
 	struct gt_findings *F = p->F;
 	const struct gt_findings_options *o = &F->opt;
-	struct kfind *slow = NULL;
-	size_t nslow = 0, cap = 0;
+	if (a->n < o->bimodal_min || a->n < 2)
+		return 0;
+	/* The widest gap in the sorted durations that leaves bimodal_share on each side. */
+	size_t need = (size_t)ceil(o->bimodal_share * (double)a->n);
+	if (need < 1)
+		need = 1;
+	double best = 0;
+	size_t split = 0;
+	for (size_t i = need - 1; i + need < a->n; i++) {
+		if (!a->d[i])
+			continue;
+		double ratio = (double)a->d[i + 1] / (double)a->d[i];
+		if (ratio > best) {
+			best = ratio;
+			split = i;
+		}
+	}
+	if (best < o->bimodal_ratio)
+		return 0;
+	size_t nfast = split + 1, nslowg = a->n - nfast;
+	double mfast = gt_stats_percentile_u64(a->d, nfast, 50);
+	double mslow = gt_stats_percentile_u64(a->d + nfast, nslowg, 50);
+	double cost = (mslow - mfast) * (double)nslowg;
+	char *name = gt_kernel_short_name(gt_reader_string(r, (uint32_t)id));
+	if (!name)
+		return GT_ERR_NOMEM;
+	char pc[64];
+	int rc = add(F, "bimodal", GT_SEV_WARNING,
+	             fmt("kernel %s has two groups of durations: %zu launches with median %.3f us and %zu "
+	                 "with median %.3f us, split by a gap of %.2fx between %.3f and %.3f us",
+	                 name, nfast, mfast / 1e3, nslowg, mslow / 1e3, best, (double)a->d[split] / 1e3,
+	                 (double)a->d[split + 1] / 1e3),
+	             fmt("kernel %s, stream %u (of its first launch)", name, a->first_stream), cost,
+	             fmt("the slow group's excess over the fast group's median, times its launches (%s)",
+	                 pct_of_span(F, cost, pc, sizeof pc)),
+	             fmt("Find what differs between the groups (input sizes, launch configuration, kernels "
+	                 "running beside it, clocks) and report them apart: one median of both hides it"));
+	if (rc) {
+		free(name);
+		return rc;
+	}
+	last(F)->kernel = name;
+	last(F)->stream = a->first_stream;
+	last(F)->count = nslowg;
+	if (!(last(F)->kernel_name = strdup(gt_reader_string(r, (uint32_t)id))))
+		return GT_ERR_NOMEM;
+	return 0;
+}
+
+/* The first-launch finding: the slow first launches (at least one), the costliest first. */
+static int rule_first_launch(struct findings_pass *p, const struct gt_reader *r, struct kfinds *s)
+{
+	struct gt_findings *F = p->F;
+	const struct gt_findings_options *o = &F->opt;
+	struct kfind *slow = s->v;
+	size_t nslow = s->n;
+	qsort(slow, nslow, sizeof *slow, cmp_kfind);
+	char list[2048] = "";
+	size_t n = 0;
+	double excess = 0;
+	int warn = 0;
+	for (size_t i = 0; i < nslow; i++) {
+		excess += slow[i].excess;
+		warn |= slow[i].excess >= o->warn_pct / 100 * slow[i].total;
+		if (i < 5 && n < sizeof list) {
+			char *d = gt_kernel_short_name(gt_reader_string(r, slow[i].id));
+			n += (size_t)snprintf(list + n, sizeof list - n, "%s%s: first %.3f us, %.1fx the median %.3f us of the other %llu",
+			                      i ? "; " : "", d ? d : "?", slow[i].first / 1e3, slow[i].ratio,
+			                      slow[i].median / 1e3, (unsigned long long)(slow[i].n - 1));
+			free(d);
+		}
+	}
+	char *top = gt_kernel_short_name(gt_reader_string(r, slow[0].id));
+	char t[64];
+	int rc = add(F, "first-launch", warn ? GT_SEV_WARNING : GT_SEV_INFO,
+	             fmt("%zu %s first launch took at least %.1fx the median of the other launches "
+	                 "(warm-up still in the data): %s%s",
+	                 nslow, nslow == 1 ? "kernel's" : "kernels'", o->first_ratio, list, nslow > 5 ? "; ..." : ""),
+	             fmt("kernel %s, first launch %s, stream %u", top ? top : "?", at(slow[0].start, F->origin, t, sizeof t),
+	                 slow[0].stream),
+	             excess,
+	             fmt("each first launch's excess over the median of the others, summed"),
+	             fmt("Drop warm-up by position when timing (gpuanalyze summary/diff --warmup 1 or more), "
+	                 "run untimed iterations first, and consider CUDA_MODULE_LOADING=EAGER to load "
+	                 "modules before the first launch"));
+	if (rc) {
+		free(top);
+		return rc;
+	}
+	last(F)->kernel = top;
+	set_where(last(F), slow[0].start, F->origin, slow[0].stream);
+	last(F)->count = nslow;
+	if (!(last(F)->kernel_name = strdup(gt_reader_string(r, slow[0].id))))
+		return GT_ERR_NOMEM;
+	return 0;
+}
+
+/* Kernels launched three times or more: bimodal durations per kernel, then the slow first launches. */
+static int rule_kernels(struct findings_pass *p, const struct gt_reader *r)
+{
+	const struct gt_findings_options *o = &p->F->opt;
+	struct kfinds slow = { NULL, 0, 0 };
 	int rc = 0;
 	for (size_t id = 0; id < p->nk && !rc; id++) {
 		struct kacc *a = &p->k[id];
 		if (a->n < 3)
 			continue;
-		/* One sort serves both rules. The median of the launches other than the first: its value
-		 * is taken out of the sorted durations (shifted to the end) and put back afterwards. */
-		double total = 0;
-		for (size_t i = 0; i < a->n; i++)
-			total += (double)a->d[i];
-		gt_stats_sort_u64(a->d, a->n);
-		size_t lo = 0, hi = a->n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (a->d[mid] < a->first_dur)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		size_t m = a->n - 1;
-		memmove(a->d + lo, a->d + lo + 1, (m - lo) * sizeof *a->d);
-		double med = gt_stats_percentile_u64(a->d, m, 50);
-		memmove(a->d + lo + 1, a->d + lo, (m - lo) * sizeof *a->d);
-		a->d[lo] = a->first_dur;
-		if (med > 0 && (double)a->first_dur >= o->first_ratio * med) {
-			if (nslow == cap) {
-				cap = cap ? cap * 2 : 16;
-				struct kfind *q = realloc(slow, cap * sizeof *q);
-				if (!q) {
-					rc = GT_ERR_NOMEM;
-					break;
-				}
-				slow = q;
-			}
-			struct kfind *k = &slow[nslow++];
-			k->id = (uint32_t)id;
-			k->first = (double)a->first_dur;
-			k->median = med;
-			k->excess = k->first - med;
-			k->ratio = k->first / med;
-			k->stream = a->first_stream;
-			k->start = a->first_start;
-			k->n = a->n;
-			k->total = total;
-		}
-		if (a->n < o->bimodal_min || a->n < 2)
-			continue;
-		/* The widest gap in the sorted durations that leaves bimodal_share on each side. */
-		size_t need = (size_t)ceil(o->bimodal_share * (double)a->n);
-		if (need < 1)
-			need = 1;
-		double best = 0;
-		size_t split = 0;
-		for (size_t i = need - 1; i + need < a->n; i++) {
-			if (!a->d[i])
-				continue;
-			double ratio = (double)a->d[i + 1] / (double)a->d[i];
-			if (ratio > best) {
-				best = ratio;
-				split = i;
-			}
-		}
-		if (best < o->bimodal_ratio)
-			continue;
-		size_t nfast = split + 1, nslowg = a->n - nfast;
-		double mfast = gt_stats_percentile_u64(a->d, nfast, 50);
-		double mslow = gt_stats_percentile_u64(a->d + nfast, nslowg, 50);
-		double cost = (mslow - mfast) * (double)nslowg;
-		char *name = gt_kernel_short_name(gt_reader_string(r, (uint32_t)id));
-		if (!name) {
-			rc = GT_ERR_NOMEM;
-			break;
-		}
-		char pc[64];
-		rc = add(F, "bimodal", GT_SEV_WARNING,
-		         fmt("kernel %s has two groups of durations: %zu launches with median %.3f us and %zu "
-		             "with median %.3f us, split by a gap of %.2fx between %.3f and %.3f us",
-		             name, nfast, mfast / 1e3, nslowg, mslow / 1e3, best, (double)a->d[split] / 1e3,
-		             (double)a->d[split + 1] / 1e3),
-		         fmt("kernel %s, stream %u (of its first launch)", name, a->first_stream), cost,
-		         fmt("the slow group's excess over the fast group's median, times its launches (%s)",
-		             pct_of_span(F, cost, pc, sizeof pc)),
-		         fmt("Find what differs between the groups (input sizes, launch configuration, kernels "
-		             "running beside it, clocks) and report them apart: one median of both hides it"));
-		if (!rc) {
-			last(F)->kernel = name;
-			last(F)->stream = a->first_stream;
-			last(F)->count = nslowg;
-			if (!(last(F)->kernel_name = strdup(gt_reader_string(r, (uint32_t)id))))
-				rc = GT_ERR_NOMEM;
-		} else {
-			free(name);
-		}
+		double total;
+		double med = median_after_first(a, &total);
+		rc = note_first_launch(&slow, o, id, a, med, total);
+		if (!rc)
+			rc = rule_bimodal(p, r, id, a);
 	}
-	if (!rc && nslow) {
-		qsort(slow, nslow, sizeof *slow, cmp_kfind);
-		char list[2048] = "";
-		size_t n = 0;
-		double excess = 0;
-		int warn = 0;
-		for (size_t i = 0; i < nslow; i++) {
-			excess += slow[i].excess;
-			warn |= slow[i].excess >= o->warn_pct / 100 * slow[i].total;
-			if (i < 5 && n < sizeof list) {
-				char *d = gt_kernel_short_name(gt_reader_string(r, slow[i].id));
-				n += (size_t)snprintf(list + n, sizeof list - n, "%s%s: first %.3f us, %.1fx the median %.3f us of the other %llu",
-				                      i ? "; " : "", d ? d : "?", slow[i].first / 1e3, slow[i].ratio,
-				                      slow[i].median / 1e3, (unsigned long long)(slow[i].n - 1));
-				free(d);
-			}
-		}
-		char *top = gt_kernel_short_name(gt_reader_string(r, slow[0].id));
-		char t[64];
-		rc = add(F, "first-launch", warn ? GT_SEV_WARNING : GT_SEV_INFO,
-		         fmt("%zu %s first launch took at least %.1fx the median of the other launches "
-		             "(warm-up still in the data): %s%s",
-		             nslow, nslow == 1 ? "kernel's" : "kernels'", o->first_ratio, list, nslow > 5 ? "; ..." : ""),
-		         fmt("kernel %s, first launch %s, stream %u", top ? top : "?", at(slow[0].start, F->origin, t, sizeof t),
-		             slow[0].stream),
-		         excess,
-		         fmt("each first launch's excess over the median of the others, summed"),
-		         fmt("Drop warm-up by position when timing (gpuanalyze summary/diff --warmup 1 or more), "
-		             "run untimed iterations first, and consider CUDA_MODULE_LOADING=EAGER to load "
-		             "modules before the first launch"));
-		if (!rc) {
-			last(F)->kernel = top;
-			set_where(last(F), slow[0].start, F->origin, slow[0].stream);
-			last(F)->count = nslow;
-			if (!(last(F)->kernel_name = strdup(gt_reader_string(r, slow[0].id))))
-				rc = GT_ERR_NOMEM;
-		} else {
-			free(top);
-		}
-	}
-	free(slow);
+	if (!rc && slow.n)
+		rc = rule_first_launch(p, r, &slow);
+	free(slow.v);
 	return rc;
 }
 

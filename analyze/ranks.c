@@ -642,17 +642,17 @@ static int choose_steps(struct gt_ranks *g, const struct gt_ranks_options *o)
 	return 0;
 }
 
-static int straggler(struct gt_ranks *g)
+/* Scratch space of straggler(): a row of R values, and each rank's ratios of the steps it was slowest in. */
+struct scratch {
+	double *tmp;
+	double **ratios;
+};
+
+/* How many steps every rank has with the same indexes (matched from the first); says in steps_why
+ * when the ranks' counts differ. */
+static size_t common_steps(struct gt_ranks *g)
 {
 	size_t R = g->nranks;
-	g->most_slowest = g->most_waited = SIZE_MAX;
-	if (!g->steps_mode)
-		return 0;
-	g->warmup_steps = g->ranks[0].split.warmup_dropped;
-	if (R < 2) {
-		snprintf(g->steps_why, sizeof g->steps_why, "one rank: nothing to compare its steps with");
-		return 0;
-	}
 	size_t n = SIZE_MAX, most = 0;
 	for (size_t i = 0; i < R; i++) {
 		size_t k = g->ranks[i].split.nunits;
@@ -680,100 +680,111 @@ static int straggler(struct gt_ranks *g)
 		if (len < sizeof g->steps_why)
 			snprintf(g->steps_why + len, sizeof g->steps_why - len, "): the first %zu compared", m);
 	}
-	if (!m)
-		return 0;
-	g->steps = calloc(m, sizeof *g->steps);
-	g->step_dur = malloc(m * R * sizeof *g->step_dur);
-	g->step_end = malloc(m * R * sizeof *g->step_end);
-	g->step_comm = malloc(m * R * sizeof *g->step_comm);
-	double *tmp = malloc(R * sizeof *tmp);
-	double **ratios = calloc(R, sizeof *ratios);
-	int rc = GT_ERR_NOMEM;
-	if (!g->steps || !g->step_dur || !g->step_end || !g->step_comm || !tmp || !ratios)
-		goto out;
-	for (size_t i = 0; i < R; i++)
-		if (!(ratios[i] = malloc(m * sizeof *ratios[i])))
-			goto out;
-	for (size_t i = 0; i < R; i++)
-		if (g->ranks[i].comm_kernels)
-			g->have_comm = 1;
-	for (size_t s = 0; s < m; s++) {
-		struct gt_rank_step *st = &g->steps[s];
-		double *dur = &g->step_dur[s * R], *end = &g->step_end[s * R], *comm = &g->step_comm[s * R];
-		st->index = g->ranks[0].split.units[s].index;
-		int all_comm = g->have_comm;
-		for (size_t i = 0; i < R; i++) {
-			const struct gt_rank *r = &g->ranks[i];
-			const struct gt_split_unit *u = &r->split.units[s];
-			dur[i] = (double)(u->end - u->start);
-			int64_t h;
-			int64_t rel;
-			end[i] = gt_align_to_host(&r->align, u->end, &h) == 0 && !__builtin_sub_overflow(h, g->start_host, &rel)
-			             ? (double)rel : NAN;
-			comm[i] = g->have_comm ? (double)gt_tl_union_cover(&r->comm, u->start, u->end) : NAN;
-			if (!(comm[i] > 0))
-				all_comm = 0;
-		}
-		size_t w = 0, k;
-		int tie = 0;
-		for (size_t i = 1; i < R; i++) {
-			if (dur[i] > dur[w]) {
-				w = i;
-				tie = 0;
-			} else if (dur[i] == dur[w]) {
-				tie = 1;
-			}
-		}
-		st->dur_ns = dur[w];
-		st->slowest = SIZE_MAX;
-		st->others_ns = st->ratio = st->lag_ns = NAN;
-		if (tie) {
-			g->steps_tied++;
-		} else {
-			st->slowest = w;
-			k = 0;
-			for (size_t i = 0; i < R; i++)
-				if (i != w)
-					tmp[k++] = dur[i];
-			st->others_ns = median_of(tmp, k);
-			st->ratio = st->others_ns > 0 ? st->dur_ns / st->others_ns : NAN;
-			k = 0;
-			for (size_t i = 0; i < R; i++)
-				if (i != w && !isnan(end[i]))
-					tmp[k++] = end[i];
-			st->lag_ns = !isnan(end[w]) && k ? end[w] - median_of(tmp, k) : NAN;
-			struct gt_rank *sr = &g->ranks[w];
-			ratios[w][sr->slowest++] = st->ratio;
-		}
-		st->waited = SIZE_MAX;
-		st->wait_ns = st->wait_others_ns = NAN;
-		if (all_comm) {
-			size_t v = 0;
+	return m;
+}
+
+/* Step s of every rank: its duration, its end on the common host clock and its time in communication
+ * kernels; returns whether every rank spent some time communicating in it. */
+static int step_times(struct gt_ranks *g, size_t s)
+{
+	size_t R = g->nranks;
+	double *dur = &g->step_dur[s * R], *end = &g->step_end[s * R], *comm = &g->step_comm[s * R];
+	int all_comm = g->have_comm;
+	for (size_t i = 0; i < R; i++) {
+		const struct gt_rank *r = &g->ranks[i];
+		const struct gt_split_unit *u = &r->split.units[s];
+		dur[i] = (double)(u->end - u->start);
+		int64_t h;
+		int64_t rel;
+		end[i] = gt_align_to_host(&r->align, u->end, &h) == 0 && !__builtin_sub_overflow(h, g->start_host, &rel)
+		             ? (double)rel : NAN;
+		comm[i] = g->have_comm ? (double)gt_tl_union_cover(&r->comm, u->start, u->end) : NAN;
+		if (!(comm[i] > 0))
+			all_comm = 0;
+	}
+	return all_comm;
+}
+
+/* Step s's slowest rank (none on a tie): how much slower than the others' median, and how late it ends. */
+static void step_slowest(struct gt_ranks *g, size_t s, struct scratch *sc)
+{
+	size_t R = g->nranks;
+	struct gt_rank_step *st = &g->steps[s];
+	const double *dur = &g->step_dur[s * R], *end = &g->step_end[s * R];
+	double *tmp = sc->tmp;
+	size_t w = 0, k;
+	int tie = 0;
+	for (size_t i = 1; i < R; i++) {
+		if (dur[i] > dur[w]) {
+			w = i;
 			tie = 0;
-			for (size_t i = 1; i < R; i++) {
-				if (comm[i] < comm[v]) {
-					v = i;
-					tie = 0;
-				} else if (comm[i] == comm[v]) {
-					tie = 1;
-				}
-			}
-			st->wait_ns = comm[v];
-			if (tie) {
-				g->waits_tied++;
-			} else {
-				k = 0;
-				for (size_t i = 0; i < R; i++)
-					if (i != v)
-						tmp[k++] = comm[i];
-				st->waited = v;
-				st->wait_others_ns = median_of(tmp, k);
-				g->ranks[v].waited_for++;
-			}
+		} else if (dur[i] == dur[w]) {
+			tie = 1;
 		}
 	}
-	g->nsteps = m;
-	for (size_t i = 0; i < R; i++) {
+	st->dur_ns = dur[w];
+	st->slowest = SIZE_MAX;
+	st->others_ns = st->ratio = st->lag_ns = NAN;
+	if (tie) {
+		g->steps_tied++;
+		return;
+	}
+	st->slowest = w;
+	k = 0;
+	for (size_t i = 0; i < R; i++)
+		if (i != w)
+			tmp[k++] = dur[i];
+	st->others_ns = median_of(tmp, k);
+	st->ratio = st->others_ns > 0 ? st->dur_ns / st->others_ns : NAN;
+	k = 0;
+	for (size_t i = 0; i < R; i++)
+		if (i != w && !isnan(end[i]))
+			tmp[k++] = end[i];
+	st->lag_ns = !isnan(end[w]) && k ? end[w] - median_of(tmp, k) : NAN;
+	struct gt_rank *sr = &g->ranks[w];
+	sc->ratios[w][sr->slowest++] = st->ratio;
+}
+
+/* Step s's waited-for rank (none on a tie, or unless all communicate): the one least in communication,
+ * the others waiting for it. */
+static void step_waited(struct gt_ranks *g, size_t s, int all_comm, double *tmp)
+{
+	size_t R = g->nranks;
+	struct gt_rank_step *st = &g->steps[s];
+	const double *comm = &g->step_comm[s * R];
+	st->waited = SIZE_MAX;
+	st->wait_ns = st->wait_others_ns = NAN;
+	if (!all_comm)
+		return;
+	size_t v = 0, k;
+	int tie = 0;
+	for (size_t i = 1; i < R; i++) {
+		if (comm[i] < comm[v]) {
+			v = i;
+			tie = 0;
+		} else if (comm[i] == comm[v]) {
+			tie = 1;
+		}
+	}
+	st->wait_ns = comm[v];
+	if (tie) {
+		g->waits_tied++;
+		return;
+	}
+	k = 0;
+	for (size_t i = 0; i < R; i++)
+		if (i != v)
+			tmp[k++] = comm[i];
+	st->waited = v;
+	st->wait_others_ns = median_of(tmp, k);
+	g->ranks[v].waited_for++;
+}
+
+/* Each rank's median slowdown over the steps it was slowest in, and the ranks most often slowest and
+ * most often waited for. */
+static void rank_summaries(struct gt_ranks *g, double **ratios)
+{
+	for (size_t i = 0; i < g->nranks; i++) {
 		struct gt_rank *r = &g->ranks[i];
 		size_t k = 0;
 		for (size_t j = 0; j < r->slowest; j++)
@@ -786,12 +797,52 @@ static int straggler(struct gt_ranks *g)
 		    (g->most_waited == SIZE_MAX || r->waited_for > g->ranks[g->most_waited].waited_for))
 			g->most_waited = i;
 	}
+}
+
+/* Steps mode: per step matched across the ranks, the slowest rank and the waited-for one; per rank, how
+ * often it was each. */
+static int straggler(struct gt_ranks *g)
+{
+	size_t R = g->nranks;
+	g->most_slowest = g->most_waited = SIZE_MAX;
+	if (!g->steps_mode)
+		return 0;
+	g->warmup_steps = g->ranks[0].split.warmup_dropped;
+	if (R < 2) {
+		snprintf(g->steps_why, sizeof g->steps_why, "one rank: nothing to compare its steps with");
+		return 0;
+	}
+	size_t m = common_steps(g);
+	if (!m)
+		return 0;
+	g->steps = calloc(m, sizeof *g->steps);
+	g->step_dur = malloc(m * R * sizeof *g->step_dur);
+	g->step_end = malloc(m * R * sizeof *g->step_end);
+	g->step_comm = malloc(m * R * sizeof *g->step_comm);
+	struct scratch sc = { malloc(R * sizeof *sc.tmp), calloc(R, sizeof *sc.ratios) };
+	int rc = GT_ERR_NOMEM;
+	if (!g->steps || !g->step_dur || !g->step_end || !g->step_comm || !sc.tmp || !sc.ratios)
+		goto out;
+	for (size_t i = 0; i < R; i++)
+		if (!(sc.ratios[i] = malloc(m * sizeof *sc.ratios[i])))
+			goto out;
+	for (size_t i = 0; i < R; i++)
+		if (g->ranks[i].comm_kernels)
+			g->have_comm = 1;
+	for (size_t s = 0; s < m; s++) {
+		g->steps[s].index = g->ranks[0].split.units[s].index;
+		int all_comm = step_times(g, s);
+		step_slowest(g, s, &sc);
+		step_waited(g, s, all_comm, sc.tmp);
+	}
+	g->nsteps = m;
+	rank_summaries(g, sc.ratios);
 	rc = 0;
 out:
-	for (size_t i = 0; ratios && i < R; i++)
-		free(ratios[i]);
-	free(ratios);
-	free(tmp);
+	for (size_t i = 0; sc.ratios && i < R; i++)
+		free(sc.ratios[i]);
+	free(sc.ratios);
+	free(sc.tmp);
 	return rc;
 }
 

@@ -154,52 +154,49 @@ static void row_labels(const struct gt_svg_series *s, size_t n, char (*lab)[64],
 	}
 }
 
-int gt_svg_durations(FILE *f, const char *title, const char *unit, const struct gt_svg_series *s, size_t n)
+/* The durations plot's frame: where its log10 axis [d0, d1] is drawn. */
+struct plot {
+	FILE *f;
+	const char *unit;
+	double d0, d1;
+	double left, pw, top, row;
+};
+
+/* The x position of v on the plot's log axis; 0 or less sits on the left edge. */
+static double xpos(const struct plot *p, double v)
 {
-	if (!n)
-		return GT_ERR_ARG;
-	char (*lab)[64] = malloc(2 * n * sizeof *lab);
-	if (!lab)
-		return GT_ERR_NOMEM;
-	row_labels(s, n, lab, lab + n);
-	/* The axis: whole decades around the positive values. */
-	double lo = INFINITY, hi = 0;
-	size_t nonpos = 0, total = 0;
+	return p->left + (v > 0 ? (log10(v) - p->d0) / (p->d1 - p->d0) * p->pw : 0);
+}
+
+/* The smallest and largest positive value of all series (both 1 without one), how many are 0 or less,
+ * and how many there are. */
+static void data_range(const struct gt_svg_series *s, size_t n, double *lo, double *hi, size_t *nonpos,
+                       size_t *total)
+{
+	*lo = INFINITY, *hi = 0;
+	*nonpos = 0, *total = 0;
 	for (size_t i = 0; i < n; i++) {
-		total += s[i].n;
+		*total += s[i].n;
 		for (size_t k = 0; k < s[i].n; k++) {
 			double v = s[i].x[k];
 			if (v > 0) {
-				lo = fmin(lo, v);
-				hi = fmax(hi, v);
+				*lo = fmin(*lo, v);
+				*hi = fmax(*hi, v);
 			} else {
-				nonpos++;
+				(*nonpos)++;
 			}
 		}
 	}
-	if (!(hi > 0))
-		lo = hi = 1;
-	/* The axis, in log10 units: the data with 4% of the span on each side, and at least a factor of
-	 * 1.5 wide, so that a narrow distribution fills the plot rather than a tenth of a decade. */
-	double l0 = log10(lo), l1 = log10(hi), pad = fmax((l1 - l0) * 0.04, 0);
-	if (l1 - l0 + 2 * pad < log10(1.5))
-		pad = (log10(1.5) - (l1 - l0)) / 2;
-	double d0 = l0 - pad, d1 = l1 + pad;
-	const double W = 960, left = 330, right = 130, top = 44, row = 34, bottom = 58;
-	double H = top + row * (double)n + bottom, pw = W - left - right;
-#define XPOS(v) (left + ((v) > 0 ? (log10(v) - d0) / (d1 - d0) * pw : 0))
+	if (!(*hi > 0))
+		*lo = *hi = 1;
+}
 
-	char desc[512];
-	snprintf(desc, sizeof desc,
-	         "GPU durations per launch of %zu kernels (%zu launches), logarithmic axis in %s. Dots: every "
-	         "launch (at most %d per kernel, at evenly spaced ranks); box: p25 to p75; thick line: median; "
-	         "whiskers: minimum and maximum.%s",
-	         n, total, unit, GT_SVG_MAX_DOTS, nonpos ? " Durations of 0 or less sit on the left edge." : "");
-	head(f, W, H, title, desc);
-	/* Ticks: 1, 2, 5 x 10^k where the axis spans enough of them; else every m x 10^k; else round
-	 * linear steps (a narrow axis), all placed on the log scale. Then the axis is widened to the
-	 * ticks on both sides of the data, so that no value lies beyond the last tick. */
-	double ticks[64], a = pow(10, d0), b = pow(10, d1), step = 0, edge[64];
+/* Ticks: 1, 2, 5 x 10^k where the axis spans enough of them; else every m x 10^k; else round
+ * linear steps (a narrow axis), all placed on the log scale. Then the axis is widened to the
+ * ticks on both sides of the data, so that no value lies beyond the last tick. Returns how many. */
+static size_t fit_ticks(struct plot *p, double lo, double hi, double ticks[64])
+{
+	double a = pow(10, p->d0), b = pow(10, p->d1), step = 0, edge[64];
 	size_t nt = 0;
 	int family = 0;
 	for (; family < 3; family++) {
@@ -210,69 +207,112 @@ int gt_svg_durations(FILE *f, const char *title, const char *unit, const struct 
 	}
 	if (family == 3)
 		family = 2;
-	if (hi > 0 && ticks_in(family, step, hi, hi * 10, edge, 1) == 1 && log10(edge[0]) > d1)
-		d1 = log10(edge[0]);
+	if (hi > 0 && ticks_in(family, step, hi, hi * 10, edge, 1) == 1 && log10(edge[0]) > p->d1)
+		p->d1 = log10(edge[0]);
 	size_t ne = lo > 0 ? ticks_in(family, step, lo / 10, lo, edge, 64) : 0;
-	if (ne && ne < 64 && log10(edge[ne - 1]) < d0)
-		d0 = log10(edge[ne - 1]);
-	nt = ticks_in(family, step, pow(10, d0), pow(10, d1), ticks, 64);
-	double y0 = top - 6, y1 = top + row * (double)n;
+	if (ne && ne < 64 && log10(edge[ne - 1]) < p->d0)
+		p->d0 = log10(edge[ne - 1]);
+	return ticks_in(family, step, pow(10, p->d0), pow(10, p->d1), ticks, 64);
+}
+
+/* The tick lines and labels from y0 to y1 (the axis), and the axis's title. */
+static void draw_ticks(const struct plot *p, const double *ticks, size_t nt, double y0, double y1)
+{
+	FILE *f = p->f;
 	for (size_t i = 0; i < nt; i++) {
-		double v = ticks[i], x = XPOS(v), mant = v / pow(10, floor(log10(v) + 1e-9));
+		double v = ticks[i], x = xpos(p, v), mant = v / pow(10, floor(log10(v) + 1e-9));
 		int major = fabs(mant - 1) < 1e-6;
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1\"/>\n", x,
 		        y0, x, y1, major ? "#bbbbbb" : "#e4e4e4");
 		char lab[32];
-		tick_label(lab, sizeof lab, v, unit);
+		tick_label(lab, sizeof lab, v, p->unit);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"11\" text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
 		        x, y1 + 16, major ? "#333333" : "#666666", lab);
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"12\" text-anchor=\"middle\">duration per launch "
 	           "(log scale)</text>\n",
-	        left + pw / 2, y1 + 40);
-	for (size_t i = 0; i < n; i++) {
-		const double *x = s[i].x;
-		size_t m = s[i].n;
-		double yc = top + row * ((double)i + 0.5);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"11\" text-anchor=\"end\">", left - 8, yc + 4);
-		gt_esc_xml(f, lab[i]);
-		fputs("</text>\n", f);
-		if (!m)
-			continue;
-		/* Dots: deterministic vertical spread by the golden ratio, so rows are reproducible. */
-		size_t dots = m > GT_SVG_MAX_DOTS ? GT_SVG_MAX_DOTS : m;
-		fprintf(f, "<g fill=\"#4477aa\" fill-opacity=\"0.35\">\n");
-		for (size_t k = 0; k < dots; k++) {
-			size_t idx = dots == m ? k : (size_t)llround((double)k * (double)(m - 1) / (double)(dots - 1));
-			double jitter = fmod((double)k * 0.6180339887498949, 1.0) - 0.5;
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\"/>\n", XPOS(x[idx]), yc + jitter * 18);
-		}
-		fputs("</g>\n", f);
-		double p25 = gt_stats_percentile_double(x, m, 25), p75 = gt_stats_percentile_double(x, m, 75);
-		double med = gt_stats_percentile_double(x, m, 50);
-		double xmin = XPOS(x[0]), xmax = XPOS(x[m - 1]), b0 = XPOS(p25), b1 = XPOS(p75), xm = XPOS(med);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222222\" stroke-width=\"1\"/>\n",
-		        xmin, yc, xmax, yc);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222222\" stroke-width=\"1\"/>\n",
-		        xmin, yc - 5, xmin, yc + 5);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222222\" stroke-width=\"1\"/>\n",
-		        xmax, yc - 5, xmax, yc + 5);
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#ffffff\" fill-opacity=\"0.5\" "
-		           "stroke=\"#222222\" stroke-width=\"1.2\"/>\n",
-		        b0, yc - 8, fmax(b1 - b0, 0.5), 16.0);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#cc3311\" stroke-width=\"3\"/>\n",
-		        xm, yc - 9, xm, yc + 9);
-		char ml[32];
-		tick_label(ml, sizeof ml, med, unit);
-		/* The median's value at the right, with more digits than a tick. */
-		if (strcmp(unit, "us") == 0)
-			snprintf(ml, sizeof ml, med >= 1e3 ? "%.3f ms" : "%.3f us", med >= 1e3 ? med / 1e3 : med);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"11\" fill=\"#cc3311\">median %s</text>\n",
-		        left + pw + 8, yc, ml);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"10\" fill=\"#555555\">n = %zu</text>\n",
-		        left + pw + 8, yc + 12, m);
+	        p->left + p->pw / 2, y1 + 40);
+}
+
+/* Row i: its label, then (if it has values, sorted) its dots, whiskers, box, median and count. */
+static void draw_row(const struct plot *p, size_t i, const char *label, const struct gt_svg_series *s)
+{
+	FILE *f = p->f;
+	const double *x = s->x;
+	size_t m = s->n;
+	double yc = p->top + p->row * ((double)i + 0.5);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"11\" text-anchor=\"end\">", p->left - 8, yc + 4);
+	gt_esc_xml(f, label);
+	fputs("</text>\n", f);
+	if (!m)
+		return;
+	/* Dots: deterministic vertical spread by the golden ratio, so rows are reproducible. */
+	size_t dots = m > GT_SVG_MAX_DOTS ? GT_SVG_MAX_DOTS : m;
+	fprintf(f, "<g fill=\"#4477aa\" fill-opacity=\"0.35\">\n");
+	for (size_t k = 0; k < dots; k++) {
+		size_t idx = dots == m ? k : (size_t)llround((double)k * (double)(m - 1) / (double)(dots - 1));
+		double jitter = fmod((double)k * 0.6180339887498949, 1.0) - 0.5;
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"1.8\"/>\n", xpos(p, x[idx]), yc + jitter * 18);
 	}
-#undef XPOS
+	fputs("</g>\n", f);
+	double p25 = gt_stats_percentile_double(x, m, 25), p75 = gt_stats_percentile_double(x, m, 75);
+	double med = gt_stats_percentile_double(x, m, 50);
+	double xmin = xpos(p, x[0]), xmax = xpos(p, x[m - 1]), b0 = xpos(p, p25), b1 = xpos(p, p75), xm = xpos(p, med);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222222\" stroke-width=\"1\"/>\n",
+	        xmin, yc, xmax, yc);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222222\" stroke-width=\"1\"/>\n",
+	        xmin, yc - 5, xmin, yc + 5);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#222222\" stroke-width=\"1\"/>\n",
+	        xmax, yc - 5, xmax, yc + 5);
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#ffffff\" fill-opacity=\"0.5\" "
+	           "stroke=\"#222222\" stroke-width=\"1.2\"/>\n",
+	        b0, yc - 8, fmax(b1 - b0, 0.5), 16.0);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#cc3311\" stroke-width=\"3\"/>\n",
+	        xm, yc - 9, xm, yc + 9);
+	char ml[32];
+	tick_label(ml, sizeof ml, med, p->unit);
+	/* The median's value at the right, with more digits than a tick. */
+	if (strcmp(p->unit, "us") == 0)
+		snprintf(ml, sizeof ml, med >= 1e3 ? "%.3f ms" : "%.3f us", med >= 1e3 ? med / 1e3 : med);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"11\" fill=\"#cc3311\">median %s</text>\n",
+	        p->left + p->pw + 8, yc, ml);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"10\" fill=\"#555555\">n = %zu</text>\n",
+	        p->left + p->pw + 8, yc + 12, m);
+}
+
+int gt_svg_durations(FILE *f, const char *title, const char *unit, const struct gt_svg_series *s, size_t n)
+{
+	if (!n)
+		return GT_ERR_ARG;
+	char (*lab)[64] = malloc(2 * n * sizeof *lab);
+	if (!lab)
+		return GT_ERR_NOMEM;
+	row_labels(s, n, lab, lab + n);
+	/* The axis: whole decades around the positive values. */
+	double lo, hi;
+	size_t nonpos, total;
+	data_range(s, n, &lo, &hi, &nonpos, &total);
+	/* The axis, in log10 units: the data with 4% of the span on each side, and at least a factor of
+	 * 1.5 wide, so that a narrow distribution fills the plot rather than a tenth of a decade. */
+	double l0 = log10(lo), l1 = log10(hi), pad = fmax((l1 - l0) * 0.04, 0);
+	if (l1 - l0 + 2 * pad < log10(1.5))
+		pad = (log10(1.5) - (l1 - l0)) / 2;
+	const double W = 960, left = 330, right = 130, top = 44, row = 34, bottom = 58;
+	double H = top + row * (double)n + bottom;
+	struct plot p = { f, unit, l0 - pad, l1 + pad, left, W - left - right, top, row };
+
+	char desc[512];
+	snprintf(desc, sizeof desc,
+	         "GPU durations per launch of %zu kernels (%zu launches), logarithmic axis in %s. Dots: every "
+	         "launch (at most %d per kernel, at evenly spaced ranks); box: p25 to p75; thick line: median; "
+	         "whiskers: minimum and maximum.%s",
+	         n, total, unit, GT_SVG_MAX_DOTS, nonpos ? " Durations of 0 or less sit on the left edge." : "");
+	head(f, W, H, title, desc);
+	double ticks[64];
+	size_t nt = fit_ticks(&p, lo, hi, ticks);
+	draw_ticks(&p, ticks, nt, top - 6, top + row * (double)n);
+	for (size_t i = 0; i < n; i++)
+		draw_row(&p, i, lab[i], &s[i]);
 	free(lab);
 	return tail(f);
 }

@@ -647,28 +647,29 @@ static void on_exit_hook(int status, void *arg)
 	recorder_finish(RECORDER_END_EXIT, status, 0);
 }
 
-void recorder_start(const char *via)
+/* The phases of recorder_start(), called with R.mu held: each returns 0, or -1 once it has gone off
+ * (said why, closed what it opened). */
+
+/* Loads CUPTI and the CUDA driver (NVML too, if there is one). */
+static int start_libs(const struct gtp_config *c, const char *via)
 {
-	const struct gtp_config *c = recorder_config();
-	pthread_mutex_lock(&R.mu);
-	if (atomic_load(&R.state) != ST_IDLE || c->disabled) {
-		pthread_mutex_unlock(&R.mu);
-		return;
-	}
 	char why[1600];
 	if (libs_load_cupti(c->cupti_path, why, sizeof why) != 0) {
 		go_off(via, why, 1);
-		pthread_mutex_unlock(&R.mu);
-		return;
+		return -1;
 	}
 	if (libs_load_cuda(why, sizeof why) != 0) {
 		go_off(via, why, 1);
-		pthread_mutex_unlock(&R.mu);
-		return;
+		return -1;
 	}
 	nvml_open(); /* optional: PCIe and clocks are "unknown" without it */
+	return 0;
+}
 
-	char cause[512];
+/* Creates the trace file and writes its header. */
+static int start_file(const struct gtp_config *c, const char *via)
+{
+	char cause[512], why[1600];
 	int fd = output_open_why(c->output, R.path, sizeof R.path, cause, sizeof cause);
 	if (fd < 0) {
 		char reason[1600];
@@ -678,8 +679,7 @@ void recorder_start(const char *via)
 		/* So that the launcher knows the recorder ran (it must not add "never initialised CUDA"). */
 		snprintf(R.path, sizeof R.path, "%s", c->output);
 		write_report_line("no-file", 0);
-		pthread_mutex_unlock(&R.mu);
-		return;
+		return -1;
 	}
 	made_note(&R.made, fd);
 	int rc = gt_writer_open_fd(&R.w, fd, NULL);
@@ -693,10 +693,15 @@ void recorder_start(const char *via)
 		         removed ? " (the file was removed)" : "");
 		go_off(via, why, 0);
 		write_report_line(removed ? "no-file" : "write-failed", 0);
-		pthread_mutex_unlock(&R.mu);
-		return;
+		return -1;
 	}
 	R.made.header_bytes = gt_writer_bytes(R.w);
+	return 0;
+}
+
+/* Writes the process's metadata and sets up the translation of CUPTI records and the activity buffers. */
+static int start_translation(const struct gtp_config *c, const char *via)
+{
 	metadata_write(R.w, via);
 	xlate_init(&R.x, R.w);
 	R.x.api_name = api_name;
@@ -710,66 +715,79 @@ void recorder_start(const char *via)
 		gt_writer_close(R.w);
 		R.w = NULL;
 		go_off(via, "cannot allocate activity buffers", 0);
-		pthread_mutex_unlock(&R.mu);
-		return;
+		return -1;
 	}
+	return 0;
+}
 
+/* Sets up shadow capture (*cap: its result, < 0 off) and subscribes to CUPTI, enabling the kinds. */
+static int start_session(const struct gtp_config *c, const char *via, struct session_result *res, int *cap)
+{
+	char why[1600];
 	struct session_hooks hooks = { .context_created = on_context_created };
 	struct capture_config cc = { .pattern = c->shadow, .max_per_kernel = c->shadow_max,
 		.max_bytes = c->shadow_bytes, .wake_writer = abuf_wake };
-	int cap = capture_setup(&cc, &hooks, why, sizeof why);
-	if (cap < 0)
+	*cap = capture_setup(&cc, &hooks, why, sizeof why);
+	if (*cap < 0)
 		gtp_error("shadow capture off: %s", why);
-	struct session_result res;
 	/* Windows detach CUPTI between them (session_detach) where they can, else switch the kinds off
 	 * and on; either way they record the API calls the defaults record (session.c, set_api_kind). */
 	unsigned want = c->kinds;
 	R.kinds_requested = want;
-	rc = session_start(want, c->latency, &hooks, &res, why, sizeof why);
+	int rc = session_start(want, c->latency, &hooks, res, why, sizeof why);
 	if (rc) {
 		gt_writer_meta(R.w, "tracing.off", why);
 		write_process(R.w, GT_PROCESS_TRACING_OFF, rc);
 		gt_writer_close(R.w);
 		R.w = NULL;
 		go_off(via, why, 0);
-		write_report_line(res.other_client[0] || rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+		write_report_line(res->other_client[0] || rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
 		                      ? "collision" : "off", 0);
-		pthread_mutex_unlock(&R.mu);
-		return;
+		return -1;
 	}
-	R.kinds_enabled = res.enabled;
-	char kinds[256];
-	config_kind_names(res.enabled, kinds, sizeof kinds);
+	R.kinds_enabled = res->enabled;
+	return 0;
+}
+
+/* Writes what the session records (kinds, settings), the clock sync and the process's start. */
+static void write_session_meta(const struct gtp_config *c, const struct session_result *res, int cap)
+{
+	char kinds[256], buf[64];
+	config_kind_names(res->enabled, kinds, sizeof kinds);
 	gt_writer_meta(R.w, "trace.activities", kinds);
-	if (res.failed) {
-		config_kind_names(res.failed, kinds, sizeof kinds);
+	if (res->failed) {
+		config_kind_names(res->failed, kinds, sizeof kinds);
 		gt_writer_meta(R.w, "trace.activities_refused", kinds);
 		gtp_log("CUPTI refused these activity kinds: %s", kinds);
 	}
-	write_api_meta(R.w, &res);
-	gt_writer_meta(R.w, "trace.thread_ids", res.os_thread_ids ? "os" : "cupti");
-	gt_writer_meta(R.w, "trace.latency_timestamps", res.latency ? "1" : "0");
+	write_api_meta(R.w, res);
+	gt_writer_meta(R.w, "trace.thread_ids", res->os_thread_ids ? "os" : "cupti");
+	gt_writer_meta(R.w, "trace.latency_timestamps", res->latency ? "1" : "0");
 	if (c->window_period_ms) {
-		snprintf(why, sizeof why, "%u/%u", c->window_on_ms, c->window_period_ms);
-		gt_writer_meta(R.w, "trace.window_ms", why);
+		snprintf(buf, sizeof buf, "%u/%u", c->window_on_ms, c->window_period_ms);
+		gt_writer_meta(R.w, "trace.window_ms", buf);
 	}
 	gt_writer_meta(R.w, "trace.kernel_filter", R.kernel_re_ok ? c->kernel_filter : "");
-	snprintf(why, sizeof why, "%u", c->flush_ms);
-	gt_writer_meta(R.w, "trace.flush_ms", why);
-	snprintf(why, sizeof why, "%zu", c->buffer_bytes);
-	gt_writer_meta(R.w, "trace.buffer_bytes", why);
+	snprintf(buf, sizeof buf, "%u", c->flush_ms);
+	gt_writer_meta(R.w, "trace.flush_ms", buf);
+	snprintf(buf, sizeof buf, "%zu", c->buffer_bytes);
+	gt_writer_meta(R.w, "trace.buffer_bytes", buf);
 	gt_writer_meta(R.w, "trace.shadow", cap == 0 ? c->shadow : "");
 	write_clock_sync(R.w);
 	write_process(R.w, GT_PROCESS_START, 0);
 	if (c->window_period_ms)
 		write_process(R.w, GT_PROCESS_WINDOW_OPEN, 0); /* the first window opens at start */
+}
 
+/* Starts the writer thread, with every signal blocked. */
+static int start_writer(const char *via)
+{
 	/* The writer thread takes no signals: asynchronous ones go to the program's threads, whose
 	 * handler then waits for the writer. */
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&R.writer, NULL, writer_main, NULL);
+	int rc = pthread_create(&R.writer, NULL, writer_main, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc != 0) {
 		session_stop();
@@ -777,10 +795,32 @@ void recorder_start(const char *via)
 		gt_writer_close(R.w);
 		R.w = NULL;
 		go_off(via, "cannot start the writer thread", 0);
+		return -1;
+	}
+	R.writer_started = 1;
+	return 0;
+}
+
+void recorder_start(const char *via)
+{
+	const struct gtp_config *c = recorder_config();
+	pthread_mutex_lock(&R.mu);
+	if (atomic_load(&R.state) != ST_IDLE || c->disabled) {
 		pthread_mutex_unlock(&R.mu);
 		return;
 	}
-	R.writer_started = 1;
+	struct session_result res;
+	int cap;
+	if (start_libs(c, via) || start_file(c, via) || start_translation(c, via) ||
+	    start_session(c, via, &res, &cap)) {
+		pthread_mutex_unlock(&R.mu);
+		return;
+	}
+	write_session_meta(c, &res, cap);
+	if (start_writer(via)) {
+		pthread_mutex_unlock(&R.mu);
+		return;
+	}
 	atomic_store(&R.state, ST_RUNNING);
 	if (on_exit(on_exit_hook, NULL) != 0)
 		gtp_debug("on_exit failed; the destructor will finish the trace");
