@@ -11,9 +11,10 @@
 #ifndef GT_COMMANDS_H
 #define GT_COMMANDS_H
 
-#ifndef GT_VERSION
-#define GT_VERSION "0.1.0"
-#endif
+#include "gputrace.h"
+
+/* The analyzer's version is the tool's one (GT_TOOL_VERSION, traces/gputrace.h), as the recorder's. */
+#define GT_VERSION GT_TOOL_VERSION
 
 struct gt_command {
 	const char *name;
