@@ -3,8 +3,9 @@
 # WORK (a scratch directory) and KEEP (where traces worth keeping go: $GT_GPU_KEEP, else WORK).
 # Exits 77 (skipped) with the reason on its last line when there is no GPU to run on.
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-B=$REPO/${GT_PLAIN_BUILD:-build}
-GA=$REPO/${GT_BUILD:-build}/gpuanalyze
+in_repo() { case $1 in /*) echo "$1" ;; *) echo "$REPO/$1" ;; esac; } # a build folder may be absolute
+B=$(in_repo "${GT_PLAIN_BUILD:-build}")
+GA=$(in_repo "${GT_BUILD:-build}")/gpuanalyze
 skip() { echo "skipped: $*"; exit 77; }
 [ -f "$B/libgputrace.so" ] || skip "no $B/libgputrace.so (CUPTI headers missing at build time)"
 [ -x "$B/kernels/splat_render" ] || skip "no CUDA programs in $B/kernels (nvcc missing at build time)"
