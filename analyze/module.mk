@@ -1,6 +1,11 @@
-# analyze/: gpuanalyze. Everything but gpuanalyze.c goes into libgtanalyze.a so tests can link it.
-ANALYZE_MAIN := analyze/gpuanalyze.c
-ANALYZE_SRCS += $(filter-out $(ANALYZE_MAIN),$(wildcard analyze/*.c))
+# analyze/: gpuanalyze. Everything but analyze/commands/gpuanalyze.c goes into libgtanalyze.a so
+# tests can link it. The four subfolders (includes name them from the root: "analyze/engines/diff.h"):
+#   commands/  the dispatcher gpuanalyze.c, commands.h, one cmd_<name>.c per subcommand, cmd_output
+#   engines/   the analyses, argv-free so tests call them (summary, diff, split, export, timeline...)
+#   shadow/    shadow replay (shadow, compare, calibrate, tol_json) and the installed gputrace_ref.h
+#   support/   shared by all: trace loading, options, diagnostics, output formats and escaping, names
+ANALYZE_MAIN := analyze/commands/gpuanalyze.c
+ANALYZE_SRCS += $(filter-out $(ANALYZE_MAIN),$(wildcard analyze/*/*.c))
 ANALYZE_OBJS := $(ANALYZE_SRCS:%.c=$(OBJ)/%.o)
 ANALYZE_LIBS := -lzstd -lz -lsqlite3 -ldl -lm
 MAN_PAGES += man/gpuanalyze.1 man/gputrace-sqlite.5
@@ -10,7 +15,7 @@ $(BUILD)/libgtanalyze.a: $(ANALYZE_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^ # anew: a deleted source must not leave its object behind
 
-$(BUILD)/gpuanalyze: $(OBJ)/analyze/gpuanalyze.o $(BUILD)/libgtanalyze.a $(BUILD)/libgttrace.a
+$(BUILD)/gpuanalyze: $(OBJ)/analyze/commands/gpuanalyze.o $(BUILD)/libgtanalyze.a $(BUILD)/libgttrace.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS)
 
 ALL_TARGETS += $(BUILD)/libgtanalyze.a $(BUILD)/gpuanalyze

@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 /* common/ is below every stage and includes nothing of the project, so it names its two error
- * returns itself; they equal traces/gputrace.h's GT_STATS_ERR_NOMEM and GT_STATS_ERR_ARG (analyze/summary.c
+ * returns itself; they equal traces/gputrace.h's GT_STATS_ERR_NOMEM and GT_STATS_ERR_ARG (analyze/engines/summary.c
  * asserts so at compile time), and callers pass them on as those. */
 #define GT_STATS_ERR_NOMEM (-2)
 #define GT_STATS_ERR_ARG (-8)

@@ -2,7 +2,7 @@
  * reassembled from their BLOB pieces, ready to be replayed on a GPU (`gputrace replay`) or written
  * out as a standalone reproducer (`gputrace replay --extract`).
  *
- * The analyzer's shadow walk (analyze/shadow.c) streams captures one at a time and frees buffers as
+ * The analyzer's shadow walk (analyze/shadow/shadow.c) streams captures one at a time and frees buffers as
  * it goes, because a CPU reference may run over thousands of them; a replay picks a few and needs
  * all of their bytes at once (on the GPU), so this loader keeps what it picked and nothing else.
  *

@@ -147,7 +147,7 @@ one_line_error "option '--format' wants one of text|md|json|junit"
 # The example of gputrace-ref(3), compiled from the man page as printed, replays the planted trace.
 if command -v cc >/dev/null 2>&1; then
 	sed -n '/^#include <gputrace_ref.h>/,/^\.fi/p' "$root/man/gputrace-ref.3" | sed '$d' | sed 's/\\-/-/g' > example.c
-	cc -std=c99 -Wall -Wextra -Werror -O2 -fPIC -shared -I"$root/analyze" -o example.so example.c -lm ||
+	cc -std=c99 -Wall -Wextra -Werror -O2 -fPIC -shared -I"$root/analyze/shadow" -o example.so example.c -lm ||
 		fail "the example of gputrace-ref(3) does not compile"
 	run 1 "$G" shadow saxpy_planted.gtrace --ref ./example.so --format json
 	json "d['references']['name'] == 'my references' and d['launches'][0]['outputs'][0]['worst']['index'] == 517"

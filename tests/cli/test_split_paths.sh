@@ -2,7 +2,7 @@
 # split's paths for units that overlap records many times over give the numbers of the plain ones.
 # Past a budget of looked-at records split counts kernels and takes launch medians from indexes, and
 # units that overlap each other take their times from unions, not from the sweeps and cursors
-# (analyze/split.c, "units that overlap each other"). Warm-up decides which path a unit takes
+# (analyze/engines/split.c, "units that overlap each other"). Warm-up decides which path a unit takes
 # without a switch for tests: with most units dropped as warm-up the few left stay on the plain
 # paths, with none dropped the same units come late, after the budget is spent. Their rows must be
 # the same, byte for byte:

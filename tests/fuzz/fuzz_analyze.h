@@ -25,8 +25,8 @@
 
 #include "fuzz_common.h"
 
-#include "analyze/commands.h"
-#include "analyze/diag.h"
+#include "analyze/commands/commands.h"
+#include "analyze/support/diag.h"
 #include "traces/schema.h"
 
 #include <stdio.h>

@@ -8,7 +8,7 @@
  */
 #include "fuzz_analyze.h"
 
-#include "analyze/bandwidth.h"
+#include "analyze/engines/bandwidth.h"
 
 static void engine(const char *path, const char *peaks)
 {

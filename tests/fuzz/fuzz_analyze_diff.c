@@ -8,7 +8,7 @@
  */
 #include "fuzz_analyze.h"
 
-#include "analyze/diff.h"
+#include "analyze/engines/diff.h"
 
 static void engine(const char *a, const char *b, uint64_t warmup, const struct gt_name_filter *f)
 {

@@ -6,7 +6,7 @@
 #include "fuzz_analyze.h"
 
 #include "traces/schema.h"
-#include "analyze/load.h"
+#include "analyze/support/load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

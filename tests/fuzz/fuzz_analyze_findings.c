@@ -6,7 +6,7 @@
  */
 #include "fuzz_analyze.h"
 
-#include "analyze/findings.h"
+#include "analyze/engines/findings.h"
 
 static void engine(const char *path, const struct gt_findings_options *o)
 {

@@ -5,8 +5,8 @@
  */
 #include "fuzz_analyze.h"
 
-#include "analyze/info.h"
-#include "analyze/load.h"
+#include "analyze/engines/info.h"
+#include "analyze/support/load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
  */
 #include "fuzz_analyze.h"
 
-#include "analyze/ranks.h"
+#include "analyze/engines/ranks.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

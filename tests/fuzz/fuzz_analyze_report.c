@@ -7,7 +7,7 @@
  */
 #include "fuzz_analyze.h"
 
-#include "analyze/report.h"
+#include "analyze/engines/report.h"
 
 #include <stdlib.h>
 

@@ -15,7 +15,7 @@
  */
 #include "fuzz_analyze.h"
 
-#include "analyze/shadow.h"
+#include "analyze/shadow/shadow.h"
 
 #include <math.h>
 

@@ -5,7 +5,7 @@
  */
 #include "fuzz_analyze.h"
 
-#include "analyze/split.h"
+#include "analyze/engines/split.h"
 
 static void engine(const char *path, const char *range, uint64_t warmup)
 {

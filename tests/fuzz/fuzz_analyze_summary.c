@@ -7,7 +7,7 @@
  */
 #include "fuzz_analyze.h"
 
-#include "analyze/summary.h"
+#include "analyze/engines/summary.h"
 
 static void engine(const char *path, uint64_t warmup, const struct gt_name_filter *filter, int twice)
 {

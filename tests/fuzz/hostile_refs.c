@@ -18,7 +18,7 @@
  * Built with -DHOSTILE_VARIANT=N, the table is malformed in one way each (N = 1..), for the
  * refusal tests: gpuanalyze must refuse it with one line and status 2.
  */
-#include "analyze/gputrace_ref.h"
+#include "analyze/shadow/gputrace_ref.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -113,7 +113,7 @@ archive() {
 build_failed=0
 # common/ goes into libgttrace.a, as in the Makefile (common/module.mk).
 archive libgttrace.a traces/*.c common/*.c
-archive libgtanalyze.a $(ls analyze/*.c | grep -v '/gpuanalyze\.c$')
+archive libgtanalyze.a $(find analyze -name '*.c' | LC_ALL=C sort | grep -v '/gpuanalyze\.c$')
 [ $build_failed = 1 ] && { echo "run_all.sh: --strict: the libraries do not compile" >&2; exit 2; }
 # The hostile reference library that fuzz_structured loads (beside it) for shadow and calibrate.
 # Not instrumented: it stands for a user's library, and what it does itself is not under test.

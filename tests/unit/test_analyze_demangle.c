@@ -1,6 +1,6 @@
 /* test_analyze_demangle.c: kernel names the traced program chose against the analyzer's name
- * handling: demangling (analyze/demangle.c), its caps (traces/mangled.c), and the base and short
- * names derived from a name (analyze/kname.c).
+ * handling: demangling (analyze/support/demangle.c), its caps (traces/mangled.c), and the base and short
+ * names derived from a name (analyze/support/kname.c).
  *
  * The hostile names are the ones outsiders found: short nested components that do not demangle
  * ("_ZN1a1a...E!"), whose base name was written past its buffer by report and shadow; "<>" pairs,
@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/demangle.h"
-#include "analyze/diag.h"
-#include "analyze/kname.h"
+#include "analyze/support/demangle.h"
+#include "analyze/support/diag.h"
+#include "analyze/support/kname.h"
 #include "mangled.h"
 
 /* "S_" for candidate 0, then "S<base 36 of i-1>_", as the Itanium ABI numbers substitutions. */

@@ -1,4 +1,4 @@
-/* test_analyze_findings.c: the findings engine (analyze/findings.c) and `gpuanalyze findings`.
+/* test_analyze_findings.c: the findings engine (analyze/engines/findings.c) and `gpuanalyze findings`.
  *
  * A clean trace (a busy GPU, async pinned copies, steady kernels, steady clocks, complete) gives no
  * finding at all; then each rule is planted alone in a trace of its own and must fire, with the
@@ -22,9 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/commands.h"
-#include "analyze/diag.h"
-#include "analyze/findings.h"
+#include "analyze/commands/commands.h"
+#include "analyze/support/diag.h"
+#include "analyze/engines/findings.h"
 #include "common/stats.h"
 #include "gputrace.h"
 #include "helpers/synth_trace.h"

@@ -1,4 +1,4 @@
-/* test_analyze_info.c: `gpuanalyze info` and its engine (analyze/info.c) on traces built through
+/* test_analyze_info.c: `gpuanalyze info` and its engine (analyze/engines/info.c) on traces built through
  * the writer API: records by type, drops summed by reason ("0 dropped" said), the synthetic
  * banner only when the metadata says so, device peaks, truncation, and a bad file among good ones.
  */
@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/commands.h"
-#include "analyze/diag.h"
-#include "analyze/info.h"
-#include "analyze/load.h"
+#include "analyze/commands/commands.h"
+#include "analyze/support/diag.h"
+#include "analyze/engines/info.h"
+#include "analyze/support/load.h"
 #include "gputrace.h"
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"

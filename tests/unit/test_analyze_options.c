@@ -15,11 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/commands.h"
-#include "analyze/demangle.h"
-#include "analyze/diag.h"
-#include "analyze/filter.h"
-#include "analyze/options.h"
+#include "analyze/commands/commands.h"
+#include "analyze/support/demangle.h"
+#include "analyze/support/diag.h"
+#include "analyze/support/filter.h"
+#include "analyze/support/options.h"
 
 static uint64_t warmup, top;
 static double threshold;

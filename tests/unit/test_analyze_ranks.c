@@ -41,8 +41,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/diag.h"
-#include "analyze/ranks.h"
+#include "analyze/support/diag.h"
+#include "analyze/engines/ranks.h"
 #include "gputrace.h"
 #include "helpers/synth_trace.h"
 

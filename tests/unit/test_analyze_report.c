@@ -1,4 +1,4 @@
-/* test_analyze_report.c: `gpuanalyze report` (analyze/report.c) and its figures (analyze/svg.c), on
+/* test_analyze_report.c: `gpuanalyze report` (analyze/engines/report.c) and its figures (analyze/support/svg.c), on
  * traces built through the writer API.
  *
  * The figures: every launch a dot (or 400 at evenly spaced ranks), names escaped, an axis that fits
@@ -21,10 +21,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/commands.h"
-#include "analyze/diag.h"
-#include "analyze/report.h"
-#include "analyze/svg.h"
+#include "analyze/commands/commands.h"
+#include "analyze/support/diag.h"
+#include "analyze/engines/report.h"
+#include "analyze/support/svg.h"
 #include "gputrace.h"
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"

@@ -1,4 +1,4 @@
-/* test_analyze_split.c: the split engine (analyze/split.c) and `gpuanalyze split`.
+/* test_analyze_split.c: the split engine (analyze/engines/split.c) and `gpuanalyze split`.
  *
  * Small traces with answers worked out by hand (written next to each): unions rather than sums for
  * concurrent kernels and API calls on two threads, copies by direction, copy/kernel overlap, GPU
@@ -30,9 +30,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/commands.h"
-#include "analyze/diag.h"
-#include "analyze/split.h"
+#include "analyze/commands/commands.h"
+#include "analyze/support/diag.h"
+#include "analyze/engines/split.h"
 #include "common/stats.h"
 #include "gputrace.h"
 #include "helpers/synth_trace.h"

@@ -1,4 +1,4 @@
-/* test_analyze_stats.c: the nsys-style reports (analyze/stats_reports.c) on a synthetic trace whose
+/* test_analyze_stats.c: the nsys-style reports (analyze/engines/stats_reports.c) on a synthetic trace whose
  * answers are worked out here by hand, and the trace that tests/cli/test_gpuanalyze_stats.sh
  * checks against SQL over its SQLite export.
  *
@@ -25,9 +25,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/demangle.h"
-#include "analyze/diag.h"
-#include "analyze/stats_reports.h"
+#include "analyze/support/demangle.h"
+#include "analyze/support/diag.h"
+#include "analyze/engines/stats_reports.h"
 #include "gputrace.h"
 #include "helpers/synth_trace.h"
 #include "helpers/tl_synth.h"

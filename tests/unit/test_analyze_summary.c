@@ -1,4 +1,4 @@
-/* test_analyze_summary.c: the summary engine (analyze/summary.c) and `gpuanalyze summary`, on
+/* test_analyze_summary.c: the summary engine (analyze/engines/summary.c) and `gpuanalyze summary`, on
  * traces built through the writer API.
  *
  * Warm-up by position and not by value (the fastest launches first, still dropped), by start time
@@ -18,9 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/commands.h"
-#include "analyze/diag.h"
-#include "analyze/summary.h"
+#include "analyze/commands/commands.h"
+#include "analyze/support/diag.h"
+#include "analyze/engines/summary.h"
 #include "gputrace.h"
 #include "helpers/synth_trace.h"
 

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analyze/compare.h"
+#include "analyze/shadow/compare.h"
 #include "gputrace.h"
 
 static const struct gt_ref_tol exact = { 0 };

@@ -1,4 +1,4 @@
-/* test_shadow.c: the shadow replay engine (analyze/shadow.c) on synthetic saxpy captures.
+/* test_shadow.c: the shadow replay engine (analyze/shadow/shadow.c) on synthetic saxpy captures.
  *
  * Until captures recorded on a GPU are committed, the traces here mimic what the recorder writes for
  * a saxpy launch (kernels/shadow_kernels.h: n = 1000 floats in allocations of 1024, the padding
@@ -22,8 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/diag.h"
-#include "analyze/shadow.h"
+#include "analyze/support/diag.h"
+#include "analyze/shadow/shadow.h"
 #include "gputrace.h"
 #include "test_shadow_synth.h"
 

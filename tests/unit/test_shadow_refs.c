@@ -26,9 +26,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/calibrate.h"
-#include "analyze/diag.h"
-#include "analyze/shadow.h"
+#include "analyze/shadow/calibrate.h"
+#include "analyze/support/diag.h"
+#include "analyze/shadow/shadow.h"
 #include "gputrace.h"
 #include "kernels/shadow_kernels.h"
 #include "kernels/splat.h"

@@ -1,4 +1,4 @@
-/* test_stats.c: analyze/stats.c against values computed once with NumPy 1.24.2 and SciPy 1.10.1.
+/* test_stats.c: common/stats.c against values computed once with NumPy 1.24.2 and SciPy 1.10.1.
  *
  * Each expected value is followed by the Python expression that produced it (with
  * `import numpy as np, scipy.stats as st` and x = np.array(<the vector>)), run with

@@ -10,7 +10,7 @@
 #ifndef CMD_TEST_H
 #define CMD_TEST_H
 
-#include "analyze/diag.h"
+#include "analyze/support/diag.h"
 #include "helpers/synth_trace.h"
 
 #include <stdio.h>

@@ -1,0 +1,267 @@
+/* cmd_dump.c: `gpuanalyze dump`: every event of a trace, one per row, with names resolved.
+ *
+ * Events are the fixed records (kernels, copies, memsets, API calls, ...), in file order, which is
+ * not time order. Every field is printed (the format's schema, traces/schema.h): string ids as their
+ * strings, enumerations by name, kernels' demangled names beside the mangled ones. Definitions
+ * (strings, metadata, devices) are what `gpuanalyze info` shows. CSV has one column per field name
+ * over the types selected (a type without the field leaves it empty); JSON has one object per event
+ * holding its own fields, in one array (one document for json.load) or, in JSON Lines, one object
+ * per line and nothing else (for line-by-line readers: pandas.read_json(lines=True), DuckDB's
+ * read_json, jq -c).
+ */
+#include "analyze/commands/cmd_output.h"
+#include "analyze/commands/commands.h"
+#include "analyze/support/demangle.h"
+#include "analyze/support/diag.h"
+#include "schema.h"
+#include "analyze/support/load.h"
+#include "analyze/support/options.h"
+#include "analyze/support/output.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COLS 128
+
+struct dump {
+	enum gt_format fmt;
+	unsigned char want[GT_REC_TYPE_MAX + 1];
+	struct gt_table *table;             /* csv */
+	struct gt_json *json;               /* json, jsonl */
+	const char *cols[MAX_COLS];         /* csv column names after "type" */
+	size_t ncols;
+	int demangled_col;                  /* index of "demangled" in cols, -1 if none */
+	/* per type: for each column, the field that fills it (NULL: empty) */
+	const struct gt_field *colfield[GT_REC_TYPE_MAX + 1][MAX_COLS];
+	char **demangled;                   /* by string id, filled as kernels need them */
+	size_t ndemangled;
+};
+
+static int add_col(struct dump *d, const char *name)
+{
+	for (size_t i = 0; i < d->ncols; i++)
+		if (strcmp(d->cols[i], name) == 0)
+			return (int)i;
+	if (d->ncols == MAX_COLS)
+		return -1;
+	d->cols[d->ncols] = name;
+	return (int)d->ncols++;
+}
+
+/* The demangled name of kernel name id `id`, computed once per id. */
+static const char *demangled(struct dump *d, const struct gt_reader *r, uint32_t id)
+{
+	if (id >= d->ndemangled) {
+		size_t n = d->ndemangled ? d->ndemangled : 64;
+		while (n <= id)
+			n *= 2;
+		if (id > gt_reader_string_count(r))
+			return gt_reader_string(r, id); /* not a defined id: nothing to demangle */
+		char **p = realloc(d->demangled, n * sizeof *p);
+		if (!p)
+			return NULL;
+		memset(p + d->ndemangled, 0, (n - d->ndemangled) * sizeof *p);
+		d->demangled = p;
+		d->ndemangled = n;
+	}
+	if (!d->demangled[id])
+		d->demangled[id] = gt_demangle(gt_reader_string(r, id));
+	return d->demangled[id];
+}
+
+static int dump_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
+{
+	struct dump *d = ctx;
+	if (ev->type < GT_REC_FIRST_FIXED || ev->type > GT_REC_TYPE_MAX || !d->want[ev->type])
+		return 0;
+	size_t nf;
+	const struct gt_field *fields = gt_fields_of(ev->type, &nf);
+	if (!fields)
+		return 0;
+	const void *rec = &ev->u;
+	char buf[64];
+	const char *dm = NULL;
+	if (ev->type == GT_REC_KERNEL && !(dm = demangled(d, r, ev->u.kernel.name_id)))
+		return GT_ERR_NOMEM;
+	if (d->fmt == GT_FMT_JSON || d->fmt == GT_FMT_JSONL) {
+		struct gt_json *j = d->json;
+		if (d->fmt == GT_FMT_JSONL) {
+			/* Each line is a document of its own: one object, on one line. */
+			gt_json_init(j, j->f);
+			j->inline_depth = 1;
+		}
+		gt_json_object_begin(j);
+		gt_json_key(j, "type");
+		gt_json_str(j, gt_rec_type_name(ev->type));
+		for (size_t i = 0; i < nf; i++) {
+			const struct gt_field *f = &fields[i];
+			gt_json_key(j, f->name);
+			if (f->kind == GT_FIELD_UINT)
+				gt_json_u64(j, gt_field_u64(f, rec));
+			else if (f->kind == GT_FIELD_INT)
+				gt_json_i64(j, gt_field_i64(f, rec));
+			else
+				gt_json_str(j, gt_field_text(f, rec, r, buf, sizeof buf));
+			if (dm && strcmp(f->name, "name") == 0) {
+				gt_json_key(j, "demangled");
+				gt_json_str(j, dm);
+			}
+		}
+		gt_json_object_end(j);
+		if (d->fmt == GT_FMT_JSONL)
+			return gt_json_finish(j);
+		return j->error;
+	}
+	struct gt_table *t = d->table;
+	gt_table_str(t, gt_rec_type_name(ev->type));
+	for (size_t c = 0; c < d->ncols; c++) {
+		const struct gt_field *f = d->colfield[ev->type][c];
+		if ((int)c == d->demangled_col)
+			gt_table_str(t, dm);
+		else if (!f)
+			gt_table_str(t, NULL);
+		else if (f->kind == GT_FIELD_UINT)
+			gt_table_u64(t, gt_field_u64(f, rec));
+		else if (f->kind == GT_FIELD_INT)
+			gt_table_i64(t, gt_field_i64(f, rec));
+		else
+			gt_table_str(t, gt_field_text(f, rec, r, buf, sizeof buf));
+	}
+	return gt_table_end_row(t);
+}
+
+/* The event types: the schema's fixed records, in type order. */
+#define FOR_EVENT_TYPES(ty)                                                                        \
+	for (size_t ty##_i = 0; ty##_i < gt_schema_count; ty##_i++)                                  \
+		for (int ty = gt_schema[ty##_i].type; ty >= GT_REC_FIRST_FIXED; ty = 0)
+
+/* Parses --type "kernel,memcpy" into d->want; everything when list is NULL. */
+static int parse_types(struct dump *d, const char *list)
+{
+	if (!list) {
+		FOR_EVENT_TYPES(ty)
+			d->want[ty] = 1;
+		return 0;
+	}
+	const char *p = list;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int found = 0;
+		FOR_EVENT_TYPES(ty) {
+			const char *n = gt_rec_type_name(ty);
+			if (strlen(n) == len && strncmp(n, p, len) == 0) {
+				d->want[ty] = 1;
+				found = 1;
+			}
+		}
+		if (!found) {
+			char known[512] = "";
+			FOR_EVENT_TYPES(ty) {
+				strncat(known, known[0] ? "," : "", sizeof known - strlen(known) - 1);
+				strncat(known, gt_rec_type_name(ty), sizeof known - strlen(known) - 1);
+			}
+			return gt_error("dump: option '--type' names unknown record type '%.*s' (known: %s) "
+			                "(see 'gpuanalyze dump --help')",
+			                (int)len, p, known);
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* The dump and the trace it streams. */
+struct job {
+	struct dump *d;
+	struct gt_reader *r;
+};
+
+/* gt_cmd_printer: streams the trace's records to out. Every failure is reported here, in dump's
+ * words, so the status returned is positive or 0. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	const struct job *x = ctx;
+	struct dump *d = x->d;
+	enum gt_format fmt = d->fmt;
+	j->inline_depth = 2;
+	d->json = j;
+	if (fmt == GT_FMT_CSV) {
+		/* Columns: the union of the selected types' fields, in type order. */
+		FOR_EVENT_TYPES(ty) {
+			if (!d->want[ty])
+				continue;
+			size_t nf;
+			const struct gt_field *f = gt_fields_of(ty, &nf);
+			for (size_t k = 0; k < nf; k++) {
+				int c = add_col(d, f[k].name);
+				if (c >= 0)
+					d->colfield[ty][c] = &f[k];
+				if (ty == GT_REC_KERNEL && strcmp(f[k].name, "name") == 0)
+					d->demangled_col = add_col(d, "demangled");
+			}
+		}
+		if (!(d->table = gt_table_new(fmt, out, NULL)) ||
+		    gt_table_column(d->table, "type", "type", GT_COL_LEFT) != 0)
+			return gt_error("dump: out of memory");
+		for (size_t c = 0; c < d->ncols; c++)
+			gt_table_column(d->table, d->cols[c], d->cols[c], 0);
+	} else if (fmt == GT_FMT_JSON) {
+		gt_json_array_begin(j);
+	}
+	int rc = gt_load_stream(x->r, dump_record, d);
+	if (rc)
+		return rc;
+	if (fmt == GT_FMT_CSV) {
+		if (gt_table_finish(d->table) != 0)
+			rc = gt_error("dump: out of memory");
+	} else if (fmt == GT_FMT_JSON) {
+		gt_json_array_end(j);
+		if (gt_json_finish(j) != 0)
+			rc = gt_error("dump: internal error: malformed JSON");
+	}
+	return rc;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	enum gt_format fmt = GT_FMT_CSV;
+	const char *out_path = NULL, *types = NULL;
+	const struct gt_option opts[] = {
+		GT_OPT_FORMAT(&fmt, GT_FMT_CSV | GT_FMT_JSON | GT_FMT_JSONL),
+		{ .kind = GT_OPT_STRING, .long_name = "type", .arg = "TYPE[,TYPE]...",
+		  .help = "only these event types: kernel, memcpy, memset, api, sync, nvtx, memory, "
+		          "dropped, process, overhead, clock_sync, clock_sample, graph_launch",
+		  .value = &types },
+		GT_OPT_OUTPUT(&out_path),
+		GT_OPT_END_OF_LIST,
+	};
+	const struct gt_usage usage = {
+		"dump", "FILE", 1, 1,
+		"Every event of the trace, one per row in file order (not time order), with every field;\n"
+		"string ids resolved to names, enumerations named, kernel names demangled beside the\n"
+		"mangled ones. Default format csv; json is one array, jsonl (JSON Lines) one object per\n"
+		"line and nothing else.",
+		opts,
+	};
+	char **files;
+	int nfiles, status;
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
+		return status;
+	struct dump *d = calloc(1, sizeof *d);
+	if (!d)
+		return gt_error("dump: out of memory");
+	d->fmt = fmt;
+	d->demangled_col = -1;
+	int rc = parse_types(d, types);
+	struct gt_reader *r = NULL;
+	if (!rc && (rc = gt_load_open(&r, files[0])) == 0)
+		rc = gt_cmd_print("dump", out_path, print, &(struct job){ d, r });
+	gt_reader_close(r);
+	gt_table_free(d->table);
+	for (size_t i = 0; i < d->ndemangled; i++)
+		free(d->demangled[i]);
+	free(d->demangled);
+	free(d);
+	return rc;
+}

@@ -1,0 +1,74 @@
+/* cmd_output.c: a subcommand's output from open to close (see cmd_output.h for why it is here).
+ *
+ * The order is the one the subcommands always had: the printer's failure is reported before the
+ * output is closed, so a message about a short output comes after the message that explains it.
+ * The JSON members after it are the ones every command writes alike (cmd_output.h).
+ */
+#include "analyze/commands/cmd_output.h"
+
+#include "analyze/commands/commands.h"
+#include "analyze/support/diag.h"
+#include "gputrace.h"
+#include "analyze/support/json_member.h"
+#include "common/stats.h"
+
+int gt_cmd_print(const char *command, const char *out_path, gt_cmd_printer print, void *ctx)
+{
+	FILE *out = gt_output_open(out_path);
+	if (!out)
+		return GT_EXIT_USAGE;
+	struct gt_json j;
+	gt_json_init(&j, out);
+	int rc = print(out, &j, ctx);
+	if (rc < 0)
+		rc = gt_error("%s: cannot print: %s", command, gt_strerror(rc));
+	int crc = gt_output_close(out, out_path);
+	return rc ? rc : crc;
+}
+
+void gt_cmd_json_head(struct gt_json *j, const char *command)
+{
+	gt_json_object_begin(j);
+	gt_json_key_str(j, "command", command);
+	gt_json_key_str(j, "version", GT_VERSION);
+}
+
+void gt_cmd_json_trace(struct gt_json *j, const char *path, int complete, uint64_t lost_bytes,
+                       int synthetic)
+{
+	gt_json_key_object(j, "trace");
+	gt_json_key_str(j, "path", path);
+	gt_json_trace_state(j, complete, lost_bytes, synthetic);
+}
+
+void gt_cmd_json_bad_times(struct gt_json *j, uint64_t kernels, uint64_t memcpys, uint64_t memsets)
+{
+	gt_json_key_object(j, "excluded_bad_times");
+	gt_json_key_u64(j, "kernels", kernels);
+	gt_json_key_u64(j, "memcpys", memcpys);
+	gt_json_key_u64(j, "memsets", memsets);
+	gt_json_object_end(j);
+}
+
+void gt_cmd_json_statistics(struct gt_json *j, int mad_scale)
+{
+	gt_json_key_object(j, "statistics");
+	gt_json_key_str(j, "percentiles", GT_PERCENTILE_RULE);
+	if (mad_scale)
+		gt_json_key_num(j, "mad_scale", GT_MAD_SCALE);
+}
+
+void gt_cmd_note_synthetic(FILE *out, enum gt_format fmt, const char *path, const char *synthetic)
+{
+	if (synthetic)
+		gt_out_note(out, fmt, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, "
+		            "not recorded on a GPU", path, synthetic);
+}
+
+void gt_cmd_note_incomplete(FILE *out, enum gt_format fmt, const char *path, int complete,
+                            uint64_t lost_bytes)
+{
+	if (!complete)
+		gt_out_note(out, fmt, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last "
+		            "records are missing", path, (unsigned long long)lost_bytes);
+}

@@ -1,0 +1,61 @@
+/* cmd_output.h: one place that owns a subcommand's output: -o (or standard output), the printer's
+ * failure message, closing and the write errors found only then.
+ *
+ * Why it exists: every subcommand used to repeat the same lines (open the file named by -o,
+ * start a JSON writer on it, print, turn a printer's error into "COMMAND: cannot print: REASON",
+ * flush and close, check for a write error, pick the exit status). A copy that forgot the close
+ * check would have reported a truncated output as a success; here there is one copy to get right.
+ * A subcommand parses its options, runs its engine, then hands its printer to gt_cmd_print().
+ * The facts that every command's JSON states (its head, the trace's state, the records left out,
+ * the percentile rule) are written here too, by one function each.
+ */
+#ifndef GT_CMD_OUTPUT_H
+#define GT_CMD_OUTPUT_H
+
+#include "analyze/support/output.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Prints one subcommand's result. out is the output file; json is a JSON writer started on it
+ * (gt_json_init), for the printers that write JSON (the others ignore it). Returns 0; a negative
+ * GT_ERR_* when printing failed (gt_cmd_print reports it); or a positive exit status that the
+ * printer has already reported through diag.h (say, gt_error's GT_EXIT_USAGE). */
+typedef int (*gt_cmd_printer)(FILE *out, struct gt_json *json, void *ctx);
+
+/* Opens the output named by out_path (NULL or "-": standard output), runs print on it, reports a
+ * printer's GT_ERR_* as "COMMAND: cannot print: REASON", closes the output and reports a write
+ * error. Returns the exit status: GT_EXIT_OK, or GT_EXIT_USAGE when the output could not be opened,
+ * printed or written (the first of these failures decides; all of them are reported); a printer's
+ * own positive status is returned as it is. A verdict (GT_EXIT_CHECK) is the caller's to add when
+ * this returns GT_EXIT_OK. */
+int gt_cmd_print(const char *command, const char *out_path, gt_cmd_printer print, void *ctx);
+
+/* ---- the notes every command's text and Markdown give on a trace ------------------------------
+ * Written by gt_out_note (nothing in JSON or CSV, which carry the same facts as fields). */
+
+/* "NOTE: PATH is SYNTHETIC (...)": a trace written by a program; nothing when synthetic is NULL. */
+void gt_cmd_note_synthetic(FILE *out, enum gt_format fmt, const char *path, const char *synthetic);
+/* "NOTE: PATH ends early (...)": a trace without its END record; nothing when it is complete. */
+void gt_cmd_note_incomplete(FILE *out, enum gt_format fmt, const char *path, int complete,
+                            uint64_t lost_bytes);
+
+/* ---- the facts every command's JSON states the same way -------------------------------------
+ * One copy each, so that a command cannot spell one of them differently from the others. */
+
+/* The percentile rule of common/stats.h, as the JSON "statistics" objects name it. */
+#define GT_PERCENTILE_RULE "numpy default 'linear' (Hyndman-Fan 7)"
+
+/* Opens the document's object and writes its first members: "command": COMMAND, "version". */
+void gt_cmd_json_head(struct gt_json *j, const char *command);
+/* Opens the member "trace": an object holding "path" and the trace's state (gt_json_trace_state);
+ * the caller adds what else it knows of the trace and closes the object. */
+void gt_cmd_json_trace(struct gt_json *j, const char *path, int complete, uint64_t lost_bytes,
+                       int synthetic);
+/* The member "excluded_bad_times": the records left out for a start after their end (or no time). */
+void gt_cmd_json_bad_times(struct gt_json *j, uint64_t kernels, uint64_t memcpys, uint64_t memsets);
+/* Opens the member "statistics" with the percentile rule and, when mad_scale, the MAD scale; the
+ * caller adds its own rules and closes the object. */
+void gt_cmd_json_statistics(struct gt_json *j, int mad_scale);
+
+#endif

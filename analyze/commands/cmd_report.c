@@ -1,0 +1,106 @@
+/* cmd_report.c: `gpuanalyze report FILE`: the benchmark report (Markdown) with its figures.
+ *
+ * Options only; report.c writes. With -o REPORT.md the figures go beside it as REPORT-kernels.svg
+ * and REPORT-split.svg and the report links them by those relative names; on standard output,
+ * and where -o names something other than a regular file (/dev/stdout, a FIFO, a device node, a
+ * symbolic link), there is no place for figures: one warning line, and the report says so. The exit status is that of a document:
+ * 0 whatever the report says (diff and shadow are the gates), 2 for usage and input errors.
+ */
+#include "analyze/commands/cmd_output.h"
+#include "analyze/commands/commands.h"
+#include "analyze/support/diag.h"
+#include "gputrace.h"
+#include "analyze/support/options.h"
+#include "analyze/support/progress.h"
+#include "analyze/engines/report.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+/* The trace to report on, and how. */
+struct job {
+	const char *path;
+	const struct gt_report_options *o;
+	int quiet;
+};
+
+/* gt_cmd_printer: the report. A write error is left to the output's close, which reports it with
+ * its cause; any other failure is reported here, in report's words. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	(void)j; /* the report is Markdown */
+	const struct job *x = ctx;
+	struct gt_report_result res;
+	gt_progress_start("report", x->quiet);
+	int rc = gt_report_write(out, x->path, x->o, &res);
+	gt_progress_done();
+	if (rc == GT_ERR_IO)
+		rc = 0; /* gt_output_close reports it with its cause */
+	else if (rc < 0)
+		rc = gt_error("report: %s", gt_strerror(rc));
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct gt_report_options o;
+	gt_report_options_default(&o);
+	const char *out_path = NULL;
+	uint64_t top = o.top, seed = o.diff.seed;
+	int quiet = 0;
+	char **files;
+	int nfiles, status;
+	const struct gt_option opts[] = {
+		{ .kind = GT_OPT_STRING, .long_name = "baseline", .arg = "FILE", .value = &o.baseline,
+		  .help = "compare with this trace (as gpuanalyze diff BASELINE FILE)" },
+		{ .kind = GT_OPT_STRING, .long_name = "shadow", .arg = "LIB", .value = &o.refs,
+		  .help = "check correctness: replay the trace's captures on this reference library" },
+		GT_OPT_WARMUP(&o.warmup),
+		{ .kind = GT_OPT_UINT, .long_name = "top", .arg = "N", .value = &top,
+		  .help = "kernels in the tables (default 10; the figure shows at most 8)" },
+		{ .kind = GT_OPT_PERCENT, .long_name = "threshold", .arg = "PCT%", .value = &o.diff.threshold,
+		  .help = "the comparison's threshold, with its unit (default 5%)" },
+		{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N", .value = &seed,
+		  .help = "seed of the comparison's bootstrap (default 1)" },
+		{ .kind = GT_OPT_FLAG, .long_name = "quiet", .value = &quiet,
+		  .help = "no progress line on a terminal's stderr" },
+		GT_OPT_OUTPUT(&out_path),
+		GT_OPT_END_OF_LIST,
+	};
+	const struct gt_usage usage = {
+		"report", "FILE", 1, 1,
+		"Writes the benchmark report of a trace in Markdown: hardware, toolkit, clock state, sizes,\n"
+		"method, correctness (shadow replay, or \"not checked\"), results (top kernels, end to end per\n"
+		"frame, copy bandwidth, findings), the comparison with a baseline, and limitations. With\n"
+		"-o REPORT.md, figures REPORT-kernels.svg and REPORT-split.svg are written beside it.",
+		opts,
+	};
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
+		return status;
+	o.top = top ? (size_t)top : 1;
+	o.diff.seed = seed;
+	/* Figures beside the report: REPORT.md -> REPORT-kernels.svg, linked by its own name. */
+	char prefix[4096], link[4096];
+	int to_file = out_path && strcmp(out_path, "-") != 0;
+	struct stat st;
+	if (to_file && lstat(out_path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* /dev/stdout, a FIFO, a device node, a symbolic link: the report goes there, but there
+		 * is no folder of the user's beside it for REPORT-kernels.svg (/dev-kernels.svg...). */
+		gt_warn("report: '%s' is not a regular file: no figures are written beside it", out_path);
+		o.no_figures = "the report's -o path is not a regular file, and figures go only beside one";
+		to_file = 0;
+	}
+	if (to_file) {
+		size_t n = strlen(out_path);
+		if (n >= sizeof prefix)
+			return gt_error("report: output path too long: '%s'", out_path);
+		memcpy(prefix, out_path, n + 1);
+		if (n > 3 && strcmp(prefix + n - 3, ".md") == 0)
+			prefix[n - 3] = '\0';
+		const char *slash = strrchr(prefix, '/');
+		snprintf(link, sizeof link, "%s", slash ? slash + 1 : prefix);
+		o.figures = prefix;
+		o.link_prefix = link;
+	}
+	return gt_cmd_print("report", out_path, print, &(struct job){ files[0], &o, quiet });
+}

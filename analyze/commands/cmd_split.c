@@ -1,0 +1,424 @@
+/* cmd_split.c: `gpuanalyze split`: per unit of work (frame, step, iteration), end to end against
+ * GPU kernel time, copies by direction, their overlap, API time, launch latency and GPU idle; then
+ * the distribution of each across units.
+ *
+ * Options and printing only; split.c computes and split.h defines every column. The output names
+ * the units and how they were chosen, how many warm-up units were dropped, says which numbers are
+ * unions and which medians, and defines its statistics. Text and Markdown show microseconds (unit
+ * starts in milliseconds from the trace's start) and at most --units rows of units; JSON and CSV
+ * give nanoseconds and every unit.
+ */
+#include "analyze/commands/cmd_output.h"
+#include "analyze/commands/commands.h"
+#include "analyze/support/diag.h"
+#include "gputrace.h"
+#include "analyze/support/json_member.h"
+#include "analyze/support/options.h"
+#include "analyze/support/output.h"
+#include "analyze/engines/split.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ATTRIBUTION_TEXT                                                                           \
+	"an operation belongs to every unit its interval overlaps, and only its part "               \
+	"inside the unit is timed; NVTX, API and GPU timestamps are all on the CUPTI clock"
+/* The text's note carries the label; in JSON the key is the label and the value the rest. */
+#define ATTRIBUTION "attribution: " ATTRIBUTION_TEXT
+#define COLUMNS_TEXT                                                                               \
+	"wall = unit end - start; kernel = union of kernel intervals (kernels running at "            \
+	"once count once: a union, not a sum); HtoD, DtoH, DtoD, ... = union of that direction's "   \
+	"copies; memset = union of memsets; copy+kernel = time when a copy and a kernel ran at once; " \
+	"API = union of CUDA API calls on all threads; GPU idle = wall - union of all GPU work "      \
+	"(kernels, copies, memsets); launch = median over the unit's kernels of kernel start - "     \
+	"launch call start (paired by correlation id); kernels, copies = how many overlap the unit"
+/* The text's note carries the label; in JSON the key is the label and the value the rest. */
+#define COLUMNS "columns: " COLUMNS_TEXT
+#define STATISTICS                                                                                 \
+	"statistics across units: median; MAD = median |x - median|, raw and x1.4826; p90, p99 by "   \
+	"NumPy's default 'linear' rule; gpuanalyze(1) defines them"
+
+struct printer {
+	enum gt_format fmt;
+	FILE *out;
+	struct gt_json *json;
+	const struct gt_split *s;
+	int shown[GT_M_COUNT];   /* text/md: metric columns shown */
+};
+
+static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+static const char *mode_name(int mode)
+{
+	return mode == GT_SPLIT_NVTX ? "nvtx" : mode == GT_SPLIT_SYNC ? "sync"
+	     : mode == GT_SPLIT_WINDOW ? "window" : "process";
+}
+
+/* What the units are, in one sentence. */
+static void units_sentence(const struct gt_split *s, char *buf, size_t len)
+{
+	if (s->mode == GT_SPLIT_NVTX && s->range_given)
+		snprintf(buf, len, "units: each instance of the NVTX range '%s' (--range), %llu in all",
+		         s->range, (unsigned long long)s->units_total);
+	else if (s->mode == GT_SPLIT_NVTX)
+		snprintf(buf, len,
+		         "units: each instance of the NVTX range '%s', the most frequent top-level range %s "
+		         "(%llu instances; --range NAME picks another)",
+		         s->range,
+		         s->range_domain_default ? "of the program's own (default NVTX domain)"
+		                                 : "of any NVTX domain (none is in the default domain)",
+		         (unsigned long long)s->units_total);
+	else if (s->mode == GT_SPLIT_SYNC)
+		snprintf(buf, len,
+		         "units: the intervals between host synchronisations (no NVTX ranges): %llu stream, "
+		         "context and event syncs cut the timeline from the first API call or GPU operation "
+		         "to the last end; %llu units, %llu intervals without GPU work left out",
+		         (unsigned long long)s->syncs, (unsigned long long)s->units_total,
+		         (unsigned long long)s->empty_dropped);
+	else if (s->mode == GT_SPLIT_WINDOW)
+		snprintf(buf, len,
+		         "units: the recording windows (recorded with GPUTRACE_WINDOW, no NVTX ranges): "
+		         "%llu %s", (unsigned long long)s->units_total, pl(s->units_total, "unit", "units"));
+	else
+		snprintf(buf, len,
+		         "units: the whole process (no NVTX ranges, no host synchronisations): from its "
+		         "start record to its exit record, else from the first API call or GPU operation "
+		         "to the last end");
+}
+
+static void preamble(struct printer *p)
+{
+	const struct gt_split *s = p->s;
+	if (p->fmt == GT_FMT_MD)
+		fputs("# gpuanalyze split\n\n", p->out);
+	gt_out_note(p->out, p->fmt, "trace: %s (%llu kernel, %llu memcpy, %llu memset, %llu API, %llu sync, %llu NVTX records)",
+	     s->path, (unsigned long long)s->kernels, (unsigned long long)s->copies,
+	     (unsigned long long)s->memsets, (unsigned long long)s->apis,
+	     (unsigned long long)s->syncs_read, (unsigned long long)s->nvtx_read);
+	gt_cmd_note_synthetic(p->out, p->fmt, s->path, s->synthetic);
+	gt_cmd_note_incomplete(p->out, p->fmt, s->path, s->complete, s->lost_bytes);
+	if (s->kernels_bad || s->copies_bad || s->memsets_bad)
+		gt_out_note(p->out, p->fmt, "excluded: %llu kernels, %llu copies and %llu memsets with bad timestamps "
+		        "(GT_KERNEL_BAD_TIMES or end < start)",
+		     (unsigned long long)s->kernels_bad, (unsigned long long)s->copies_bad,
+		     (unsigned long long)s->memsets_bad);
+	char buf[1024];
+	units_sentence(s, buf, sizeof buf);
+	gt_out_note(p->out, p->fmt, "%s", buf);
+	if (s->windows)
+		gt_out_note(p->out, p->fmt, "recorded in windows: %llu %s, %.3f s of a %.3f s run (%.1f%%); "
+		            "nothing outside them was recorded",
+		            (unsigned long long)s->windows, pl(s->windows, "window", "windows"),
+		            (double)s->window_ns / 1e9, (double)s->run_ns / 1e9,
+		            s->run_ns ? 100.0 * (double)s->window_ns / (double)s->run_ns : 0.0);
+	if (s->mode == GT_SPLIT_NVTX && s->nnames > (s->range_given ? 0u : 1u)) {
+		char list[1024] = "";
+		size_t len = 0;
+		size_t shown = 0;
+		for (size_t i = 0; i < s->nnames && len < sizeof list - 80; i++) {
+			if (!s->range_given && strcmp(s->names[i].name, s->range) == 0)
+				continue;
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s' (%llu)", shown++ ? ", " : "",
+			                        s->names[i].name, (unsigned long long)s->names[i].count);
+		}
+		if (shown)
+			gt_out_note(p->out, p->fmt, "  %s top-level ranges: %s", s->range_given ? "the trace's" : "other", list);
+	}
+	if (s->warmup_dropped)
+		gt_out_note(p->out, p->fmt, "warm-up: the first %llu %s by start time dropped (--warmup %llu); %zu %s measured",
+		     (unsigned long long)s->warmup_dropped, pl(s->warmup_dropped, "unit", "units"),
+		     (unsigned long long)s->warmup_dropped, s->nunits, pl(s->nunits, "unit", "units"));
+	else
+		gt_out_note(p->out, p->fmt, "warm-up: none dropped (--warmup 0); %zu %s measured", s->nunits, pl(s->nunits, "unit", "units"));
+	gt_out_note(p->out, p->fmt, "%s", ATTRIBUTION);
+	gt_out_note(p->out, p->fmt, "%s", COLUMNS);
+	if (s->launches_paired)
+		gt_out_note(p->out, p->fmt, "launch latency: %llu of %llu kernels paired with their launch call, %llu of them "
+		        "with queued timestamps (call->queued, queued->start: medians per unit of queued - "
+		        "call start and start - queued; per unit in json and csv)",
+		     (unsigned long long)s->launches_paired,
+		     (unsigned long long)(s->kernels - s->kernels_bad), (unsigned long long)s->launches_queued);
+	else
+		gt_out_note(p->out, p->fmt, "launch latency: unavailable: no kernel could be paired with a launch API call "
+		        "(API records missing, or no kernels)");
+	gt_out_note(p->out, p->fmt, "%s", STATISTICS);
+}
+
+/* The one-line answer to "kernel 4.1 ms, end to end 11.8 ms". */
+static void headline(const struct printer *p)
+{
+	const struct gt_split *s = p->s;
+	if (!s->nunits)
+		return;
+	const struct gt_stats *st = s->st;
+	double wall = st[GT_M_WALL].median, k = st[GT_M_KERNEL].median;
+	char copies[256] = "";
+	size_t len = 0;
+	for (int d = 0; d < GT_DIR_COUNT; d++) {
+		if (!s->dir_copies[d])
+			continue;
+		len += (size_t)snprintf(copies + len, sizeof copies - len, ", %s %.3f ms",
+		                        gt_split_dir_name((enum gt_split_dir)d), st[GT_M_HTOD + d].median / 1e6);
+	}
+	gt_out_note(p->out, p->fmt, "medians across units: end to end %.3f ms, kernel %.3f ms (%.1f%% of end to end)%s, API "
+	        "%.3f ms, GPU idle %.3f ms",
+	     wall / 1e6, k / 1e6, wall > 0 ? 100 * k / wall : NAN, copies, st[GT_M_API].median / 1e6,
+	     st[GT_M_IDLE].median / 1e6);
+}
+
+static int human(const struct printer *p) { return p->fmt == GT_FMT_TEXT || p->fmt == GT_FMT_MD; }
+
+static void us(struct gt_table *t, double ns) { gt_table_num_as(t, ns, ns / 1e3, 1); }
+
+static int distribution(const struct printer *p)
+{
+	const struct gt_split *s = p->s;
+	if (p->fmt == GT_FMT_JSON)
+		gt_json_key(p->json, "distribution");
+	const struct gt_column cols[] = {
+		{ "metric", "metric", GT_COL_LEFT }, { "n", "n", 0 }, { "median_ns", "median", 0 },
+		{ "mad_ns", "MAD", 0 }, { "mad_scaled_ns", "MADx1.4826", 0 }, { "p90_ns", "p90", 0 },
+		{ "p99_ns", "p99", 0 }, { "min_ns", "min", 0 }, { "max_ns", "max", 0 },
+	};
+	struct gt_table *t = gt_table_open(p->fmt, p->out, p->json, GT_COLUMNS(cols));
+	if (!t)
+		return GT_ERR_NOMEM;
+	for (int m = 0; m < GT_M_COUNT; m++) {
+		/* The latency's two parts have rows here when some launch has them, though the
+		 * per-unit table leaves them to json and csv. */
+		int part = m == GT_M_LAUNCH_QUEUE || m == GT_M_LAUNCH_START;
+		if (human(p) && !p->shown[m] && !(part && s->launches_queued))
+			continue;
+		const struct gt_stats *st = &s->st[m];
+		gt_table_str(t, human(p) ? gt_split_metric_title((enum gt_split_metric)m)
+		                         : gt_split_metric_key((enum gt_split_metric)m));
+		gt_table_u64(t, st->n);
+		us(t, st->median);
+		us(t, st->mad);
+		us(t, st->mad_scaled);
+		us(t, st->p90);
+		us(t, st->p99);
+		us(t, st->min);
+		us(t, st->max);
+		gt_table_end_row(t);
+	}
+	return gt_table_close(t);
+}
+
+static void unit_columns(const struct printer *p, struct gt_table *t)
+{
+	const struct gt_column cols[] = {
+		{ "index", "#", 0 }, { "start_ns", "start ms", 0 },
+		{ "cupti_start_ns", "cupti start", GT_COL_MACHINE },
+		{ "thread_id", "thread", GT_COL_MACHINE },
+	};
+	gt_table_columns(t, GT_COLUMNS(cols));
+	for (int m = 0; m < GT_M_COUNT; m++)
+		gt_table_column(t, gt_split_metric_key((enum gt_split_metric)m),
+		                gt_split_metric_title((enum gt_split_metric)m), p->shown[m] ? 0 : GT_COL_MACHINE);
+	gt_table_column(t, "kernels", "kernels", 0);
+	gt_table_column(t, "copies", "copies", 0);
+}
+
+static void unit_row(const struct printer *p, struct gt_table *t, const struct gt_split_unit *u)
+{
+	const struct gt_split *s = p->s;
+	gt_table_u64(t, u->index);
+	uint64_t off = u->start - s->origin;
+	gt_table_u64_as(t, off, (double)off / 1e6, 3);
+	gt_table_u64(t, u->start);
+	if (s->mode == GT_SPLIT_NVTX)
+		gt_table_u64(t, u->thread_id);
+	else
+		gt_table_null(t);
+	for (int m = 0; m < GT_M_COUNT; m++)
+		us(t, u->v[m]);
+	gt_table_u64(t, u->kernels);
+	gt_table_u64(t, u->copies);
+	gt_table_end_row(t);
+}
+
+static int units_table(const struct printer *p, size_t limit)
+{
+	const struct gt_split *s = p->s;
+	if (p->fmt == GT_FMT_JSON)
+		gt_json_key(p->json, "units");
+	struct gt_table *t = gt_table_new(p->fmt, p->out, p->json);
+	if (!t)
+		return GT_ERR_NOMEM;
+	unit_columns(p, t);
+	size_t n = human(p) && limit && limit < s->nunits ? limit : s->nunits;
+	for (size_t i = 0; i < n; i++)
+		unit_row(p, t, &s->units[i]);
+	return gt_table_close(t);
+}
+
+static void json_head(const struct printer *p, uint64_t warmup)
+{
+	const struct gt_split *s = p->s;
+	struct gt_json *j = p->json;
+	gt_cmd_json_head(j, "split");
+	gt_json_key_str(j, "unit", "ns");
+	gt_cmd_json_trace(j, s->path, s->complete, s->lost_bytes, s->synthetic != NULL);
+	gt_json_key_u64(j, "origin_cupti_ns", s->origin);
+	gt_json_key_object(j, "records");
+	const char *keys[] = { "kernel", "memcpy", "memset", "api", "sync", "nvtx" };
+	uint64_t vals[] = { s->kernels, s->copies, s->memsets, s->apis, s->syncs_read, s->nvtx_read };
+	for (int i = 0; i < 6; i++)
+		gt_json_key_u64(j, keys[i], vals[i]);
+	gt_json_object_end(j);
+	gt_cmd_json_bad_times(j, s->kernels_bad, s->copies_bad, s->memsets_bad);
+	if (s->windows) {
+		/* Only in windowed traces: how much of the run the records can speak for. */
+		gt_json_key_object(j, "windows");
+		gt_json_key_u64(j, "count", s->windows);
+		gt_json_key_u64(j, "recorded_ns", s->window_ns);
+		gt_json_key_u64(j, "run_ns", s->run_ns);
+		gt_json_object_end(j);
+	}
+	gt_json_object_end(j);
+
+	gt_json_key_object(j, "units_from");
+	gt_json_key_str(j, "mode", mode_name(s->mode));
+	gt_json_key_str(j, "range", s->mode == GT_SPLIT_NVTX ? s->range : NULL);
+	gt_json_key_bool(j, "range_given", s->range_given);
+	gt_json_key_str(j, "top_level_pool", s->mode != GT_SPLIT_NVTX ? NULL
+	                                     : s->range_domain_default ? "default domain" : "all domains");
+	gt_json_key_array(j, "top_level_ranges");
+	for (size_t i = 0; i < s->nnames; i++) {
+		gt_json_object_begin(j);
+		gt_json_key_str(j, "name", s->names[i].name);
+		gt_json_key_u64(j, "count", s->names[i].count);
+		gt_json_object_end(j);
+	}
+	gt_json_array_end(j);
+	gt_json_key_u64(j, "host_syncs", s->syncs);
+	gt_json_key_u64(j, "intervals_without_gpu_work", s->empty_dropped);
+	gt_json_key_u64(j, "units_total", s->units_total);
+	gt_json_key_u64(j, "warmup", warmup);
+	gt_json_key_u64(j, "warmup_dropped", s->warmup_dropped);
+	gt_json_key_u64(j, "units_measured", s->nunits);
+	char buf[1024];
+	units_sentence(s, buf, sizeof buf);
+	gt_json_key_str(j, "description", buf + strlen("units: "));
+	gt_json_object_end(j);
+
+	gt_json_key_object(j, "launches");
+	gt_json_key_u64(j, "kernels", s->kernels - s->kernels_bad);
+	gt_json_key_u64(j, "paired", s->launches_paired);
+	gt_json_key_u64(j, "with_queued", s->launches_queued);
+	gt_json_object_end(j);
+	gt_json_key_str(j, "attribution", ATTRIBUTION_TEXT);
+	gt_json_key_str(j, "columns", COLUMNS_TEXT);
+	gt_cmd_json_statistics(j, 1);
+	gt_json_object_end(j);
+}
+
+/* What the printer needs besides the split: the options that shape the output. */
+struct job {
+	enum gt_format fmt;
+	const struct gt_split *s;
+	uint64_t warmup, limit;
+	int distribution_only;
+};
+
+/* gt_cmd_printer: the whole output, in x->fmt. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	const struct job *x = ctx;
+	const struct gt_split *s = x->s;
+	struct printer p = { x->fmt, out, j, s, { 0 } };
+	for (int m = 0; m < GT_M_COUNT; m++)
+		p.shown[m] = 1;
+	/* Text and md leave out the directions and memsets the trace has none of, and the latency's
+	 * parts; JSON and CSV hold every column. */
+	for (int d = 0; d < GT_DIR_COUNT; d++)
+		p.shown[GT_M_HTOD + d] = s->dir_copies[d] > 0;
+	p.shown[GT_M_MEMSET] = s->memsets > 0;
+	p.shown[GT_M_LAUNCH_QUEUE] = p.shown[GT_M_LAUNCH_START] = 0;
+	int trc = 0;
+	if (p.fmt == GT_FMT_JSON) {
+		json_head(&p, x->warmup);
+		trc = distribution(&p);
+		if (!trc)
+			trc = units_table(&p, 0);
+		gt_json_object_end(j);
+		if (!trc)
+			trc = gt_json_finish(j);
+	} else if (p.fmt == GT_FMT_CSV) {
+		trc = x->distribution_only ? distribution(&p) : units_table(&p, 0);
+	} else {
+		preamble(&p);
+		char title[256];
+		snprintf(title, sizeof title, "distribution across %zu %s (us)", s->nunits, pl(s->nunits, "unit", "units"));
+		gt_out_heading(p.out, p.fmt, 2, title);
+		trc = distribution(&p);
+		if (!trc) {
+			fputc('\n', out); /* Markdown: a list item right after a table needs the blank line */
+			headline(&p);
+			size_t shown = x->limit && x->limit < s->nunits ? (size_t)x->limit : s->nunits;
+			snprintf(title, sizeof title, "units (us; start in ms from the trace's start): %zu of %zu shown%s",
+			         shown, s->nunits, shown < s->nunits ? " (--units 0 shows all)" : "");
+			gt_out_heading(p.out, p.fmt, 2, title);
+			if (s->nunits)
+				trc = units_table(&p, (size_t)x->limit);
+			else
+				gt_out_note(p.out, p.fmt, "no units to show");
+		}
+	}
+	return trc;
+}
+
+int cmd_split(int argc, char **argv)
+{
+	uint64_t warmup = 0, limit = 50;
+	const char *range = NULL, *out_path = NULL;
+	enum gt_format fmt = GT_FMT_TEXT;
+	int distribution_only = 0;
+	char **files;
+	int nfiles, status;
+	const struct gt_option opts[] = {
+		{ .kind = GT_OPT_STRING, .long_name = "range", .arg = "NAME", .value = &range,
+		  .help = "units are the instances of the NVTX range NAME (default: the most frequent "
+		          "top-level range)" },
+		{ .kind = GT_OPT_UINT, .long_name = "warmup", .arg = "N", .value = &warmup,
+		  .help = "drop the first N units, by start time (default 0)" },
+		{ .kind = GT_OPT_UINT, .long_name = "units", .arg = "N", .value = &limit,
+		  .help = "text and md: show the first N units (default 50; 0: all); json and csv hold all" },
+		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
+		{ .kind = GT_OPT_FLAG, .long_name = "distribution", .value = &distribution_only,
+		  .help = "csv: the distribution across units (one row per column of the units) "
+		          "instead of the units" },
+		GT_OPT_OUTPUT(&out_path),
+		GT_OPT_END_OF_LIST,
+	};
+	const struct gt_usage usage = {
+		"split", "FILE", 1, 1,
+		"Where the time of each unit of work goes: per instance of an NVTX range (a frame, a\n"
+		"step), else per interval between host synchronisations, else for the whole process:\n"
+		"wall (end to end), GPU kernel busy (union of kernel intervals), copies by direction,\n"
+		"copy/kernel overlap, API time, launch latency and GPU idle; then median, MAD, p90 and\n"
+		"p99 of each across units. gpuanalyze(1) defines every column.",
+		opts,
+	};
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
+		return status;
+	/* CSV holds one kind of row, so that a query over the whole file means what it says: the
+	 * units, or with --distribution their statistics. The other formats show both. */
+	if (distribution_only && fmt != GT_FMT_CSV)
+		return gt_error("split: --distribution is for --format csv (text, md and json always show "
+		                "the distribution)");
+	struct gt_split s;
+	struct gt_split_options o = { range, warmup };
+	int rc = gt_split_run(&s, files[0], &o);
+	if (rc == GT_ERR_NOMEM)
+		rc = gt_error("split: out of memory");
+	if (!rc) {
+		struct job x = { fmt, &s, warmup, limit, distribution_only };
+		rc = gt_cmd_print("split", out_path, print, &x);
+	}
+	gt_split_release(&s);
+	return rc;
+}

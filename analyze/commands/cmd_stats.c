@@ -1,0 +1,289 @@
+/* cmd_stats.c: `gpuanalyze stats REPORT FILE`: the summary reports of `nsys stats`, by the same
+ * names and with the same columns (their units in the column names), in text, Markdown, JSON or CSV.
+ *
+ * Options and printing only; stats_reports.c computes and stats_reports.h defines every report.
+ * Text and Markdown show Nsight Systems' column titles ("Total Time (ns)", "Med (ns)") and
+ * demangled kernel names; JSON and CSV keys are the same columns as identifiers (total_time_ns,
+ * med_ns) with kernel names both mangled and demangled.
+ */
+#include "analyze/commands/cmd_output.h"
+#include "analyze/commands/commands.h"
+#include "analyze/support/diag.h"
+#include "gputrace.h"
+#include "analyze/support/json_member.h"
+#include "analyze/support/options.h"
+#include "analyze/support/output.h"
+#include "analyze/engines/stats_reports.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* What each report measures, said once for --help, the notes and JSON. */
+static const char *const measured[GT_STATS_NKINDS] = {
+	"CUDA API calls (runtime and driver) by function name: durations end - start on the calling "
+	"thread, CUPTI timestamps, ns",
+	"NVTX push/pop and start/end ranges by domain, name and style: durations end - start, ns",
+	"kernels launched inside each NVTX range, by range and kernel: a kernel counts in every range "
+	"instance (nested ones too) that holds the start of its launching API call (paired by "
+	"correlation id), on the range's thread for push/pop ranges, on any thread for start/end "
+	"ranges; GPU durations end - start of those kernels, ns",
+	"GPU kernels by name: durations end - start, CUPTI activity timestamps, ns",
+	"GPU memory operations by copy kind, and memsets: durations end - start, ns",
+	"GPU memory operations by copy kind, and memsets: sizes in bytes (MB = 10^6 bytes)",
+	"kernel launches by kernel and launch configuration (grid, block, static and dynamic shared "
+	"memory per block, registers per thread): count, total and median GPU duration, ns",
+};
+
+#define STATISTICS                                                                                 \
+	"statistics: Med = median (the mean of the two middle values when n is even); StdDev = "      \
+	"sample standard deviation (n - 1; n/a for one value); Time (%) = the row's total over the "  \
+	"report's total x 100; gpuanalyze(1) defines each"
+
+enum col {
+	C_PCT, C_TOTAL, C_COUNT, C_AVG, C_MED, C_MIN, C_MAX, C_STDDEV, C_NAME, C_DEMANGLED, C_STYLE,
+	C_DOMAIN, C_NVTX_INST, C_KERNEL, C_KERNEL_DEMANGLED, C_COPY_KIND, C_GRID, C_GRID_X, C_GRID_Y,
+	C_GRID_Z, C_BLOCK, C_BLOCK_X, C_BLOCK_Y, C_BLOCK_Z, C_STATIC_SMEM, C_DYNAMIC_SMEM, C_REGISTERS,
+	C_END
+};
+
+struct column {
+	enum col id;
+	const char *key, *title;
+	unsigned flags;
+};
+
+#define TIME_STATS(count_key, count_title)                                                        \
+	{ C_TOTAL, "total_time_ns", "Total Time (ns)", 0 }, { C_COUNT, count_key, count_title, 0 },  \
+	{ C_AVG, "avg_ns", "Avg (ns)", 0 }, { C_MED, "med_ns", "Med (ns)", 0 },                      \
+	{ C_MIN, "min_ns", "Min (ns)", 0 }, { C_MAX, "max_ns", "Max (ns)", 0 },                      \
+	{ C_STDDEV, "stddev_ns", "StdDev (ns)", 0 }
+#define PCT { C_PCT, "time_pct", "Time (%)", 0 }
+#define KERNEL_NAME                                                                                \
+	{ C_NAME, "name", "Name", GT_COL_MACHINE | GT_COL_LEFT }, \
+	{ C_DEMANGLED, "demangled", "Name", GT_COL_LEFT | GT_COL_CODE }
+#define END { C_END, NULL, NULL, 0 }
+
+static const struct column columns[GT_STATS_NKINDS][20] = {
+	[GT_STATS_CUDA_API_SUM] = { PCT, TIME_STATS("num_calls", "Num Calls"),
+		{ C_NAME, "name", "Name", GT_COL_LEFT | GT_COL_CODE }, END },
+	[GT_STATS_NVTX_SUM] = { PCT, TIME_STATS("instances", "Instances"),
+		{ C_STYLE, "style", "Style", GT_COL_LEFT }, { C_DOMAIN, "domain", "Domain", GT_COL_LEFT | GT_COL_CODE },
+		{ C_NAME, "range", "Range", GT_COL_LEFT | GT_COL_CODE }, END },
+	[GT_STATS_NVTX_KERN_SUM] = { { C_NAME, "range", "NVTX Range", GT_COL_LEFT | GT_COL_CODE },
+		{ C_DOMAIN, "domain", "Domain", GT_COL_LEFT | GT_COL_CODE }, { C_STYLE, "style", "Style", GT_COL_LEFT },
+		{ C_NVTX_INST, "nvtx_inst", "NVTX Inst", 0 }, { C_COUNT, "kern_inst", "Kern Inst", 0 },
+		{ C_TOTAL, "total_time_ns", "Total Time (ns)", 0 }, { C_AVG, "avg_ns", "Avg (ns)", 0 },
+		{ C_MED, "med_ns", "Med (ns)", 0 }, { C_MIN, "min_ns", "Min (ns)", 0 }, { C_MAX, "max_ns", "Max (ns)", 0 },
+		{ C_STDDEV, "stddev_ns", "StdDev (ns)", 0 },
+		{ C_KERNEL, "kernel_name", "Kernel Name", GT_COL_MACHINE | GT_COL_LEFT },
+		{ C_KERNEL_DEMANGLED, "kernel_demangled", "Kernel Name", GT_COL_LEFT | GT_COL_CODE }, END },
+	[GT_STATS_GPU_KERN_SUM] = { PCT, TIME_STATS("instances", "Instances"), KERNEL_NAME, END },
+	[GT_STATS_GPU_MEM_TIME_SUM] = { PCT, TIME_STATS("count", "Count"),
+		{ C_COPY_KIND, "copy_kind", "Kind", GT_COL_MACHINE }, { C_NAME, "operation", "Operation", GT_COL_LEFT },
+		END },
+	[GT_STATS_GPU_MEM_SIZE_SUM] = { { C_TOTAL, "total_bytes", "Total (MB)", 0 }, { C_COUNT, "count", "Count", 0 },
+		{ C_AVG, "avg_bytes", "Avg (MB)", 0 }, { C_MED, "med_bytes", "Med (MB)", 0 },
+		{ C_MIN, "min_bytes", "Min (MB)", 0 }, { C_MAX, "max_bytes", "Max (MB)", 0 },
+		{ C_STDDEV, "stddev_bytes", "StdDev (MB)", 0 },
+		{ C_COPY_KIND, "copy_kind", "Kind", GT_COL_MACHINE }, { C_NAME, "operation", "Operation", GT_COL_LEFT },
+		END },
+	[GT_STATS_KERN_LAUNCH_SUM] = { { C_COUNT, "count", "Count", 0 },
+		{ C_TOTAL, "total_time_ns", "Total Time (ns)", 0 }, { C_MED, "med_ns", "Med (ns)", 0 },
+		{ C_GRID, "grid", "Grid", GT_COL_HUMAN | GT_COL_LEFT }, { C_GRID_X, "grid_x", "", GT_COL_MACHINE },
+		{ C_GRID_Y, "grid_y", "", GT_COL_MACHINE }, { C_GRID_Z, "grid_z", "", GT_COL_MACHINE },
+		{ C_BLOCK, "block", "Block", GT_COL_HUMAN | GT_COL_LEFT }, { C_BLOCK_X, "block_x", "", GT_COL_MACHINE },
+		{ C_BLOCK_Y, "block_y", "", GT_COL_MACHINE }, { C_BLOCK_Z, "block_z", "", GT_COL_MACHINE },
+		{ C_STATIC_SMEM, "static_smem_bytes", "Static SMem (B)", 0 },
+		{ C_DYNAMIC_SMEM, "dynamic_smem_bytes", "Dynamic SMem (B)", 0 },
+		{ C_REGISTERS, "registers_per_thread", "Registers", 0 }, KERNEL_NAME, END },
+};
+
+static void cell(struct gt_table *t, const struct column *c, const struct gt_stats_row *r, int bytes)
+{
+	const struct gt_stats *s = &r->st;
+	double scale = bytes ? 1e6 : 1; /* sizes: MB in text; durations: ns everywhere */
+	int dec = bytes ? 3 : 1;
+	char dims[48];
+	switch (c->id) {
+	case C_PCT: gt_table_num(t, r->pct, 1); break;
+	case C_TOTAL: gt_table_num_as(t, s->total, s->total / scale, bytes ? 3 : 0); break;
+	case C_COUNT: gt_table_u64(t, s->n); break;
+	case C_AVG: gt_table_num_as(t, s->mean, s->mean / scale, dec); break;
+	case C_MED: gt_table_num_as(t, s->median, s->median / scale, dec); break;
+	case C_MIN: gt_table_num_as(t, s->min, s->min / scale, bytes ? 3 : 0); break;
+	case C_MAX: gt_table_num_as(t, s->max, s->max / scale, bytes ? 3 : 0); break;
+	case C_STDDEV: gt_table_num_as(t, s->stddev, s->stddev / scale, dec); break;
+	case C_NAME: gt_table_str(t, r->name); break;
+	case C_DEMANGLED: gt_table_str(t, r->demangled); break;
+	case C_STYLE: gt_table_str(t, r->style); break;
+	case C_DOMAIN: gt_table_str(t, r->domain); break;
+	case C_NVTX_INST: gt_table_u64(t, r->instances); break;
+	case C_KERNEL: gt_table_str(t, r->kernel); break;
+	case C_KERNEL_DEMANGLED: gt_table_str(t, r->kernel_demangled); break;
+	case C_COPY_KIND: gt_table_str(t, r->copy_kind); break;
+	case C_GRID:
+	case C_BLOCK: {
+		const uint32_t *d = c->id == C_GRID ? r->grid : r->block;
+		snprintf(dims, sizeof dims, "%ux%ux%u", d[0], d[1], d[2]);
+		gt_table_str(t, dims);
+		break;
+	}
+	case C_GRID_X: case C_GRID_Y: case C_GRID_Z: gt_table_u64(t, r->grid[c->id - C_GRID_X]); break;
+	case C_BLOCK_X: case C_BLOCK_Y: case C_BLOCK_Z: gt_table_u64(t, r->block[c->id - C_BLOCK_X]); break;
+	case C_STATIC_SMEM: gt_table_u64(t, r->static_smem); break;
+	case C_DYNAMIC_SMEM: gt_table_u64(t, r->dynamic_smem); break;
+	case C_REGISTERS: gt_table_u64(t, r->registers); break;
+	case C_END: break;
+	}
+}
+
+static int print_table(const struct gt_stats_report *rep, enum gt_format fmt, FILE *out, struct gt_json *j)
+{
+	struct gt_table *t = gt_table_new(fmt, out, j);
+	if (!t)
+		return GT_ERR_NOMEM;
+	const struct column *cols = columns[rep->kind];
+	for (const struct column *c = cols; c->id != C_END; c++)
+		gt_table_column(t, c->key, c->title, c->flags);
+	int bytes = rep->kind == GT_STATS_GPU_MEM_SIZE_SUM;
+	for (size_t i = 0; i < rep->nrows; i++) {
+		for (const struct column *c = cols; c->id != C_END; c++)
+			cell(t, c, &rep->rows[i], bytes);
+		gt_table_end_row(t);
+	}
+	return gt_table_close(t);
+}
+
+static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+static void notes(const struct gt_stats_report *rep, enum gt_format fmt, FILE *out)
+{
+	const char *name = gt_stats_report_names[rep->kind];
+	if (fmt == GT_FMT_MD)
+		fprintf(out, "# gpuanalyze stats %s\n\n", name);
+	gt_out_note(out, fmt, "trace: %s (%llu records of the kinds this report reads)", rep->path,
+	            (unsigned long long)rep->records);
+	gt_cmd_note_synthetic(out, fmt, rep->path, rep->synthetic);
+	gt_cmd_note_incomplete(out, fmt, rep->path, rep->complete, rep->lost_bytes);
+	gt_out_note(out, fmt, "%s: %s", name, measured[rep->kind]);
+	if (rep->bad_times)
+		gt_out_note(out, fmt, "excluded: %llu %s with bad timestamps (end < start, or flagged so)",
+		            (unsigned long long)rep->bad_times, pl(rep->bad_times, "record", "records"));
+	if (rep->tool_copies)
+		gt_out_note(out, fmt, "excluded: %llu %s made by gputrace's shadow capture, not by the program",
+		            (unsigned long long)rep->tool_copies, pl(rep->tool_copies, "copy", "copies"));
+	if (rep->marks || rep->unclosed)
+		gt_out_note(out, fmt, "excluded: %llu NVTX %s (instants), %llu %s never closed",
+		            (unsigned long long)rep->marks, pl(rep->marks, "mark", "marks"),
+		            (unsigned long long)rep->unclosed, pl(rep->unclosed, "range", "ranges"));
+	if (rep->kind == GT_STATS_NVTX_KERN_SUM) {
+		gt_out_note(out, fmt, "not in any range: %llu %s whose launching call is not in the trace, %llu whose "
+		            "call is inside no range", (unsigned long long)rep->no_call, pl(rep->no_call, "kernel", "kernels"),
+		            (unsigned long long)rep->outside);
+		if (rep->capped)
+			gt_out_note(out, fmt, "NOTE: %llu attributions dropped: more than %d ranges open at a call's start",
+			            (unsigned long long)rep->capped, GT_NVTX_KERN_MAX_OPEN);
+	}
+	if (rep->kind != GT_STATS_KERN_LAUNCH_SUM)
+		gt_out_note(out, fmt, "%s", STATISTICS);
+	gt_out_heading(out, fmt, 2, name);
+	if (!rep->nrows)
+		gt_out_note(out, fmt, "no rows: the trace holds nothing this report counts");
+}
+
+static void json_head(const struct gt_stats_report *rep, struct gt_json *j)
+{
+	gt_json_object_begin(j);
+	gt_json_key_str(j, "command", "stats");
+	gt_json_key_str(j, "report", gt_stats_report_names[rep->kind]);
+	gt_json_key_str(j, "version", GT_VERSION);
+	gt_cmd_json_trace(j, rep->path, rep->complete, rep->lost_bytes, rep->synthetic != NULL);
+	gt_json_key_u64(j, "records", rep->records);
+	gt_json_object_end(j);
+	gt_json_key_str(j, "measured", measured[rep->kind]);
+	gt_json_key_str(j, "statistics", STATISTICS);
+	gt_json_key_object(j, "excluded");
+	const struct {
+		const char *key;
+		uint64_t v;
+	} ex[] = { { "bad_times", rep->bad_times }, { "tool_copies", rep->tool_copies }, { "nvtx_marks", rep->marks },
+		   { "nvtx_unclosed", rep->unclosed }, { "kernels_without_call", rep->no_call },
+		   { "kernels_outside_ranges", rep->outside }, { "attributions_capped", rep->capped } };
+	for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++)
+		gt_json_key_u64(j, ex[i].key, ex[i].v);
+	gt_json_object_end(j);
+	gt_json_key_num(j, rep->kind == GT_STATS_GPU_MEM_SIZE_SUM ? "total_bytes" : "total_ns", rep->total);
+	gt_json_key(j, "rows");
+}
+
+/* What the printer prints, and how. */
+struct job {
+	enum gt_format fmt;
+	const struct gt_stats_report *rep;
+};
+
+/* gt_cmd_printer: the whole output, in x->fmt. */
+static int print(FILE *out, struct gt_json *j, void *ctx)
+{
+	const struct job *x = ctx;
+	const struct gt_stats_report *rep = x->rep;
+	int trc;
+	if (x->fmt == GT_FMT_JSON) {
+		json_head(rep, j);
+		trc = print_table(rep, x->fmt, out, j);
+		gt_json_object_end(j);
+		if (!trc)
+			trc = gt_json_finish(j);
+	} else {
+		if (x->fmt != GT_FMT_CSV)
+			notes(rep, x->fmt, out);
+		trc = rep->nrows || x->fmt == GT_FMT_CSV ? print_table(rep, x->fmt, out, j) : 0;
+	}
+	return trc;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	enum gt_format fmt = GT_FMT_TEXT;
+	const char *out_path = NULL;
+	char **files;
+	int nfiles, status;
+	const struct gt_option opts[] = {
+		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
+		GT_OPT_OUTPUT(&out_path),
+		GT_OPT_END_OF_LIST,
+	};
+	const struct gt_usage usage = {
+		"stats", "REPORT FILE", 2, 2,
+		"The summary reports of `nsys stats`, with their names and columns:\n"
+		"  cuda_api_sum           CUDA API calls per function: calls, total, avg, median, min, max, stddev\n"
+		"  nvtx_sum               NVTX ranges per domain, name and style: instances and duration statistics\n"
+		"  nvtx_kern_sum          kernels per NVTX range: range instances, launches, GPU duration statistics\n"
+		"                         (a kernel counts in each range that holds the start of its launching call)\n"
+		"  cuda_gpu_kern_sum      GPU kernels per name: launches and duration statistics\n"
+		"  cuda_gpu_mem_time_sum  copies per kind, and memsets: duration statistics\n"
+		"  cuda_gpu_mem_size_sum  copies per kind, and memsets: size statistics (MB = 10^6 bytes)\n"
+		"  kern_launch_sum        launches per kernel and configuration: grid, block, shared memory,\n"
+		"                         registers, count, total and median duration\n"
+		"Durations in ns, end - start of the CUPTI timestamps. gpuanalyze(1) defines every column.",
+		opts,
+	};
+	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
+		return status;
+	int kind = -1;
+	for (int k = 0; gt_stats_report_names[k]; k++)
+		if (!strcmp(files[0], gt_stats_report_names[k]))
+			kind = k;
+	if (kind < 0)
+		return gt_error("stats: unknown report '%s' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, "
+		                "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum or kern_launch_sum)", files[0]);
+	struct gt_stats_report rep;
+	int rc = gt_stats_report_run(&rep, kind, files[1]);
+	if (rc == GT_ERR_NOMEM)
+		rc = gt_error("stats: out of memory");
+	if (!rc)
+		rc = gt_cmd_print("stats", out_path, print, &(struct job){ fmt, &rep });
+	gt_stats_report_release(&rep);
+	return rc;
+}

@@ -1,0 +1,331 @@
+/* samples.c: collects every kernel's durations from one trace, as samples.h describes.
+ *
+ * The per-record path mirrors summary.c's, since diff and report must keep up with it: a flag test,
+ * an array lookup by the name's string id (ids are dense per file), an append to the kernel's
+ * buffer, and one comparison for warm-up in the common case. A name is resolved once, the first time
+ * its id is seen. Sorting, statistics and demangling happen once per kernel at the end.
+ */
+#include "analyze/engines/samples.h"
+
+#include "common/fnv.h"
+#include "common/grow.h"
+#include "analyze/support/demangle.h"
+#include "analyze/support/diag.h"
+#include "analyze/support/growbuf.h"
+#include "analyze/support/load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct acc {
+	char *name;
+	struct gt_growbuf vals;  /* uint64_t durations */
+	size_t nvals, capvals;
+	struct gt_warmup warm;
+	uint64_t launches, first_start;
+	struct gt_launch_config cfg[GT_SAMPLES_CONFIGS];
+	size_t ncfg, lastcfg;
+	uint64_t cfg_other;
+};
+
+struct samples_state {
+	struct acc *k;
+	size_t n, cap;
+	uint32_t *idmap;         /* string id -> kernel index + 1 */
+	size_t nidmap;
+	uint32_t *slots;         /* name hash: index + 1 */
+	size_t nslots;
+};
+
+int gt_samples_init(struct gt_samples *s, uint64_t warmup, unsigned flags)
+{
+	memset(s, 0, sizeof *s);
+	s->warmup = warmup;
+	s->flags = flags;
+	s->complete = 1;
+	s->state = calloc(1, sizeof *s->state);
+	return s->state ? 0 : GT_ERR_NOMEM;
+}
+
+static void state_free(struct samples_state *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->n; i++) {
+		free(st->k[i].name);
+		gt_growbuf_release(&st->k[i].vals);
+		gt_warmup_release(&st->k[i].warm);
+	}
+	free(st->k);
+	free(st->idmap);
+	free(st->slots);
+	free(st);
+}
+
+static void kernel_free(struct gt_kernel_sample *k)
+{
+	free(k->name);
+	free(k->display);
+	gt_growbuf_release(&k->buf);
+}
+
+void gt_samples_release(struct gt_samples *s)
+{
+	if (!s)
+		return;
+	state_free(s->state);
+	for (size_t i = 0; i < s->nkernels; i++)
+		kernel_free(&s->kernels[i]);
+	free(s->kernels);
+	free(s->path);
+	free(s->synthetic);
+	memset(s, 0, sizeof *s);
+}
+
+static int rehash(struct samples_state *st, size_t nslots)
+{
+	uint32_t *slots = calloc(nslots, sizeof *slots);
+	if (!slots)
+		return GT_ERR_NOMEM;
+	for (size_t i = 0; i < st->n; i++) {
+		size_t h = gt_fnv1a64_str(st->k[i].name) & (nslots - 1);
+		while (slots[h])
+			h = (h + 1) & (nslots - 1);
+		slots[h] = (uint32_t)i + 1;
+	}
+	free(st->slots);
+	st->slots = slots;
+	st->nslots = nslots;
+	return 0;
+}
+
+/* The first launch of string id `id`: find or make the kernel of that name. Index + 1, 0 on no memory. */
+static uint32_t kernel_for_id(struct gt_samples *s, const struct gt_reader *r, uint32_t id)
+{
+	struct samples_state *st = s->state;
+	if (id > gt_reader_string_count(r))
+		id = 0; /* an undefined id (corrupt record) names no kernel */
+	if ((size_t)id >= st->nidmap) {
+		size_t n = st->nidmap ? st->nidmap : 256;
+		while (n <= id)
+			n *= 2;
+		uint32_t *m = realloc(st->idmap, n * sizeof *m);
+		if (!m)
+			return 0;
+		memset(m + st->nidmap, 0, (n - st->nidmap) * sizeof *m);
+		st->idmap = m;
+		st->nidmap = n;
+	}
+	if (st->idmap[id])
+		return st->idmap[id];
+	const char *name = gt_reader_string(r, id);
+	if (st->n * 2 >= st->nslots && rehash(st, st->nslots ? st->nslots * 2 : 64))
+		return 0;
+	size_t h = gt_fnv1a64_str(name) & (st->nslots - 1);
+	while (st->slots[h]) {
+		if (strcmp(st->k[st->slots[h] - 1].name, name) == 0)
+			return st->idmap[id] = st->slots[h];
+		h = (h + 1) & (st->nslots - 1);
+	}
+	if (st->n >= UINT32_MAX - 1)
+		return 0;
+	struct acc *k = gt_grow(st->k, &st->cap, st->n, sizeof *k, 16);
+	if (!k)
+		return 0;
+	st->k = k;
+	struct acc *a = &st->k[st->n];
+	memset(a, 0, sizeof *a);
+	if (!(a->name = strdup(name)))
+		return 0;
+	a->first_start = UINT64_MAX;
+	gt_warmup_init(&a->warm, s->warmup);
+	st->slots[h] = (uint32_t)++st->n;
+	return st->idmap[id] = (uint32_t)st->n;
+}
+
+static int push_slow(struct acc *a, uint64_t v)
+{
+	if (gt_growbuf_reserve(&a->vals, (a->nvals + 1) * sizeof(uint64_t)))
+		return GT_ERR_NOMEM;
+	a->capvals = a->vals.cap / sizeof(uint64_t);
+	((uint64_t *)a->vals.p)[a->nvals++] = v;
+	return 0;
+}
+
+static int same_config(const struct gt_launch_config *a, const struct gt_launch_config *b)
+{
+	return a->grid[0] == b->grid[0] && a->grid[1] == b->grid[1] && a->grid[2] == b->grid[2] &&
+	       a->block[0] == b->block[0] && a->block[1] == b->block[1] && a->block[2] == b->block[2] &&
+	       a->static_smem == b->static_smem && a->dynamic_smem == b->dynamic_smem &&
+	       a->registers == b->registers;
+}
+
+static void note_config(struct acc *a, const struct gt_kernel *k)
+{
+	struct gt_launch_config c = {
+		.grid = { k->grid_x, k->grid_y, k->grid_z },
+		.block = { k->block_x, k->block_y, k->block_z },
+		.static_smem = k->static_smem,
+		.dynamic_smem = k->dynamic_smem,
+		.registers = k->registers,
+	};
+	/* The last configuration first: launches repeat. */
+	if (a->ncfg && same_config(&a->cfg[a->lastcfg], &c)) {
+		a->cfg[a->lastcfg].launches++;
+		return;
+	}
+	for (size_t i = 0; i < a->ncfg; i++) {
+		if (same_config(&a->cfg[i], &c)) {
+			a->cfg[i].launches++;
+			a->lastcfg = i;
+			return;
+		}
+	}
+	if (a->ncfg < GT_SAMPLES_CONFIGS) {
+		c.launches = 1;
+		a->lastcfg = a->ncfg;
+		a->cfg[a->ncfg++] = c;
+		return;
+	}
+	a->cfg_other++;
+}
+
+int gt_samples_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
+{
+	struct gt_samples *s = ctx;
+	if (ev->type != GT_REC_KERNEL) {
+		if (ev->type == GT_REC_NVTX && ev->u.nvtx.kind != GT_NVTX_MARK)
+			s->nvtx_ranges++;
+		return 0;
+	}
+	const struct gt_kernel *k = &ev->u.kernel;
+	struct samples_state *st = s->state;
+	s->kernel_records++;
+	if ((k->flags & GT_KERNEL_BAD_TIMES) || k->end < k->start) {
+		s->bad++;
+		return 0;
+	}
+	uint32_t id = k->name_id;
+	uint32_t e = id < st->nidmap ? st->idmap[id] : 0;
+	if (!e && !(e = kernel_for_id(s, r, id)))
+		return GT_ERR_NOMEM;
+	struct acc *a = &st->k[e - 1];
+	a->launches++;
+	if (k->start < a->first_start)
+		a->first_start = k->start;
+	if (s->flags & GT_SAMPLES_WANT_CONFIGS)
+		note_config(a, k);
+	if (s->warmup)
+		gt_warmup_offer(&a->warm, k->start, a->nvals);
+	uint64_t v = k->end - k->start;
+	if (a->nvals < a->capvals) {
+		((uint64_t *)a->vals.p)[a->nvals++] = v;
+		return 0;
+	}
+	return push_slow(a, v);
+}
+
+int gt_samples_file_end(struct gt_samples *s, const struct gt_reader *r)
+{
+	struct samples_state *st = s->state;
+	struct gt_tail t;
+	gt_reader_tail(r, &t);
+	/* Several files pool into one collector (diff's runs): the first names it, any incomplete or
+	 * synthetic one marks it. */
+	s->files++;
+	s->complete = s->complete && t.complete;
+	s->lost_bytes += t.lost_bytes;
+	if (!s->path && !(s->path = strdup(gt_reader_path(r))))
+		return GT_ERR_NOMEM;
+	const char *syn = gt_load_synthetic(r);
+	if (syn && !s->synthetic && !(s->synthetic = strdup(syn)))
+		return GT_ERR_NOMEM;
+	/* Warm-up positions, highest first, each replaced by the last value (order does not matter:
+	 * the durations are sorted later). */
+	for (size_t i = 0; i < st->n; i++) {
+		struct acc *a = &st->k[i];
+		if (a->warm.error)
+			return a->warm.error;
+		size_t nw = gt_warmup_positions(&a->warm);
+		uint64_t *v = a->vals.p;
+		for (size_t j = nw; j-- > 0;)
+			v[a->warm.heap[j].pos] = v[--a->nvals];
+		s->warmup_dropped += nw;
+		gt_warmup_release(&a->warm);
+		gt_warmup_init(&a->warm, s->warmup); /* the next file drops its own warm-up */
+	}
+	/* String ids are per file: the next file maps its own ids to the kernels by name. */
+	if (st->nidmap)
+		memset(st->idmap, 0, st->nidmap * sizeof *st->idmap);
+	return 0;
+}
+
+int gt_samples_load(struct gt_samples *s, const char *path)
+{
+	struct gt_reader *r;
+	int rc = gt_load_open(&r, path);
+	if (rc)
+		return rc;
+	rc = gt_load_stream(r, gt_samples_record, s);
+	if (!rc && (rc = gt_samples_file_end(s, r)) != 0)
+		rc = gt_error("cannot read trace '%s': %s", path, gt_strerror(rc));
+	gt_reader_close(r);
+	return rc;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct gt_kernel_sample *)a)->name, ((const struct gt_kernel_sample *)b)->name);
+}
+
+int gt_samples_finish(struct gt_samples *s, const struct gt_name_filter *filter)
+{
+	struct samples_state *st = s->state;
+	if (!st)
+		return GT_ERR_STATE;
+	s->kernels = calloc(st->n ? st->n : 1, sizeof *s->kernels);
+	if (!s->kernels)
+		return GT_ERR_NOMEM;
+	int rc = 0;
+	for (size_t i = 0; i < st->n && !rc; i++) {
+		struct acc *a = &st->k[i];
+		struct gt_kernel_sample *k = &s->kernels[s->nkernels];
+		k->display = a->name[0] ? gt_demangle(a->name) : strdup("(unnamed)");
+		if (!k->display) {
+			rc = GT_ERR_NOMEM;
+			break;
+		}
+		if (!gt_name_filter_match(filter, a->name, k->display)) {
+			free(k->display);
+			k->display = NULL;
+			s->hidden++;
+			continue;
+		}
+		k->name = a->name;
+		a->name = NULL;
+		k->launches = a->launches;
+		k->dropped = a->launches - a->nvals;
+		k->first_start = a->first_start;
+		k->n = a->nvals;
+		k->buf = a->vals; /* the durations move, they are not copied */
+		memset(&a->vals, 0, sizeof a->vals);
+		k->dur = k->buf.p;
+		gt_stats_compute_u64(&k->st, k->dur, k->n);
+		memcpy(k->cfg, a->cfg, sizeof k->cfg);
+		k->ncfg = a->ncfg;
+		k->cfg_other = a->cfg_other;
+		s->nkernels++;
+	}
+	state_free(st);
+	s->state = NULL;
+	if (rc)
+		return rc;
+	qsort(s->kernels, s->nkernels, sizeof *s->kernels, cmp_name);
+	return 0;
+}
+
+const struct gt_kernel_sample *gt_samples_find(const struct gt_samples *s, const char *name)
+{
+	struct gt_kernel_sample key = { .name = (char *)name };
+	return bsearch(&key, s->kernels, s->nkernels, sizeof *s->kernels, cmp_name);
+}

@@ -1,0 +1,721 @@
+/* stats_reports.c: the nsys-style summary reports of stats_reports.h.
+ *
+ * Every report is "a value per record, grouped": a record costs a look-up of its group (by string
+ * id for names, which are dense per file, so an array; by a map for composite keys) and a 16-byte
+ * sample (group, value). At the end the samples are sorted by group with timeline.h's stable radix
+ * sort and each group's run goes through stats.h. Groups are keyed by the bytes of what they are
+ * (a name's text, not its id), so that two ids a hostile trace gives the same text make one group.
+ *
+ * nvtx_kern_sum joins three record kinds: kernels to their launching calls by correlation id (both
+ * sorted by it), then the calls to the ranges open at their start, one sweep per thread over ranges
+ * sorted by start with a stack of the open ones (start/end ranges: one sweep over every thread).
+ */
+#include "analyze/engines/stats_reports.h"
+
+#include "common/fnv.h"
+#include "common/grow.h"
+#include "analyze/support/demangle.h"
+#include "gputrace.h"
+#include "analyze/support/idmap.h"
+#include "analyze/support/load.h"
+#include "analyze/engines/timeline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const gt_stats_report_names[] = {
+	"cuda_api_sum", "nvtx_sum", "nvtx_kern_sum", "cuda_gpu_kern_sum", "cuda_gpu_mem_time_sum",
+	"cuda_gpu_mem_size_sum", "kern_launch_sum", NULL,
+};
+
+/* ---- groups keyed by bytes ------------------------------------------------------------------- */
+
+struct group {
+	char *key;               /* the key's bytes, NUL-terminated; the row's strings point into it */
+	size_t len;
+	uint64_t hash;
+	char *demangled;         /* kernel groups */
+	struct gt_stats_row row;
+};
+
+struct gtab {
+	struct group *g;
+	size_t n, cap;
+	uint32_t *slots;         /* index + 1, 0 empty; at most half full */
+	size_t nslots;
+};
+
+static uint64_t hash_bytes(const void *p, size_t n)
+{
+	uint64_t h = gt_fnv1a64(p, n);
+	h ^= h >> 31;
+	return h * 0x9e3779b97f4a7c15ull;
+}
+
+static int gtab_rehash(struct gtab *t)
+{
+	size_t n = t->nslots ? t->nslots * 2 : 64;
+	uint32_t *s = calloc(n, sizeof *s);
+	if (!s)
+		return GT_ERR_NOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t h = (size_t)t->g[i].hash & (n - 1);
+		while (s[h])
+			h = (h + 1) & (n - 1);
+		s[h] = (uint32_t)i + 1;
+	}
+	free(t->slots);
+	t->slots = s;
+	t->nslots = n;
+	return 0;
+}
+
+/* The index of the group with these key bytes, made when new (demangle: a kernel name, whose
+ * demangled form is made once); SIZE_MAX when out of memory. */
+static size_t gtab_find(struct gtab *t, const void *key, size_t len, int demangle)
+{
+	uint64_t h = hash_bytes(key, len);
+	for (size_t i = t->nslots ? (size_t)h & (t->nslots - 1) : 0; t->nslots && t->slots[i];
+	     i = (i + 1) & (t->nslots - 1)) {
+		const struct group *g = &t->g[t->slots[i] - 1];
+		if (g->hash == h && g->len == len && !memcmp(g->key, key, len))
+			return t->slots[i] - 1;
+	}
+	if (t->n >= UINT32_MAX - 1)
+		return SIZE_MAX;
+	if ((t->n + 1) * 2 > t->nslots && gtab_rehash(t))
+		return SIZE_MAX;
+	struct group *q = gt_grow(t->g, &t->cap, t->n, sizeof *q, 64);
+	if (!q)
+		return SIZE_MAX;
+	t->g = q;
+	struct group *g = &t->g[t->n];
+	memset(g, 0, sizeof *g);
+	if (!(g->key = malloc(len + 1)))
+		return SIZE_MAX;
+	memcpy(g->key, key, len);
+	g->key[len] = '\0';
+	g->len = len;
+	g->hash = h;
+	g->row.name = g->key;
+	if (demangle && !(g->row.demangled = g->demangled = gt_demangle(g->key))) {
+		free(g->key);
+		return SIZE_MAX;
+	}
+	size_t i = (size_t)h & (t->nslots - 1);
+	while (t->slots[i])
+		i = (i + 1) & (t->nslots - 1);
+	t->slots[i] = (uint32_t)t->n + 1;
+	return t->n++;
+}
+
+static void gtab_release(struct gtab *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->g[i].key);
+		free(t->g[i].demangled);
+	}
+	free(t->g);
+	free(t->slots);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---- state --------------------------------------------------------------------------------- */
+
+struct sample {                  /* sorted by group */
+	uint64_t group, value;
+};
+
+struct call {                    /* a CUDA API call, for nvtx_kern_sum */
+	uint64_t key;            /* the sort key of the moment */
+	uint64_t start;
+	uint32_t corr, thread;
+};
+
+struct kern {                    /* a kernel, for nvtx_kern_sum */
+	uint64_t corr;
+	uint64_t dur;
+	uint64_t kgroup;
+};
+
+struct range {                   /* a closed NVTX range, for nvtx_kern_sum */
+	uint64_t start, end;
+	uint32_t thread, rgroup;
+	uint32_t start_end, pad;
+};
+
+struct launch {                  /* a kernel with its launching call */
+	uint64_t key;
+	uint64_t start;
+	uint64_t dur;
+	uint32_t thread, kgroup;
+	uint64_t idx;            /* position in the first order, for "inside no range" */
+};
+
+struct attribution {             /* a kernel in a range instance */
+	uint64_t key, other, dur;
+};
+
+struct report_state {
+	struct gtab main, ranges, kernels; /* ranges, kernels: nvtx_kern_sum's two sides */
+	struct gt_tl_vec samples;
+	uint32_t *by_id;         /* this file's string id -> group index + 1 */
+	size_t nby_id;
+	struct gt_idmap nvtx_ids; /* (name id, domain id, style) -> group index of the range table */
+	struct gt_tl_vec calls, kerns, rngs;
+};
+
+static int sample(struct report_state *st, size_t group, uint64_t value)
+{
+	struct sample *s = gt_tl_vec_push(&st->samples);
+	if (!s)
+		return GT_ERR_NOMEM;
+	s->group = group;
+	s->value = value;
+	return 0;
+}
+
+/* The group of string id `id` in t, by its text; SIZE_MAX when out of memory. Ids are dense per
+ * file (and there is one file), so a cache by id makes a record's look-up an array access. */
+static size_t group_of_id(struct report_state *st, struct gtab *t, const struct gt_reader *r, uint32_t id,
+                          int demangle)
+{
+	if (id > gt_reader_string_count(r))
+		id = 0;
+	if (id >= st->nby_id) {
+		size_t n = st->nby_id ? st->nby_id : 256;
+		while (n <= id)
+			n *= 2;
+		uint32_t *q = realloc(st->by_id, n * sizeof *q);
+		if (!q)
+			return SIZE_MAX;
+		memset(q + st->nby_id, 0, (n - st->nby_id) * sizeof *q);
+		st->by_id = q;
+		st->nby_id = n;
+	}
+	if (!st->by_id[id]) {
+		const char *s = gt_reader_string(r, id);
+		size_t g = gtab_find(t, s, strlen(s), demangle);
+		if (g == SIZE_MAX)
+			return g;
+		st->by_id[id] = (uint32_t)g + 1;
+	}
+	return st->by_id[id] - 1;
+}
+
+/* An NVTX range's group in t: domain, name and style, as "domain\0name\0style". */
+static size_t range_group(struct report_state *st, struct gtab *t, const struct gt_reader *r,
+                          const struct gt_nvtx *n)
+{
+	int start_end = n->kind == GT_NVTX_START_END;
+	uint64_t key = (uint64_t)n->name_id | (uint64_t)n->domain_id << 31 | (uint64_t)start_end << 62;
+	if (n->name_id >= 1u << 31 || n->domain_id >= 1u << 31)
+		key = UINT64_MAX; /* not from a reader, which keeps far fewer strings: looked up by text */
+	size_t g = key == UINT64_MAX ? SIZE_MAX : gt_idmap_get(&st->nvtx_ids, key);
+	if (g != SIZE_MAX)
+		return g;
+	const char *dom = n->domain_id ? gt_reader_string(r, n->domain_id) : "";
+	const char *name = gt_reader_string(r, n->name_id);
+	const char *style = start_end ? "StartEnd" : "PushPop";
+	size_t ld = strlen(dom), ln = strlen(name), ls = strlen(style);
+	char *buf = malloc(ld + ln + ls + 3);
+	if (!buf)
+		return SIZE_MAX;
+	memcpy(buf, dom, ld + 1);
+	memcpy(buf + ld + 1, name, ln + 1);
+	memcpy(buf + ld + ln + 2, style, ls + 1);
+	g = gtab_find(t, buf, ld + ln + ls + 2, 0);
+	free(buf);
+	if (g == SIZE_MAX)
+		return g;
+	struct group *gr = &t->g[g];
+	gr->row.domain = gr->key;
+	gr->row.name = gr->key + ld + 1;
+	gr->row.style = gr->key + ld + ln + 2;
+	if (key != UINT64_MAX && gt_idmap_put(&st->nvtx_ids, key, g))
+		return SIZE_MAX;
+	return g;
+}
+
+/* nsys's names for the memory operations. */
+static const char *operation_name(int copy_kind)
+{
+	static const char *const names[] = {
+		"[CUDA memcpy unknown]", "[CUDA memcpy Host-to-Device]", "[CUDA memcpy Device-to-Host]",
+		"[CUDA memcpy Host-to-Array]", "[CUDA memcpy Array-to-Host]", "[CUDA memcpy Array-to-Array]",
+		"[CUDA memcpy Array-to-Device]", "[CUDA memcpy Device-to-Array]", "[CUDA memcpy Device-to-Device]",
+		"[CUDA memcpy Host-to-Host]", "[CUDA memcpy Peer-to-Peer]",
+	};
+	return copy_kind >= 0 && copy_kind < (int)(sizeof names / sizeof names[0]) ? names[copy_kind] : names[0];
+}
+
+static size_t operation_group(struct gtab *t, int copy_kind, int memset)
+{
+	const char *op = memset ? "[CUDA memset]" : operation_name(copy_kind);
+	size_t g = gtab_find(t, op, strlen(op), 0);
+	if (g != SIZE_MAX)
+		t->g[g].row.copy_kind = memset ? "memset" : gt_copy_kind_name(copy_kind);
+	return g;
+}
+
+/* kern_launch_sum: the kernel's name and its configuration, as bytes. */
+static size_t launch_group(struct gtab *t, const struct gt_reader *r, const struct gt_kernel *k)
+{
+	const char *name = gt_reader_string(r, k->name_id > gt_reader_string_count(r) ? 0 : k->name_id);
+	uint32_t cfg[9] = { k->grid_x, k->grid_y, k->grid_z, k->block_x, k->block_y, k->block_z,
+		            k->static_smem, k->dynamic_smem, k->registers };
+	size_t ln = strlen(name);
+	char *buf = malloc(ln + 1 + sizeof cfg);
+	if (!buf)
+		return SIZE_MAX;
+	memcpy(buf, name, ln + 1);
+	memcpy(buf + ln + 1, cfg, sizeof cfg);
+	size_t g = gtab_find(t, buf, ln + 1 + sizeof cfg, 1);
+	free(buf);
+	if (g == SIZE_MAX)
+		return g;
+	struct gt_stats_row *row = &t->g[g].row;
+	memcpy(row->grid, cfg, sizeof row->grid);
+	memcpy(row->block, cfg + 3, sizeof row->block);
+	row->static_smem = cfg[6];
+	row->dynamic_smem = cfg[7];
+	row->registers = cfg[8];
+	return g;
+}
+
+/* ---- records ------------------------------------------------------------------------------- */
+
+static int kernel_good(const struct gt_kernel *k) { return !(k->flags & GT_KERNEL_BAD_TIMES) && k->end >= k->start; }
+
+static int on_kernel(struct gt_stats_report *rep, const struct gt_reader *r, const struct gt_kernel *k)
+{
+	struct report_state *st = rep->state;
+	rep->records++;
+	if (!kernel_good(k)) {
+		rep->bad_times++;
+		return 0;
+	}
+	size_t g;
+	switch (rep->kind) {
+	case GT_STATS_GPU_KERN_SUM: g = group_of_id(st, &st->main, r, k->name_id, 1); break;
+	case GT_STATS_KERN_LAUNCH_SUM: g = launch_group(&st->main, r, k); break;
+	default: {
+		g = group_of_id(st, &st->kernels, r, k->name_id, 1);
+		struct kern *x = g == SIZE_MAX ? NULL : gt_tl_vec_push(&st->kerns);
+		if (!x)
+			return GT_ERR_NOMEM;
+		*x = (struct kern){ k->correlation_id, k->end - k->start, g };
+		return 0;
+	}
+	}
+	return g == SIZE_MAX ? GT_ERR_NOMEM : sample(st, g, k->end - k->start);
+}
+
+static int on_api(struct gt_stats_report *rep, const struct gt_reader *r, const struct gt_api *a)
+{
+	struct report_state *st = rep->state;
+	rep->records++;
+	if (rep->kind == GT_STATS_NVTX_KERN_SUM) {
+		struct call *c = gt_tl_vec_push(&st->calls);
+		if (!c)
+			return GT_ERR_NOMEM;
+		*c = (struct call){ a->start, a->start, a->correlation_id, (uint32_t)a->thread_id };
+		return 0;
+	}
+	if (a->end < a->start) {
+		rep->bad_times++;
+		return 0;
+	}
+	size_t g = group_of_id(st, &st->main, r, a->name_id, 0);
+	return g == SIZE_MAX ? GT_ERR_NOMEM : sample(st, g, a->end - a->start);
+}
+
+static int on_nvtx(struct gt_stats_report *rep, const struct gt_reader *r, const struct gt_nvtx *n)
+{
+	struct report_state *st = rep->state;
+	rep->records++;
+	if (n->kind == GT_NVTX_MARK) {
+		rep->marks++;
+		return 0;
+	}
+	if (!n->end) {
+		rep->unclosed++;
+		return 0;
+	}
+	if (n->end < n->start) {
+		rep->bad_times++;
+		return 0;
+	}
+	struct gtab *t = rep->kind == GT_STATS_NVTX_SUM ? &st->main : &st->ranges;
+	size_t g = range_group(st, t, r, n);
+	if (g == SIZE_MAX)
+		return GT_ERR_NOMEM;
+	if (rep->kind == GT_STATS_NVTX_SUM)
+		return sample(st, g, n->end - n->start);
+	struct range *x = gt_tl_vec_push(&st->rngs);
+	if (!x)
+		return GT_ERR_NOMEM;
+	*x = (struct range){ n->start, n->end, n->thread_id, (uint32_t)g, n->kind == GT_NVTX_START_END, 0 };
+	return 0;
+}
+
+static int on_memory_op(struct gt_stats_report *rep, uint64_t start, uint64_t end, uint64_t bytes, int copy_kind,
+                        int memset, int tool)
+{
+	struct report_state *st = rep->state;
+	rep->records++;
+	if (tool) {
+		rep->tool_copies++;
+		return 0;
+	}
+	if (end < start) {
+		rep->bad_times++;
+		return 0;
+	}
+	size_t g = operation_group(&st->main, copy_kind, memset);
+	if (g == SIZE_MAX)
+		return GT_ERR_NOMEM;
+	return sample(st, g, rep->kind == GT_STATS_GPU_MEM_SIZE_SUM ? bytes : end - start);
+}
+
+static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
+{
+	struct gt_stats_report *rep = ctx;
+	switch (rep->kind) {
+	case GT_STATS_CUDA_API_SUM:
+		return ev->type == GT_REC_API ? on_api(rep, r, &ev->u.api) : 0;
+	case GT_STATS_NVTX_SUM:
+		return ev->type == GT_REC_NVTX ? on_nvtx(rep, r, &ev->u.nvtx) : 0;
+	case GT_STATS_NVTX_KERN_SUM:
+		if (ev->type == GT_REC_API)
+			return on_api(rep, r, &ev->u.api);
+		if (ev->type == GT_REC_NVTX)
+			return on_nvtx(rep, r, &ev->u.nvtx);
+		return ev->type == GT_REC_KERNEL ? on_kernel(rep, r, &ev->u.kernel) : 0;
+	case GT_STATS_GPU_KERN_SUM:
+	case GT_STATS_KERN_LAUNCH_SUM:
+		return ev->type == GT_REC_KERNEL ? on_kernel(rep, r, &ev->u.kernel) : 0;
+	default:
+		if (ev->type == GT_REC_MEMCPY) {
+			const struct gt_memcpy *m = &ev->u.memcpy;
+			return on_memory_op(rep, m->start, m->end, m->bytes, m->copy_kind, 0, (m->flags & GT_COPY_TOOL) != 0);
+		}
+		if (ev->type == GT_REC_MEMSET) {
+			const struct gt_memset *m = &ev->u.memset;
+			return on_memory_op(rep, m->start, m->end, m->bytes, 0, 1, 0);
+		}
+		return 0;
+	}
+}
+
+/* ---- nvtx_kern_sum: kernels into range instances --------------------------------------------- */
+
+static int cmp_range(const void *pa, const void *pb)
+{
+	const struct range *a = pa, *b = pb;
+	if (a->start_end != b->start_end)
+		return a->start_end < b->start_end ? -1 : 1;
+	if (!a->start_end && a->thread != b->thread)
+		return a->thread < b->thread ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->end < b->end) - (a->end > b->end); /* the longer first: it holds the other */
+}
+
+/* Pairs each kernel with the earliest call of its correlation id: the launches, in *out. */
+static int join_calls(struct gt_stats_report *rep, struct gt_tl_vec *out)
+{
+	struct report_state *st = rep->state;
+	if (gt_tl_vec_sort(&st->calls)) /* by start, so that the earliest of an id comes first */
+		return GT_ERR_NOMEM;
+	for (size_t i = 0; i < st->calls.n; i++) {
+		struct call *c = gt_tl_vec_at(&st->calls, i);
+		c->key = c->corr;
+	}
+	if (gt_tl_vec_sort(&st->calls) || gt_tl_vec_sort(&st->kerns))
+		return GT_ERR_NOMEM;
+	size_t j = 0;
+	for (size_t i = 0; i < st->kerns.n; i++) {
+		const struct kern *k = gt_tl_vec_at(&st->kerns, i);
+		while (j < st->calls.n && ((const struct call *)gt_tl_vec_at(&st->calls, j))->corr < k->corr)
+			j++;
+		const struct call *c = j < st->calls.n ? gt_tl_vec_at(&st->calls, j) : NULL;
+		if (!c || c->corr != k->corr) {
+			rep->no_call++;
+			continue;
+		}
+		struct launch *l = gt_tl_vec_push(out);
+		if (!l)
+			return GT_ERR_NOMEM;
+		*l = (struct launch){ c->start, c->start, k->dur, c->thread, (uint32_t)k->kgroup, 0 };
+	}
+	gt_tl_vec_release(&st->calls);
+	gt_tl_vec_release(&st->kerns);
+	return 0;
+}
+
+/* One sweep: launches sorted by (thread, start) for push/pop ranges, by start for start/end ones;
+ * ranges [r0, r1) sorted alike. Each launch goes into the open ranges that hold it. */
+static int sweep(struct gt_stats_report *rep, const struct launch *l, size_t nl, const struct range *rg, size_t r0,
+                 size_t r1, int by_thread, unsigned char *attributed, struct gt_tl_vec *att)
+{
+	size_t *stack = malloc((r1 - r0 + 1) * sizeof *stack), top = 0, next = r0;
+	if (!stack)
+		return GT_ERR_NOMEM;
+	uint32_t thread = 0;
+	for (size_t i = 0; i < nl; i++) {
+		uint64_t t = l[i].start;
+		if (by_thread && (i == 0 || l[i].thread != thread)) {
+			thread = l[i].thread;
+			top = 0;
+			while (next < r1 && rg[next].thread < thread)
+				next++;
+		}
+		while (next < r1 && (!by_thread || rg[next].thread == thread) && rg[next].start <= t) {
+			while (top && rg[stack[top - 1]].end <= rg[next].start)
+				top--;
+			stack[top++] = next++;
+		}
+		while (top && rg[stack[top - 1]].end <= t)
+			top--;
+		size_t seen = 0;
+		for (size_t k = top; k > 0; k--) {
+			const struct range *x = &rg[stack[k - 1]];
+			if (x->end <= t)
+				continue; /* ended, under one that has not (start/end ranges need not nest) */
+			if (++seen > GT_NVTX_KERN_MAX_OPEN) {
+				rep->capped++;
+				continue;
+			}
+			struct attribution *a = gt_tl_vec_push(att);
+			if (!a) {
+				free(stack);
+				return GT_ERR_NOMEM;
+			}
+			*a = (struct attribution){ stack[k - 1], (uint64_t)x->rgroup << 32 | l[i].kgroup, l[i].dur };
+			attributed[l[i].idx] = 1;
+		}
+	}
+	free(stack);
+	return 0;
+}
+
+static int attribute(struct gt_stats_report *rep, struct gt_tl_vec *att)
+{
+	struct report_state *st = rep->state;
+	struct gt_tl_vec lv;
+	gt_tl_vec_init(&lv, sizeof(struct launch));
+	int rc = join_calls(rep, &lv);
+	struct launch *by_start = NULL;
+	unsigned char *attributed = NULL;
+	size_t n = lv.n;
+	if (rc || (rc = gt_tl_vec_sort(&lv)) != 0) /* by the call's start */
+		goto done;
+	by_start = malloc((n ? n : 1) * sizeof *by_start);
+	attributed = calloc(n ? n : 1, 1);
+	if (!by_start || !attributed) {
+		rc = GT_ERR_NOMEM;
+		goto done;
+	}
+	struct launch *l = lv.buf.p;
+	for (size_t i = 0; i < n; i++) {
+		l[i].idx = i;
+		by_start[i] = l[i];
+		l[i].key = l[i].thread;
+	}
+	if ((rc = gt_tl_vec_sort(&lv)) != 0) /* by thread, then start: the sort is stable */
+		goto done;
+	struct range *rg = st->rngs.buf.p;
+	size_t nr = st->rngs.n, npp = 0;
+	if (nr) /* qsort wants an array, even of none */
+		qsort(rg, nr, sizeof *rg, cmp_range);
+	while (npp < nr && !rg[npp].start_end)
+		npp++;
+	rc = sweep(rep, l, n, rg, 0, npp, 1, attributed, att);
+	if (!rc)
+		rc = sweep(rep, by_start, n, rg, npp, nr, 0, attributed, att);
+	for (size_t i = 0; !rc && i < n; i++)
+		rep->outside += !attributed[i];
+done:
+	free(by_start);
+	free(attributed);
+	gt_tl_vec_release(&lv);
+	return rc;
+}
+
+/* The rows of nvtx_kern_sum: attributions sorted by range instance, then (stably) by pair, so
+ * that each pair's run lists its instances in order and distinct ones are counted in passing. */
+static int kern_rows(struct gt_stats_report *rep)
+{
+	struct report_state *st = rep->state;
+	struct gt_tl_vec att;
+	gt_tl_vec_init(&att, sizeof(struct attribution));
+	int rc = attribute(rep, &att);
+	if (!rc && (rc = gt_tl_vec_sort(&att)) == 0) {
+		struct attribution *a = att.buf.p;
+		for (size_t i = 0; i < att.n; i++) {
+			uint64_t t = a[i].key;
+			a[i].key = a[i].other;
+			a[i].other = t;
+		}
+		rc = gt_tl_vec_sort(&att);
+	}
+	uint64_t *vals = rc ? NULL : malloc((att.n ? att.n : 1) * sizeof *vals);
+	if (!rc && !vals)
+		rc = GT_ERR_NOMEM;
+	size_t cap = 0;
+	const struct attribution *a = att.buf.p;
+	for (size_t i = 0; !rc && i < att.n;) {
+		size_t j = i, inst = 0;
+		for (; j < att.n && a[j].key == a[i].key; j++) {
+			inst += j == i || a[j].other != a[j - 1].other;
+			vals[j - i] = a[j].dur;
+		}
+		if (rep->nrows == cap) {
+			cap = cap ? cap * 2 : 64;
+			struct gt_stats_row *q = realloc(rep->rows, cap * sizeof *q);
+			if (!q) {
+				rc = GT_ERR_NOMEM;
+				break;
+			}
+			rep->rows = q;
+		}
+		struct gt_stats_row *row = &rep->rows[rep->nrows++];
+		*row = st->ranges.g[a[i].key >> 32].row;
+		const struct group *k = &st->kernels.g[a[i].key & 0xffffffffu];
+		row->kernel = k->row.name;
+		row->kernel_demangled = k->row.demangled;
+		row->instances = inst;
+		gt_stats_compute_u64(&row->st, vals, j - i);
+		i = j;
+	}
+	free(vals);
+	gt_tl_vec_release(&att);
+	return rc;
+}
+
+/* ---- the other reports' rows --------------------------------------------------------------- */
+
+static int sample_rows(struct gt_stats_report *rep)
+{
+	struct report_state *st = rep->state;
+	if (gt_tl_vec_sort(&st->samples))
+		return GT_ERR_NOMEM;
+	size_t n = st->samples.n, ng = st->main.n;
+	uint64_t *vals = malloc((n ? n : 1) * sizeof *vals);
+	if (!vals || !(rep->rows = calloc(ng ? ng : 1, sizeof *rep->rows))) {
+		free(vals);
+		return GT_ERR_NOMEM;
+	}
+	const struct sample *s = st->samples.buf.p;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		for (; j < n && s[j].group == s[i].group; j++)
+			vals[j - i] = s[j].value;
+		struct gt_stats_row *row = &rep->rows[rep->nrows++];
+		*row = st->main.g[s[i].group].row;
+		gt_stats_compute_u64(&row->st, vals, j - i);
+		i = j;
+	}
+	free(vals);
+	gt_tl_vec_release(&st->samples);
+	return 0;
+}
+
+static int cmp_str(const char *a, const char *b) { return strcmp(a ? a : "", b ? b : ""); }
+
+static int cmp_u32s(const uint32_t *a, const uint32_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct gt_stats_row *a = pa, *b = pb;
+	if (a->st.total != b->st.total)
+		return a->st.total > b->st.total ? -1 : 1;
+	int c = cmp_str(a->name, b->name);
+	c = c ? c : cmp_str(a->domain, b->domain);
+	c = c ? c : cmp_str(a->style, b->style);
+	return c ? c : cmp_str(a->kernel, b->kernel);
+}
+
+static int cmp_launch_rows(const void *pa, const void *pb)
+{
+	const struct gt_stats_row *a = pa, *b = pb;
+	if (a->st.n != b->st.n)
+		return a->st.n > b->st.n ? -1 : 1;
+	int c = cmp_str(a->name, b->name);
+	c = c ? c : cmp_u32s(a->grid, b->grid, 3);
+	c = c ? c : cmp_u32s(a->block, b->block, 3);
+	const uint32_t x[] = { a->static_smem, a->dynamic_smem, a->registers };
+	const uint32_t y[] = { b->static_smem, b->dynamic_smem, b->registers };
+	return c ? c : cmp_u32s(x, y, 3);
+}
+
+int gt_stats_report_run(struct gt_stats_report *rep, int kind, const char *path)
+{
+	memset(rep, 0, sizeof *rep);
+	rep->kind = kind;
+	if (!(rep->path = strdup(path)) || !(rep->state = calloc(1, sizeof *rep->state)))
+		return GT_ERR_NOMEM;
+	struct report_state *st = rep->state;
+	gt_tl_vec_init(&st->samples, sizeof(struct sample));
+	gt_tl_vec_init(&st->calls, sizeof(struct call));
+	gt_tl_vec_init(&st->kerns, sizeof(struct kern));
+	gt_tl_vec_init(&st->rngs, sizeof(struct range));
+	struct gt_reader *r;
+	int rc = gt_load_open(&r, path);
+	if (rc)
+		return rc;
+	rc = gt_load_stream(r, on_record, rep);
+	if (!rc) {
+		struct gt_tail t;
+		gt_reader_tail(r, &t);
+		rep->complete = t.complete;
+		rep->lost_bytes = t.lost_bytes;
+		const char *syn = gt_load_synthetic(r);
+		if (syn && !(rep->synthetic = strdup(syn)))
+			rc = GT_ERR_NOMEM;
+	}
+	gt_reader_close(r);
+	if (!rc)
+		rc = kind == GT_STATS_NVTX_KERN_SUM ? kern_rows(rep) : sample_rows(rep);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < rep->nrows; i++)
+		rep->total += rep->rows[i].st.total;
+	for (size_t i = 0; i < rep->nrows; i++)
+		rep->rows[i].pct = rep->total > 0 ? 100 * rep->rows[i].st.total / rep->total : NAN;
+	if (rep->nrows)
+		qsort(rep->rows, rep->nrows, sizeof *rep->rows,
+		      kind == GT_STATS_KERN_LAUNCH_SUM ? cmp_launch_rows : cmp_rows);
+	return 0;
+}
+
+void gt_stats_report_release(struct gt_stats_report *rep)
+{
+	if (!rep)
+		return;
+	struct report_state *st = rep->state;
+	if (st) {
+		gtab_release(&st->main);
+		gtab_release(&st->ranges);
+		gtab_release(&st->kernels);
+		gt_tl_vec_release(&st->samples);
+		gt_tl_vec_release(&st->calls);
+		gt_tl_vec_release(&st->kerns);
+		gt_tl_vec_release(&st->rngs);
+		gt_idmap_release(&st->nvtx_ids);
+		free(st->by_id);
+		free(st);
+	}
+	free(rep->rows);
+	free(rep->path);
+	free(rep->synthetic);
+	memset(rep, 0, sizeof *rep);
+}

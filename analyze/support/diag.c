@@ -1,0 +1,80 @@
+/* diag.c: error and warning messages in one voice, and the checked output file.
+ *
+ * A write error (disk full, a closed pipe) is found only when the stream is flushed, so
+ * gt_output_close() flushes and checks, and the subcommand's exit status says the output is not
+ * complete instead of pretending it is. A message's %s arguments (paths, names and metadata from a
+ * trace) go through escape.h's text rule, so a message stays one line and cannot steer a terminal.
+ */
+#include "analyze/support/diag.h"
+
+#include "analyze/support/escape.h"
+#include "analyze/support/progress.h"
+
+#include <errno.h>
+#include <string.h>
+
+static FILE *diag_stream;
+
+void gt_diag_set_stream(FILE *f) { diag_stream = f; }
+FILE *gt_diag_stream(void) { return diag_stream ? diag_stream : stderr; }
+
+int gt_error(const char *fmt, ...)
+{
+	gt_progress_clear(); /* the message gets a line of its own */
+	FILE *f = gt_diag_stream();
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("gpuanalyze: ", f);
+	gt_esc_vprintf(f, gt_esc_text, fmt, ap);
+	fputc('\n', f);
+	va_end(ap);
+	fflush(f);
+	return GT_EXIT_USAGE;
+}
+
+void gt_warn(const char *fmt, ...)
+{
+	gt_progress_clear();
+	FILE *f = gt_diag_stream();
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("gpuanalyze: warning: ", f);
+	gt_esc_vprintf(f, gt_esc_text, fmt, ap);
+	fputc('\n', f);
+	va_end(ap);
+	fflush(f);
+}
+
+static int is_stdout(const char *path) { return !path || strcmp(path, "-") == 0; }
+
+FILE *gt_output_open(const char *path)
+{
+	if (is_stdout(path))
+		return stdout;
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		gt_error("cannot write '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	return f;
+}
+
+int gt_output_close(FILE *f, const char *path)
+{
+	if (!f)
+		return 0;
+	int bad = ferror(f) != 0;
+	int err = bad ? EIO : 0;
+	if (fflush(f) != 0 && !bad) {
+		bad = 1;
+		err = errno;
+	}
+	if (f != stdout && fclose(f) != 0 && !bad) {
+		bad = 1;
+		err = errno;
+	}
+	if (bad)
+		return gt_error("cannot write '%s': %s", is_stdout(path) ? "standard output" : path,
+		                strerror(err));
+	return 0;
+}
