@@ -10,21 +10,21 @@
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ready = PTHREAD_COND_INITIALIZER;
-static struct abuf *free_list;
+static struct cupti_buffer *free_list;
 static unsigned free_count;
-static struct abuf *done_head, *done_tail;
+static struct cupti_buffer *done_head, *done_tail;
 static int wake_flag;
 static size_t buf_bytes = 4u << 20;
 static unsigned max_bufs = 256;
-static struct abuf_stats st;
+static struct buffers_stats st;
 
 /* Every buffer we ever allocated, to tell ours from another client's when CUPTI hands one back. */
-static struct abuf **registry;
+static struct cupti_buffer **registry;
 static size_t reg_count, reg_cap;
 
-static struct abuf *alloc_buffer(void)
+static struct cupti_buffer *alloc_buffer(void)
 {
-	struct abuf *b = calloc(1, sizeof *b);
+	struct cupti_buffer *b = calloc(1, sizeof *b);
 	if (!b)
 		return NULL;
 	/* CUPTI requires 8-byte alignment; 64 keeps the buffer on its own cache lines. */
@@ -36,9 +36,9 @@ static struct abuf *alloc_buffer(void)
 }
 
 /* Called with the lock held. */
-static int registry_add(struct abuf *b)
+static int registry_add(struct cupti_buffer *b)
 {
-	struct abuf **r = gt_grow(registry, &reg_cap, reg_count, sizeof *r, 64);
+	struct cupti_buffer **r = gt_grow(registry, &reg_cap, reg_count, sizeof *r, 64);
 	if (!r)
 		return -1;
 	registry = r;
@@ -47,7 +47,7 @@ static int registry_add(struct abuf *b)
 	return 0;
 }
 
-static struct abuf *registry_find(const uint8_t *data)
+static struct cupti_buffer *registry_find(const uint8_t *data)
 {
 	for (size_t i = reg_count; i-- > 0;)
 		if (registry[i]->data == data)
@@ -55,16 +55,16 @@ static struct abuf *registry_find(const uint8_t *data)
 	return NULL;
 }
 
-int abuf_init(size_t buffer_bytes, unsigned initial, unsigned max_buffers)
+int buffers_init(size_t buffer_bytes, unsigned initial, unsigned max_buffers)
 {
 	if (buffer_bytes >= 64 << 10)
 		buf_bytes = buffer_bytes & ~(size_t)63;
 	max_bufs = max_buffers ? max_buffers : 256;
-	abuf_top_up(initial);
+	buffers_top_up(initial);
 	return free_count ? 0 : -1;
 }
 
-void abuf_top_up(unsigned spare)
+void buffers_top_up(unsigned spare)
 {
 	for (;;) {
 		pthread_mutex_lock(&lock);
@@ -72,7 +72,7 @@ void abuf_top_up(unsigned spare)
 		pthread_mutex_unlock(&lock);
 		if (!need)
 			return;
-		struct abuf *b = alloc_buffer();
+		struct cupti_buffer *b = alloc_buffer();
 		if (!b)
 			return;
 		pthread_mutex_lock(&lock);
@@ -93,7 +93,7 @@ static void CUPTIAPI on_request(uint8_t **buffer, size_t *size, size_t *max_reco
 {
 	*max_records = 0;
 	pthread_mutex_lock(&lock);
-	struct abuf *b = free_list;
+	struct cupti_buffer *b = free_list;
 	if (b) {
 		free_list = b->next;
 		free_count--;
@@ -143,7 +143,7 @@ static void CUPTIAPI on_complete(CUcontext ctx, uint32_t stream, uint8_t *buffer
 	    cupti_fn.cuptiActivityGetNumDroppedRecords(ctx, stream, &dropped) != CUPTI_SUCCESS)
 		dropped = 0;
 	pthread_mutex_lock(&lock);
-	struct abuf *b = registry_find(buffer);
+	struct cupti_buffer *b = registry_find(buffer);
 	if (b) {
 		st.outstanding--;
 	} else {
@@ -171,12 +171,12 @@ static void CUPTIAPI on_complete(CUcontext ctx, uint32_t stream, uint8_t *buffer
 	pthread_mutex_unlock(&lock);
 }
 
-int abuf_register(void)
+int buffers_register(void)
 {
 	return (int)cupti_fn.cuptiActivityRegisterCallbacks(on_request, on_complete);
 }
 
-void abuf_wait(unsigned timeout_ms)
+void buffers_wait(unsigned timeout_ms)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -195,7 +195,7 @@ void abuf_wait(unsigned timeout_ms)
 	pthread_mutex_unlock(&lock);
 }
 
-void abuf_wake(void)
+void buffers_wake(void)
 {
 	pthread_mutex_lock(&lock);
 	wake_flag = 1;
@@ -203,16 +203,16 @@ void abuf_wake(void)
 	pthread_mutex_unlock(&lock);
 }
 
-struct abuf *abuf_take_completed(void)
+struct cupti_buffer *buffers_take_completed(void)
 {
 	pthread_mutex_lock(&lock);
-	struct abuf *b = done_head;
+	struct cupti_buffer *b = done_head;
 	done_head = done_tail = NULL;
 	pthread_mutex_unlock(&lock);
 	return b;
 }
 
-void abuf_release(struct abuf *b)
+void buffers_release(struct cupti_buffer *b)
 {
 	if (!b)
 		return;
@@ -229,17 +229,17 @@ void abuf_release(struct abuf *b)
 	pthread_mutex_unlock(&lock);
 }
 
-void abuf_get_stats(struct abuf_stats *s)
+void buffers_get_stats(struct buffers_stats *s)
 {
 	pthread_mutex_lock(&lock);
 	*s = st;
 	pthread_mutex_unlock(&lock);
 }
 
-void abuf_fork_prepare(void) { pthread_mutex_lock(&lock); }
-void abuf_fork_parent(void) { pthread_mutex_unlock(&lock); }
+void buffers_fork_prepare(void) { pthread_mutex_lock(&lock); }
+void buffers_fork_parent(void) { pthread_mutex_unlock(&lock); }
 
-void abuf_after_fork_child(void)
+void buffers_after_fork_child(void)
 {
 	/* The lock was taken in the prepare handler by the forking thread, which is this thread in
 	 * the child: re-initialise rather than unlock, as POSIX allows for a copy of a mutex. */
@@ -247,9 +247,9 @@ void abuf_after_fork_child(void)
 	pthread_cond_init(&ready, NULL);
 	/* Completed buffers belong to the parent's trace: drop them from our queue (the memory is
 	 * this process's copy; put it back in the pool). Outstanding ones are lost to us. */
-	struct abuf *b = done_head;
+	struct cupti_buffer *b = done_head;
 	while (b) {
-		struct abuf *n = b->next;
+		struct cupti_buffer *n = b->next;
 		if (b->foreign) {
 			free(b);
 		} else {

@@ -12,15 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct abuf {
-	struct abuf *next;
-	uint8_t *data;           /* what CUPTI fills: 8-byte aligned, abuf_size bytes */
+struct cupti_buffer {
+	struct cupti_buffer *next;
+	uint8_t *data;           /* what CUPTI fills: 8-byte aligned, buffers_size bytes */
 	size_t valid;            /* bytes CUPTI filled */
 	uint64_t dropped;        /* records CUPTI dropped before handing this buffer back */
 	int foreign;             /* a buffer CUPTI gave us that we never handed out */
 };
 
-struct abuf_stats {
+struct buffers_stats {
 	uint64_t requested;      /* buffers handed to CUPTI */
 	uint64_t completed;      /* buffers CUPTI gave back */
 	uint64_t pool_misses;    /* requests met by an allocation on the requesting thread */
@@ -31,24 +31,24 @@ struct abuf_stats {
 };
 
 /* Sets the buffer size and allocates the initial pool. 0 or -1. */
-int abuf_init(size_t buffer_bytes, unsigned initial, unsigned max_buffers);
+int buffers_init(size_t buffer_bytes, unsigned initial, unsigned max_buffers);
 /* Registers the two callbacks with CUPTI (cupti_fn must be loaded). CUptiResult. */
-int abuf_register(void);
-/* Blocks until a completed buffer is queued, abuf_wake() is called, or timeout_ms passes. */
-void abuf_wait(unsigned timeout_ms);
-void abuf_wake(void);
+int buffers_register(void);
+/* Blocks until a completed buffer is queued, buffers_wake() is called, or timeout_ms passes. */
+void buffers_wait(unsigned timeout_ms);
+void buffers_wake(void);
 /* Takes the whole queue of completed buffers, oldest first (NULL if none). */
-struct abuf *abuf_take_completed(void);
+struct cupti_buffer *buffers_take_completed(void);
 /* Returns a buffer to the pool (or frees a foreign one's wrapper). */
-void abuf_release(struct abuf *b);
+void buffers_release(struct cupti_buffer *b);
 /* Allocates buffers until `spare` are free (or the maximum is reached); writer thread only. */
-void abuf_top_up(unsigned spare);
-void abuf_get_stats(struct abuf_stats *s);
+void buffers_top_up(unsigned spare);
+void buffers_get_stats(struct buffers_stats *s);
 /* After fork in the child: forget the parent's outstanding buffers and queues (their memory is
  * the parent's copy of the trace), reset the locks. */
-void abuf_after_fork_child(void);
+void buffers_after_fork_child(void);
 /* Lock and unlock around fork so that the child never inherits a held mutex. */
-void abuf_fork_prepare(void);
-void abuf_fork_parent(void);
+void buffers_fork_prepare(void);
+void buffers_fork_parent(void);
 
 #endif

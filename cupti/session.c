@@ -207,7 +207,7 @@ int session_start(unsigned kinds, int latency, const struct session_hooks *h,
 		for (const CUpti_CallbackId *c = hooks.launch_cbids; *c; c++)
 			cupti_fn.cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, *c);
 	}
-	r = (CUptiResult)abuf_register();
+	r = (CUptiResult)buffers_register();
 	if (r != CUPTI_SUCCESS) {
 		snprintf(why, n, "cuptiActivityRegisterCallbacks: %s", libs_cupti_error(r));
 		cupti_fn.cuptiUnsubscribe(subscriber);

@@ -6,26 +6,26 @@
  */
 #include "translate.h"
 
-#include "xlate_kinds.h"
+#include "translate_kinds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct xlate_open_range {
+struct translate_open_range {
 	uint32_t id;            /* 0 = empty slot; CUPTI marker ids start at 1 */
 	uint32_t name_id, domain_id, tid, depth, color;
 	uint64_t start;
 };
 
-int xlate_init(struct xlate *x, struct gt_writer *w)
+int translate_init(struct translator *x, struct gt_writer *w)
 {
 	memset(x, 0, sizeof *x);
 	x->w = w;
 	return 0;
 }
 
-void xlate_release(struct xlate *x)
+void translate_release(struct translator *x)
 {
 	free(x->api_ids[0]);
 	free(x->api_ids[1]);
@@ -35,7 +35,7 @@ void xlate_release(struct xlate *x)
 	memset(x, 0, sizeof *x);
 }
 
-size_t xlate_api_name_len(const char *name)
+size_t translate_api_name_len(const char *name)
 {
 	size_t n = strlen(name);
 	/* "cudaMemcpy_v3020": drop a trailing "_v" followed only by digits. */
@@ -63,7 +63,7 @@ static int grow_u32(uint32_t **arr, uint32_t *cap, uint32_t need)
 	return 0;
 }
 
-static uint32_t api_name_id(struct xlate *x, CUpti_CallbackDomain domain, uint32_t cbid)
+static uint32_t api_name_id(struct translator *x, CUpti_CallbackDomain domain, uint32_t cbid)
 {
 	int d = domain == CUPTI_CB_DOMAIN_DRIVER_API;
 	if (cbid > 1u << 20 || grow_u32(&x->api_ids[d], &x->api_cap[d], cbid) != 0)
@@ -73,7 +73,7 @@ static uint32_t api_name_id(struct xlate *x, CUpti_CallbackDomain domain, uint32
 		return id;
 	const char *name = x->api_name ? x->api_name(x->api_name_ctx, domain, cbid) : NULL;
 	if (name) {
-		id = gt_writer_intern_n(x->w, name, xlate_api_name_len(name));
+		id = gt_writer_intern_n(x->w, name, translate_api_name_len(name));
 	} else {
 		char buf[48];
 		size_t n = (size_t)snprintf(buf, sizeof buf, "%s#%u", d ? "driver" : "runtime", cbid);
@@ -84,7 +84,7 @@ static uint32_t api_name_id(struct xlate *x, CUpti_CallbackDomain domain, uint32
 }
 
 /* Filter decision for a kernel's name, cached by string id so the filter runs once per name. */
-static int keep_kernel(struct xlate *x, uint32_t name_id, const char *name)
+static int keep_kernel(struct translator *x, uint32_t name_id, const char *name)
 {
 	if (!x->keep_kernel)
 		return 1;
@@ -104,7 +104,7 @@ static int keep_kernel(struct xlate *x, uint32_t name_id, const char *name)
 	return x->keep_by_id[name_id] > 0;
 }
 
-static int kernel(struct xlate *x, const CUpti_ActivityKernel10 *k)
+static int kernel(struct translator *x, const CUpti_ActivityKernel10 *k)
 {
 	const char *name = k->name ? k->name : "<unknown kernel>";
 	uint32_t name_id = gt_writer_intern(x->w, name);
@@ -145,7 +145,7 @@ static int kernel(struct xlate *x, const CUpti_ActivityKernel10 *k)
 	return gt_writer_add(x->w, GT_REC_KERNEL, &r);
 }
 
-static void count_bytes(struct xlate *x, int kind, uint64_t bytes)
+static void count_bytes(struct translator *x, int kind, uint64_t bytes)
 {
 	switch (kind) {
 	case GT_COPY_HTOD: x->stats.bytes_htod += bytes; break;
@@ -155,15 +155,15 @@ static void count_bytes(struct xlate *x, int kind, uint64_t bytes)
 	}
 }
 
-static int memcpy1(struct xlate *x, const CUpti_ActivityMemcpy6 *m)
+static int memcpy1(struct translator *x, const CUpti_ActivityMemcpy6 *m)
 {
 	int tool = x->tool_copy && x->tool_copy(m->correlationId);
 	struct gt_memcpy r = {
 		.start = m->start, .end = m->end, .bytes = m->bytes, .graph_node_id = m->graphNodeId,
 		.correlation_id = m->correlationId, .device_id = m->deviceId,
 		.dst_device_id = m->deviceId, .context_id = m->contextId, .stream_id = m->streamId,
-		.graph_id = m->graphId, .copy_kind = xlate_copy_kind(m->copyKind),
-		.src_kind = xlate_mem_kind(m->srcKind), .dst_kind = xlate_mem_kind(m->dstKind),
+		.graph_id = m->graphId, .copy_kind = translate_copy_kind(m->copyKind),
+		.src_kind = translate_mem_kind(m->srcKind), .dst_kind = translate_mem_kind(m->dstKind),
 		.flags = ((m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? GT_COPY_ASYNC : 0) |
 		         (tool ? GT_COPY_TOOL : 0),
 	};
@@ -176,14 +176,14 @@ static int memcpy1(struct xlate *x, const CUpti_ActivityMemcpy6 *m)
 	return gt_writer_add(x->w, GT_REC_MEMCPY, &r);
 }
 
-static int memcpy_p2p(struct xlate *x, const CUpti_ActivityMemcpyPtoP4 *m)
+static int memcpy_p2p(struct translator *x, const CUpti_ActivityMemcpyPtoP4 *m)
 {
 	struct gt_memcpy r = {
 		.start = m->start, .end = m->end, .bytes = m->bytes, .graph_node_id = m->graphNodeId,
 		.correlation_id = m->correlationId, .device_id = m->srcDeviceId,
 		.dst_device_id = m->dstDeviceId, .context_id = m->contextId, .stream_id = m->streamId,
-		.graph_id = m->graphId, .copy_kind = xlate_copy_kind(m->copyKind),
-		.src_kind = xlate_mem_kind(m->srcKind), .dst_kind = xlate_mem_kind(m->dstKind),
+		.graph_id = m->graphId, .copy_kind = translate_copy_kind(m->copyKind),
+		.src_kind = translate_mem_kind(m->srcKind), .dst_kind = translate_mem_kind(m->dstKind),
 		.flags = (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? GT_COPY_ASYNC : 0,
 	};
 	x->stats.memcpys++;
@@ -191,20 +191,20 @@ static int memcpy_p2p(struct xlate *x, const CUpti_ActivityMemcpyPtoP4 *m)
 	return gt_writer_add(x->w, GT_REC_MEMCPY, &r);
 }
 
-static int memset1(struct xlate *x, const CUpti_ActivityMemset4 *m)
+static int memset1(struct translator *x, const CUpti_ActivityMemset4 *m)
 {
 	struct gt_memset r = {
 		.start = m->start, .end = m->end, .bytes = m->bytes, .graph_node_id = m->graphNodeId,
 		.correlation_id = m->correlationId, .device_id = m->deviceId,
 		.context_id = m->contextId, .stream_id = m->streamId, .value = m->value,
-		.graph_id = m->graphId, .mem_kind = xlate_mem_kind(m->memoryKind),
+		.graph_id = m->graphId, .mem_kind = translate_mem_kind(m->memoryKind),
 		.flags = (m->flags & CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC) ? GT_COPY_ASYNC : 0,
 	};
 	x->stats.memsets++;
 	return gt_writer_add(x->w, GT_REC_MEMSET, &r);
 }
 
-static int api(struct xlate *x, const CUpti_ActivityAPI *a, int driver)
+static int api(struct translator *x, const CUpti_ActivityAPI *a, int driver)
 {
 	CUpti_CallbackDomain dom = driver ? CUPTI_CB_DOMAIN_DRIVER_API : CUPTI_CB_DOMAIN_RUNTIME_API;
 	struct gt_api r = {
@@ -217,12 +217,12 @@ static int api(struct xlate *x, const CUpti_ActivityAPI *a, int driver)
 	return gt_writer_add(x->w, GT_REC_API, &r);
 }
 
-static int sync1(struct xlate *x, const CUpti_ActivitySynchronization2 *s)
+static int sync1(struct translator *x, const CUpti_ActivitySynchronization2 *s)
 {
 	struct gt_sync r = {
 		.start = s->start, .end = s->end, .correlation_id = s->correlationId,
 		.context_id = s->contextId, .stream_id = s->streamId, .event_id = s->cudaEventId,
-		.kind = xlate_sync_kind(s->type),
+		.kind = translate_sync_kind(s->type),
 	};
 	x->stats.syncs++;
 	return gt_writer_add(x->w, GT_REC_SYNC, &r);
@@ -238,11 +238,11 @@ static uint32_t hash32(uint32_t v)
 	return v;
 }
 
-static struct xlate_open_range *open_find(struct xlate *x, uint32_t id, int insert)
+static struct translate_open_range *open_find(struct translator *x, uint32_t id, int insert)
 {
 	if (insert && (x->open_count + 1) * 2 > x->open_cap) {
 		uint32_t ncap = x->open_cap ? x->open_cap * 2 : 256;
-		struct xlate_open_range *n = calloc(ncap, sizeof *n);
+		struct translate_open_range *n = calloc(ncap, sizeof *n);
 		if (!n)
 			return NULL;
 		for (uint32_t i = 0; i < x->open_cap; i++) {
@@ -273,13 +273,13 @@ static struct xlate_open_range *open_find(struct xlate *x, uint32_t id, int inse
 }
 
 /* Removes an entry and re-inserts the rest of its probe run (linear probing deletion). */
-static void open_remove(struct xlate *x, struct xlate_open_range *e)
+static void open_remove(struct translator *x, struct translate_open_range *e)
 {
 	uint32_t j = (uint32_t)(e - x->open);
 	x->open[j].id = 0;
 	x->open_count--;
 	for (uint32_t k = (j + 1) & (x->open_cap - 1); x->open[k].id; k = (k + 1) & (x->open_cap - 1)) {
-		struct xlate_open_range moved = x->open[k];
+		struct translate_open_range moved = x->open[k];
 		x->open[k].id = 0;
 		uint32_t h = hash32(moved.id) & (x->open_cap - 1);
 		while (x->open[h].id)
@@ -288,7 +288,7 @@ static void open_remove(struct xlate *x, struct xlate_open_range *e)
 	}
 }
 
-static uint32_t *thread_depth(struct xlate *x, uint32_t tid)
+static uint32_t *thread_depth(struct translator *x, uint32_t tid)
 {
 	for (uint32_t i = 0; i < x->depth_count; i++)
 		if (x->depth[i].tid == tid)
@@ -306,7 +306,7 @@ static uint32_t *thread_depth(struct xlate *x, uint32_t tid)
 	return &x->depth[x->depth_count++].depth;
 }
 
-static int marker(struct xlate *x, const CUpti_ActivityMarker2 *m)
+static int marker(struct translator *x, const CUpti_ActivityMarker2 *m)
 {
 	uint32_t tid = m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? m->objectId.pt.threadId : 0;
 	if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_INSTANTANEOUS) {
@@ -318,7 +318,7 @@ static int marker(struct xlate *x, const CUpti_ActivityMarker2 *m)
 		return gt_writer_add(x->w, GT_REC_NVTX, &r);
 	}
 	if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
-		struct xlate_open_range *o = open_find(x, m->id, 1);
+		struct translate_open_range *o = open_find(x, m->id, 1);
 		if (!o)
 			return GT_ERR_NOMEM;
 		uint32_t *d = thread_depth(x, tid);
@@ -331,7 +331,7 @@ static int marker(struct xlate *x, const CUpti_ActivityMarker2 *m)
 		return 0;
 	}
 	if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
-		struct xlate_open_range *o = open_find(x, m->id, 0);
+		struct translate_open_range *o = open_find(x, m->id, 0);
 		if (!o) {
 			x->stats.unpaired_nvtx++;
 			return 0;
@@ -350,15 +350,15 @@ static int marker(struct xlate *x, const CUpti_ActivityMarker2 *m)
 	return 0; /* sync markers (acquire/release) are not kept */
 }
 
-static int marker_data(struct xlate *x, const CUpti_ActivityMarkerData2 *m)
+static int marker_data(struct translator *x, const CUpti_ActivityMarkerData2 *m)
 {
-	struct xlate_open_range *o = open_find(x, m->id, 0);
+	struct translate_open_range *o = open_find(x, m->id, 0);
 	if (o && (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_COLOR_ARGB))
 		o->color = m->color;
 	return 0;
 }
 
-static int memory2(struct xlate *x, const CUpti_ActivityMemory4 *m)
+static int memory2(struct translator *x, const CUpti_ActivityMemory4 *m)
 {
 	struct gt_memory r = {
 		.timestamp = m->timestamp, .address = m->address, .bytes = m->bytes,
@@ -366,7 +366,7 @@ static int memory2(struct xlate *x, const CUpti_ActivityMemory4 *m)
 		.context_id = m->contextId, .stream_id = m->streamId, .process_id = m->processId,
 		.op = m->memoryOperationType == CUPTI_ACTIVITY_MEMORY_OPERATION_TYPE_RELEASE
 		          ? GT_MEMORY_FREE : GT_MEMORY_ALLOC,
-		.mem_kind = xlate_mem_kind(m->memoryKind),
+		.mem_kind = translate_mem_kind(m->memoryKind),
 	};
 	x->stats.memory_ops++;
 	return gt_writer_add(x->w, GT_REC_MEMORY, &r);
@@ -391,7 +391,7 @@ static uint32_t overhead_kind(CUpti_ActivityOverheadKind k)
 	}
 }
 
-static int overhead(struct xlate *x, const CUpti_ActivityOverhead3 *o)
+static int overhead(struct translator *x, const CUpti_ActivityOverhead3 *o)
 {
 	uint64_t obj = o->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? o->objectId.pt.threadId
 	                                                            : o->objectId.dcs.deviceId;
@@ -401,7 +401,7 @@ static int overhead(struct xlate *x, const CUpti_ActivityOverhead3 *o)
 	return gt_writer_add(x->w, GT_REC_OVERHEAD, &r);
 }
 
-static int graph_trace(struct xlate *x, const CUpti_ActivityGraphTrace2 *g)
+static int graph_trace(struct translator *x, const CUpti_ActivityGraphTrace2 *g)
 {
 	struct gt_graph_launch r = { .start = g->start, .end = g->end, .graph_id = g->graphId,
 		.correlation_id = g->correlationId, .stream_id = g->streamId };
@@ -409,7 +409,7 @@ static int graph_trace(struct xlate *x, const CUpti_ActivityGraphTrace2 *g)
 	return gt_writer_add(x->w, GT_REC_GRAPH_LAUNCH, &r);
 }
 
-int xlate_record(struct xlate *x, const CUpti_Activity *rec)
+int translate_record(struct translator *x, const CUpti_Activity *rec)
 {
 	switch (rec->kind) {
 	case CUPTI_ACTIVITY_KIND_KERNEL:
@@ -443,12 +443,12 @@ int xlate_record(struct xlate *x, const CUpti_Activity *rec)
 	}
 }
 
-int xlate_finish(struct xlate *x, uint64_t now)
+int translate_finish(struct translator *x, uint64_t now)
 {
 	int rc = 0;
 	/* Ranges never closed (the program exited inside them) are written with end = 0. */
 	for (uint32_t i = 0; i < x->open_cap && !rc; i++) {
-		struct xlate_open_range *o = &x->open[i];
+		struct translate_open_range *o = &x->open[i];
 		if (!o->id)
 			continue;
 		struct gt_nvtx r = { .start = o->start, .end = 0, .range_id = o->id,

@@ -13,7 +13,7 @@
 #include <cupti.h>
 #include <stdint.h>
 
-struct xlate_stats {
+struct translate_stats {
 	uint64_t kernels, memcpys, memsets, api_calls, syncs, nvtx, memory_ops, overheads, graphs;
 	uint64_t bytes_htod, bytes_dtoh, bytes_dtod, bytes_other;
 	uint64_t tool_copies;    /* copies made by the recorder (shadow capture): not in the counts above */
@@ -23,9 +23,9 @@ struct xlate_stats {
 	uint64_t unpaired_nvtx;  /* end markers without a start */
 };
 
-struct xlate_open_range;
+struct translate_open_range;
 
-struct xlate {
+struct translator {
 	struct gt_writer *w;
 	/* "cudaLaunchKernel" for (CUPTI_CB_DOMAIN_RUNTIME_API, cbid); NULL if unknown. */
 	const char *(*api_name)(void *ctx, CUpti_CallbackDomain domain, uint32_t cbid);
@@ -36,26 +36,26 @@ struct xlate {
 	int (*keep_kernel)(void *ctx, const char *mangled_name);
 	void *keep_ctx;
 
-	struct xlate_stats stats;
+	struct translate_stats stats;
 
 	/* private */
 	uint32_t *api_ids[2];        /* cbid -> string id, per domain (runtime, driver) */
 	uint32_t api_cap[2];
 	int8_t *keep_by_id;          /* string id -> -1 drop, 1 keep, 0 not decided yet */
 	uint32_t keep_cap;
-	struct xlate_open_range *open; /* open NVTX ranges by id (open addressing) */
+	struct translate_open_range *open; /* open NVTX ranges by id (open addressing) */
 	uint32_t open_cap, open_count;
 	struct { uint32_t tid, depth; } *depth; /* push/pop depth per thread */
 	uint32_t depth_cap, depth_count;
 };
 
-int xlate_init(struct xlate *x, struct gt_writer *w);
-void xlate_release(struct xlate *x);
+int translate_init(struct translator *x, struct gt_writer *w);
+void translate_release(struct translator *x);
 /* Translates one record and hands it to the writer. 0 or a negative GT_ERR_* from the writer. */
-int xlate_record(struct xlate *x, const CUpti_Activity *rec);
+int translate_record(struct translator *x, const CUpti_Activity *rec);
 /* Writes ranges still open (end = 0) and the counts of what could not be translated. */
-int xlate_finish(struct xlate *x, uint64_t now);
+int translate_finish(struct translator *x, uint64_t now);
 /* Strips CUPTI's "_v7000"-style version suffix: "cudaMemcpy_v3020" -> "cudaMemcpy" (len). */
-size_t xlate_api_name_len(const char *name);
+size_t translate_api_name_len(const char *name);
 
 #endif

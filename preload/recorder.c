@@ -63,7 +63,7 @@ static struct {
 	atomic_int final_how;      /* 0 until an end is requested */
 	atomic_int final_status;
 	int done_pipe[2];
-	struct xlate x;
+	struct translator x;
 	regex_t kernel_re;
 	int kernel_re_ok;
 	uint32_t pending_devices[64];
@@ -191,7 +191,7 @@ static void on_context_created(uint32_t device, uint32_t context)
 	if (R.npending < (int)(sizeof R.pending_devices / sizeof R.pending_devices[0]))
 		R.pending_devices[R.npending++] = device;
 	pthread_mutex_unlock(&R.mu);
-	abuf_wake();
+	buffers_wake();
 }
 
 /* ---- the writer thread ----------------------------------------------------------------------- */
@@ -247,13 +247,13 @@ static void writer_failed(int rc)
 
 static void drain_buffers(void)
 {
-	struct abuf *b = abuf_take_completed();
+	struct cupti_buffer *b = buffers_take_completed();
 	while (b) {
-		struct abuf *next = b->next;
+		struct cupti_buffer *next = b->next;
 		if (!R.write_failed) {
 			CUpti_Activity *rec = NULL;
 			while (cupti_fn.cuptiActivityGetNextRecord(b->data, b->valid, &rec) == CUPTI_SUCCESS) {
-				int rc = xlate_record(&R.x, rec);
+				int rc = translate_record(&R.x, rec);
 				if (rc) {
 					writer_failed(rc);
 					break;
@@ -270,7 +270,7 @@ static void drain_buffers(void)
 					writer_failed(rc);
 			}
 		}
-		abuf_release(b);
+		buffers_release(b);
 		b = next;
 	}
 }
@@ -305,7 +305,7 @@ static void write_report_line(const char *status, unsigned long long refused)
 	int fd = open(R.cfg.report_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return;
-	const struct xlate_stats *s = &R.x.stats;
+	const struct translate_stats *s = &R.x.stats;
 	/* One line per process: a newline in the path must not start another (the launcher prints
 	 * the path as it stands here, escaped like every log line). */
 	char shown[1024];
@@ -331,7 +331,7 @@ static void write_report_line(const char *status, unsigned long long refused)
  * empty x.1.gtrace beside the real one only misleads. NVTX ranges alone still make a trace. */
 static int trace_unused(void)
 {
-	const struct xlate_stats *s = &R.x.stats;
+	const struct translate_stats *s = &R.x.stats;
 	return !atomic_load(&R.contexts_created) && !s->kernels && !s->memcpys && !s->memsets &&
 	       !s->syncs && !s->nvtx && !s->memory_ops && !s->graphs && !s->tool_copies && !R.cupti_dropped;
 }
@@ -350,8 +350,8 @@ static void finish_trace(int how, int status)
 		if (rc)
 			writer_failed(rc);
 	}
-	struct abuf_stats bs;
-	abuf_get_stats(&bs);
+	struct buffers_stats bs;
+	buffers_get_stats(&bs);
 	/* Records lost to refused buffer requests: CUPTI 13 counts them in its own dropped count
 	 * (measured on the H200: kept + dropped == launched exactly, tests/gpu/test_reliability_shutdown.sh).
 	 * A CUPTI that refused buffers yet counted nothing has lost records of unknown number: said in
@@ -362,7 +362,7 @@ static void finish_trace(int how, int status)
 	int collided = bs.foreign || (bs.outstanding && !stopped_early);
 	if (!R.write_failed) {
 		int rc = capture_finish(R.w);
-		rc = rc ? rc : xlate_finish(&R.x, cupti_now());
+		rc = rc ? rc : translate_finish(&R.x, cupti_now());
 		char v[64];
 		snprintf(v, sizeof v, "%llu", (unsigned long long)bs.requested);
 		rc = rc ? rc : gt_writer_meta(R.w, "tracing.buffers_requested", v);
@@ -409,7 +409,7 @@ static void finish_trace(int how, int status)
 		write_report_line("unused", 0);
 		return;
 	}
-	const struct xlate_stats *s = &R.x.stats;
+	const struct translate_stats *s = &R.x.stats;
 	if (!R.write_failed && !R.cfg.report_path[0])
 		gtp_log("trace written to '%s': %llu kernels, %llu copies, %llu bytes copied, %llu dropped%s",
 		        R.path, (unsigned long long)s->kernels, (unsigned long long)s->memcpys,
@@ -524,7 +524,7 @@ static void *writer_main(void *arg)
 		/* A signal handler cannot wake us; look at the flag at least every 50 ms. */
 		if (wait > 50)
 			wait = 50;
-		abuf_wait(wait);
+		buffers_wait(wait);
 		int how = atomic_load(&R.final_how);
 		if (how) {
 			finish_trace(how, atomic_load(&R.final_status));
@@ -532,7 +532,7 @@ static void *writer_main(void *arg)
 		}
 		drain_buffers();
 		describe_pending_devices();
-		abuf_top_up(2);
+		buffers_top_up(2);
 		if (!R.write_failed) {
 			int rc = capture_drain(R.w);
 			if (rc)
@@ -703,14 +703,14 @@ static int start_file(const struct gtp_config *c, const char *via)
 static int start_translation(const struct gtp_config *c, const char *via)
 {
 	metadata_write(R.w, via);
-	xlate_init(&R.x, R.w);
+	translate_init(&R.x, R.w);
 	R.x.api_name = api_name;
 	R.x.tool_copy = capture_owns_copy;
 	if (c->kernel_filter[0] && regcomp(&R.kernel_re, c->kernel_filter, REG_EXTENDED | REG_NOSUB) == 0) {
 		R.kernel_re_ok = 1;
 		R.x.keep_kernel = keep_kernel;
 	}
-	if (abuf_init(c->buffer_bytes, 4, c->buffers_max) != 0 || pipe2(R.done_pipe, O_CLOEXEC) != 0) {
+	if (buffers_init(c->buffer_bytes, 4, c->buffers_max) != 0 || pipe2(R.done_pipe, O_CLOEXEC) != 0) {
 		gt_writer_meta(R.w, "tracing.off", "out of memory for activity buffers");
 		gt_writer_close(R.w);
 		R.w = NULL;
@@ -726,7 +726,7 @@ static int start_session(const struct gtp_config *c, const char *via, struct ses
 	char why[1600];
 	struct session_hooks hooks = { .context_created = on_context_created };
 	struct capture_config cc = { .pattern = c->shadow, .max_per_kernel = c->shadow_max,
-		.max_bytes = c->shadow_bytes, .wake_writer = abuf_wake };
+		.max_bytes = c->shadow_bytes, .wake_writer = buffers_wake };
 	*cap = capture_setup(&cc, &hooks, why, sizeof why);
 	if (*cap < 0)
 		gtp_error("shadow capture off: %s", why);
@@ -844,7 +844,7 @@ void recorder_finish(int how, int status, int in_signal)
 		atomic_store(&R.final_status, status);
 	}
 	if (!in_signal)
-		abuf_wake();
+		buffers_wake();
 	unsigned limit = R.cfg.exit_timeout_ms;
 	struct pollfd p = { .fd = R.done_pipe[0], .events = POLLIN };
 	int waited = 0;
@@ -875,19 +875,19 @@ void recorder_finish(int how, int status, int in_signal)
 static void fork_prepare(void)
 {
 	pthread_mutex_lock(&R.mu);
-	abuf_fork_prepare();
+	buffers_fork_prepare();
 }
 
 static void fork_parent(void)
 {
-	abuf_fork_parent();
+	buffers_fork_parent();
 	pthread_mutex_unlock(&R.mu);
 }
 
 static void fork_child(void)
 {
 	pthread_mutex_init(&R.mu, NULL);
-	abuf_after_fork_child();
+	buffers_after_fork_child();
 	capture_after_fork_child();
 	if (atomic_load(&R.state) == ST_RUNNING) {
 		/* The parent had initialised CUDA: CUDA cannot be used in this child, and the writer

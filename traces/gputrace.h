@@ -113,7 +113,7 @@ struct gt_kernel {
 /* The format's own kinds of copy, memory and synchronisation. Their numbers are part of the format
  * (trace files hold them): they were first taken from CUPTI's (CUpti_ActivityMemcpyKind,
  * CUpti_ActivityMemoryKind, CUpti_ActivitySynchronizationType) and still coincide, but the recorder
- * maps CUPTI's values to them one by one (cupti/xlate_kinds.c) and writes a value CUPTI adds later as the
+ * maps CUPTI's values to them one by one (cupti/translate_kinds.c) and writes a value CUPTI adds later as the
  * UNKNOWN of its enum (0), never as CUPTI's bare number.
  * Copy kinds: H host, D device, A CUDA array, P peer device. */
 enum gt_copy_kind {

@@ -1,12 +1,12 @@
 /* test_cupti_translate.c: CUPTI activity records -> trace records (cupti/translate.c).
  *
  * Each test builds CUPTI records by hand, exactly as CUPTI lays them out in an activity buffer,
- * feeds them to xlate_record() with a real trace writer on a temporary file, closes the file and
+ * feeds them to translate_record() with a real trace writer on a temporary file, closes the file and
  * reads it back with the streaming reader. What is checked is what reaches the file: every field's
  * mapping, the kernel flags (latency timestamps, graphs, cooperative launches, impossible times),
  * the kernel-name filter and its accounting, API names without CUPTI's version suffix, the pairing
  * of NVTX start and end markers into ranges, the counters the recorder's tally is made of, and the
- * mapping of CUPTI's copy, memory and sync kinds to the format's own (cupti/xlate_kinds.c).
+ * mapping of CUPTI's copy, memory and sync kinds to the format's own (cupti/translate_kinds.c).
  * No GPU and no libcupti are involved: the translator only reads the structs.
  */
 #include <setjmp.h>
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "cupti/translate.h"
-#include "cupti/xlate_kinds.h"
+#include "cupti/translate_kinds.h"
 #include "gputrace.h"
 
 /* ---- fixture: a writer on a temporary file, and what came back ---------------------------- */
@@ -31,7 +31,7 @@
 struct fx {
 	char path[32];
 	struct gt_writer *w;
-	struct xlate x;
+	struct translator x;
 	struct gt_reader *r;       /* open after fx_read, for string lookups */
 	struct gt_event *ev;       /* fixed records read back, in file order */
 	int nev;
@@ -45,7 +45,7 @@ static struct fx *fx_new(void)
 	int fd = mkstemp(f->path);
 	assert_true(fd >= 0);
 	assert_int_equal(gt_writer_open_fd(&f->w, fd, NULL), 0);
-	assert_int_equal(xlate_init(&f->x, f->w), 0);
+	assert_int_equal(translate_init(&f->x, f->w), 0);
 	f->ev = calloc(MAX_EVENTS, sizeof *f->ev);
 	assert_non_null(f->ev);
 	return f;
@@ -53,13 +53,13 @@ static struct fx *fx_new(void)
 
 static void feed(struct fx *f, const void *rec)
 {
-	assert_int_equal(xlate_record(&f->x, (const CUpti_Activity *)rec), 0);
+	assert_int_equal(translate_record(&f->x, (const CUpti_Activity *)rec), 0);
 }
 
-/* Runs xlate_finish (as the recorder does at the end), closes the file and reads it back. */
+/* Runs translate_finish (as the recorder does at the end), closes the file and reads it back. */
 static void fx_read(struct fx *f, uint64_t finish_now)
 {
-	assert_int_equal(xlate_finish(&f->x, finish_now), 0);
+	assert_int_equal(translate_finish(&f->x, finish_now), 0);
 	assert_int_equal(gt_writer_close(f->w), 0);
 	f->w = NULL;
 	char err[256];
@@ -83,7 +83,7 @@ static void fx_free(struct fx *f)
 	if (f->w)
 		gt_writer_abandon(f->w);
 	gt_reader_close(f->r);
-	xlate_release(&f->x);
+	translate_release(&f->x);
 	unlink(f->path);
 	free(f->ev);
 	free(f);
@@ -368,7 +368,7 @@ static int keep_gemm(void *ctx, const char *name)
 }
 
 /* The filter runs once per distinct name (the decision is cached); dropped launches are counted,
- * never written, and xlate_finish writes their count as one DROPPED record of reason FILTERED. */
+ * never written, and translate_finish writes their count as one DROPPED record of reason FILTERED. */
 static void test_kernel_filter(void **state)
 {
 	(void)state;
@@ -739,19 +739,19 @@ static void test_api_name_len(void **state)
 		{ "", 0 },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		size_t got = xlate_api_name_len(cases[i].in);
+		size_t got = translate_api_name_len(cases[i].in);
 		if (got != cases[i].len)
-			fail_msg("xlate_api_name_len(\"%s\") = %zu, expected %zu", cases[i].in, got,
+			fail_msg("translate_api_name_len(\"%s\") = %zu, expected %zu", cases[i].in, got,
 			         cases[i].len);
 	}
 }
 
-/* ---- CUPTI's kinds -> the format's (xlate_kinds.c) ------------------------------------------ */
+/* ---- CUPTI's kinds -> the format's (translate_kinds.c) ------------------------------------------ */
 
 /* The three mappings and the format's names, over plain ints, so that one table can hold them. */
-static int copy_of(int v) { return xlate_copy_kind((CUpti_ActivityMemcpyKind)v); }
-static int mem_of(int v) { return xlate_mem_kind((CUpti_ActivityMemoryKind)v); }
-static int sync_of(int v) { return xlate_sync_kind((CUpti_ActivitySynchronizationType)v); }
+static int copy_of(int v) { return translate_copy_kind((CUpti_ActivityMemcpyKind)v); }
+static int mem_of(int v) { return translate_mem_kind((CUpti_ActivityMemoryKind)v); }
+static int sync_of(int v) { return translate_sync_kind((CUpti_ActivitySynchronizationType)v); }
 
 /* Every kind CUPTI defines, name for name: the format's value of that meaning, and its name. */
 static void test_kind_mapping_name_for_name(void **state)
@@ -1240,7 +1240,7 @@ static void test_nvtx_marker_data_color(void **state)
 }
 
 /* Ranges still open when recording ends (the program exited inside them) are written by
- * xlate_finish with end = 0, keeping their start, depth, name and colour. */
+ * translate_finish with end = 0, keeping their start, depth, name and colour. */
 static void test_nvtx_open_at_finish(void **state)
 {
 	(void)state;

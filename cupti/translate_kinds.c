@@ -1,9 +1,9 @@
-/* xlate_kinds.c: CUPTI's copy, memory and synchronisation kinds -> the format's (xlate_kinds.h).
+/* translate_kinds.c: CUPTI's copy, memory and synchronisation kinds -> the format's (translate_kinds.h).
  *
  * The asserts say where the two numberings coincide: old traces were written with CUPTI's numbers,
  * so the format's must stay those; should a CUPTI header ever renumber a kind, the build stops here
  * instead of the recorder silently writing a different kind. */
-#include "xlate_kinds.h"
+#include "translate_kinds.h"
 
 #define SAME(cupti, gt) _Static_assert((int)(cupti) == (int)(gt), #cupti " is " #gt)
 
@@ -34,7 +34,7 @@ SAME(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT, GT_SYNC_STREAM_WAIT_
 SAME(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE, GT_SYNC_STREAM);
 SAME(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE, GT_SYNC_CONTEXT);
 
-uint8_t xlate_copy_kind(CUpti_ActivityMemcpyKind k)
+uint8_t translate_copy_kind(CUpti_ActivityMemcpyKind k)
 {
 	switch (k) {
 	case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return GT_COPY_HTOD;
@@ -51,7 +51,7 @@ uint8_t xlate_copy_kind(CUpti_ActivityMemcpyKind k)
 	}
 }
 
-uint8_t xlate_mem_kind(CUpti_ActivityMemoryKind k)
+uint8_t translate_mem_kind(CUpti_ActivityMemoryKind k)
 {
 	switch (k) {
 	case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE: return GT_MEM_PAGEABLE;
@@ -65,7 +65,7 @@ uint8_t xlate_mem_kind(CUpti_ActivityMemoryKind k)
 	}
 }
 
-uint8_t xlate_sync_kind(CUpti_ActivitySynchronizationType t)
+uint8_t translate_sync_kind(CUpti_ActivitySynchronizationType t)
 {
 	switch (t) {
 	case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE: return GT_SYNC_EVENT;
