@@ -9,6 +9,7 @@
  * and another spreads the union of busy time over the utilisation slices, with no union kept.
  */
 #include "analyze/engines/findings.h"
+#include "analyze/support/api_calls.h"
 
 #include "analyze/engines/bandwidth.h"
 #include "analyze/support/diag.h"
@@ -302,10 +303,7 @@ static int on_api(struct findings_pass *p, const struct gt_reader *r, const stru
 		return GT_ERR_NOMEM;
 	if (!p->api_kind[id]) {
 		const char *n = gt_reader_string(r, id);
-		p->api_kind[id] = !strncmp(n, "cudaDeviceSynchronize", 21) || !strncmp(n, "cuCtxSynchronize", 16) ||
-		                          !strncmp(n, "cudaThreadSynchronize", 21)
-		                      ? 1
-		                      : 2;
+		p->api_kind[id] = gt_api_sync_kind(n) == GT_API_SYNC_CONTEXT ? 1 : 2;
 	}
 	if (p->api_kind[id] == 1 && a->end >= a->start)
 		return push_block(p, a->start, a->end, a->correlation_id, 1);

@@ -14,6 +14,7 @@
  * in O(log n) instead, with the same numbers (see "units that overlap each other" below).
  */
 #include "analyze/engines/split.h"
+#include "analyze/support/api_calls.h"
 
 #include "analyze/support/diag.h"
 #include "analyze/support/growbuf.h"
@@ -166,18 +167,6 @@ static int push_span(struct gt_tl_vec *v, uint64_t start, uint64_t end)
 
 enum api_class { API_LAUNCH = 1, API_OTHER, API_SYNC };
 
-/* The host synchronisations that CUPTI's sync records also describe (stream, context, event). */
-static int is_sync_call(const char *n)
-{
-	static const char *const prefixes[] = { "cudaStreamSynchronize", "cudaDeviceSynchronize",
-		"cudaThreadSynchronize", "cudaEventSynchronize", "cuStreamSynchronize", "cuCtxSynchronize",
-		"cuEventSynchronize" };
-	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-		if (strncmp(n, prefixes[i], strlen(prefixes[i])) == 0)
-			return 1;
-	return 0;
-}
-
 /* What the API call named by id does, for the split: launches kernels, synchronises, or neither.
  * Resolved once per name; -1 without memory. */
 static int api_class(struct pass *p, const struct gt_reader *r, uint32_t id)
@@ -187,7 +176,7 @@ static int api_class(struct pass *p, const struct gt_reader *r, uint32_t id)
 	if (!p->api_launch[id]) {
 		const char *n = gt_reader_string(r, id);
 		p->api_launch[id] = strstr(n, "Launch") || strstr(n, "launch") ? API_LAUNCH
-		                    : is_sync_call(n)                           ? API_SYNC
+		                    : gt_api_sync_kind(n) != GT_API_SYNC_NONE    ? API_SYNC
 		                                                                : API_OTHER;
 	}
 	return p->api_launch[id];

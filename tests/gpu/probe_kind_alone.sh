@@ -8,6 +8,7 @@ set -u
 P=tests/gpu/price_kinds.py
 L=build/tests/gpu/libcuptiprice.so
 [ -f "$L" ] || { echo "probe_kind_alone: $L missing (make)"; exit 77; }
+command -v nvidia-smi >/dev/null 2>&1 || { echo "probe_kind_alone: skipped: no GPU (nvidia-smi not found)"; exit 77; }
 A="--rounds 2 --steps 20 --ops 4000"
 for r in $(seq 1 "${1:-2}"); do
 	for k in k+m +sync +memory +nvtx +overhead +memset; do

@@ -10,6 +10,7 @@ set -u
 P=tests/gpu/price_kinds.py
 L=build/tests/gpu/libcuptiprice.so
 [ -f "$L" ] || { echo "probe_start_vs_later: $L missing (make)"; exit 77; }
+command -v nvidia-smi >/dev/null 2>&1 || { echo "probe_start_vs_later: skipped: no GPU (nvidia-smi not found)"; exit 77; }
 A="--rounds 4 --steps 20 --ops 4000"
 NA=kernel,memcpy,memset,sync,nvtx,memory,overhead
 for r in 1 2 3; do

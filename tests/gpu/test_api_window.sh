@@ -72,7 +72,7 @@ fi
 # Windows: 100 ms of every 500 ms over a 3 s loop.
 if rec window GPUTRACE_WINDOW=100/500 -- python3 "$W" --only tinyop --seconds 3; then
 	"$GA" dump --type process,kernel,api --format csv "$KEEP/window.gtrace" > "$WORK/window.csv"
-	check "windows: every kernel inside a window, with its launch call" python3 - "$WORK/window.csv" <<'PY'
+	check "windows: every kernel inside a window, with its launch call, at most 2 API records per kernel" python3 - "$WORK/window.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 edges, kernels, apis = [], [], 0
