@@ -2,7 +2,6 @@
 #include "ulp.h"
 
 #include <math.h>
-#include <string.h>
 
 /* Magnitude and sign of the ordered-integer key; the distance of two keys never overflows this way
  * (for doubles |ka - kb| could reach 2^64 - 2 and does not fit a signed 64-bit difference). */
@@ -24,22 +23,15 @@ static uint64_t bits_distance(uint64_t ua, uint64_t ub, int sign)
 	return key_distance(ua & mag, (int)(ua >> sign), ub & mag, (int)(ub >> sign));
 }
 
+/* The bits through a union, which C11 defines as reading the same bytes as the other member. */
 uint64_t gt_ulps_f32(float a, float b)
 {
-	if (isnan(a) || isnan(b))
-		return GT_ULP_INFINITE;
-	uint32_t ua, ub;
-	memcpy(&ua, &a, 4);
-	memcpy(&ub, &b, 4);
-	return bits_distance(ua, ub, 31);
+	union { float f; uint32_t u; } x = { a }, y = { b };
+	return isnan(a) || isnan(b) ? GT_ULP_INFINITE : bits_distance(x.u, y.u, 31);
 }
 
 uint64_t gt_ulps_f64(double a, double b)
 {
-	if (isnan(a) || isnan(b))
-		return GT_ULP_INFINITE;
-	uint64_t ua, ub;
-	memcpy(&ua, &a, 8);
-	memcpy(&ub, &b, 8);
-	return bits_distance(ua, ub, 63);
+	union { double f; uint64_t u; } x = { a }, y = { b };
+	return isnan(a) || isnan(b) ? GT_ULP_INFINITE : bits_distance(x.u, y.u, 63);
 }

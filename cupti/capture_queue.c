@@ -6,7 +6,6 @@
 #include "capture_copy.h"
 #include "capture_item.h"
 
-#include <cupti.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +85,7 @@ static int write_overhead(struct gt_writer *w, uint64_t start, uint64_t end, uin
 	if (!start || end < start)
 		return 0; /* no clock: nothing honest to write */
 	struct gt_overhead o = { .start = start, .end = end, .object_id = thread,
-		.kind = GT_OVERHEAD_CAPTURE, .object_kind = CUPTI_ACTIVITY_OBJECT_THREAD };
+		.kind = GT_OVERHEAD_CAPTURE, .object_kind = GT_OBJECT_THREAD };
 	return gt_writer_add(w, GT_REC_OVERHEAD, &o);
 }
 

@@ -15,12 +15,27 @@ struct sym {
 	int required;
 };
 
-static int resolve(void *h, const struct sym *syms, size_t n, char *why, size_t wn)
+/* dlopen(path), or NULL with dlerror()'s reason (fallback when it gives none) in why. */
+static void *open_lib(const char *path, const char *fallback, char *why, size_t wn)
+{
+	void *h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	if (!h) {
+		const char *e = dlerror();
+		snprintf(why, wn, "%s", e ? e : fallback);
+	}
+	return h;
+}
+
+/* Fills the slots of tbl (tbl_size bytes); when a required symbol is missing, clears tbl again so
+ * that no half-resolved table is used, and says which. */
+static int resolve(void *h, const struct sym *syms, size_t n, void *tbl, size_t tbl_size, char *why,
+                   size_t wn)
 {
 	for (size_t i = 0; i < n; i++) {
 		*syms[i].slot = dlsym(h, syms[i].name);
 		if (!*syms[i].slot && syms[i].required) {
 			snprintf(why, wn, "symbol %s missing", syms[i].name);
+			memset(tbl, 0, tbl_size);
 			return -1;
 		}
 	}
@@ -50,13 +65,8 @@ int libs_load_cupti(const char *override_path, char *why, size_t n)
 	candidates[nc++] = "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so";
 	char last[256] = "";
 	void *h = NULL;
-	for (size_t i = 0; i < nc && !h; i++) {
-		h = dlopen(candidates[i], RTLD_NOW | RTLD_GLOBAL);
-		if (!h) {
-			const char *e = dlerror();
-			snprintf(last, sizeof last, "%s", e ? e : candidates[i]);
-		}
-	}
+	for (size_t i = 0; i < nc && !h; i++)
+		h = open_lib(candidates[i], candidates[i], last, sizeof last);
 	if (!h) {
 		snprintf(why, n, "cannot load libcupti (%s)", last);
 		return -1;
@@ -76,10 +86,8 @@ int libs_load_cupti(const char *override_path, char *why, size_t n)
 		OPT(cupti_fn, cuptiGetStreamIdEx), OPT(cupti_fn, cuptiSetThreadIdType),
 		OPT(cupti_fn, cuptiFinalize), OPT(cupti_fn, InitializeInjectionNvtx2),
 	};
-	if (resolve(h, syms, sizeof syms / sizeof syms[0], why, n) != 0) {
-		memset(&cupti_fn, 0, sizeof cupti_fn);
+	if (resolve(h, syms, sizeof syms / sizeof syms[0], &cupti_fn, sizeof cupti_fn, why, n) != 0)
 		return -1;
-	}
 	Dl_info info;
 	if (dladdr((void *)cupti_fn.cuptiGetVersion, &info) && info.dli_fname)
 		snprintf(cupti_fn.path, sizeof cupti_fn.path, "%s", info.dli_fname);
@@ -91,12 +99,9 @@ int libs_load_cuda(char *why, size_t n)
 {
 	if (cuda_fn.handle)
 		return 0;
-	void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-	if (!h) {
-		const char *e = dlerror();
-		snprintf(why, n, "%s", e ? e : "cannot load libcuda.so.1");
+	void *h = open_lib("libcuda.so.1", "cannot load libcuda.so.1", why, n);
+	if (!h)
 		return -1;
-	}
 	const struct sym syms[] = {
 		REQ(cuda_fn, cuDriverGetVersion), REQ(cuda_fn, cuDeviceGet),
 		REQ(cuda_fn, cuDeviceGetCount), REQ(cuda_fn, cuDeviceGetName),
@@ -112,10 +117,8 @@ int libs_load_cuda(char *why, size_t n)
 		OPT(cuda_fn, cuMemcpyDtoHAsync_v2), OPT(cuda_fn, cuKernelGetFunction),
 		OPT(cuda_fn, cuStreamQuery),
 	};
-	if (resolve(h, syms, sizeof syms / sizeof syms[0], why, n) != 0) {
-		memset(&cuda_fn, 0, sizeof cuda_fn);
+	if (resolve(h, syms, sizeof syms / sizeof syms[0], &cuda_fn, sizeof cuda_fn, why, n) != 0)
 		return -1;
-	}
 	cuda_fn.handle = h;
 	return 0;
 }

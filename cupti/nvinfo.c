@@ -165,31 +165,43 @@ int nvinfo_for_each_kernel(const void *image, size_t len,
 	return 0;
 }
 
-/* One attribute record at p (n bytes left): its attribute, the bytes of its value and the record's
- * total size. 0, or NVINFO_ERR_FORMAT for an unknown format or a record past the end. */
-static int next_record(const uint8_t *p, size_t n, uint8_t *attr, const uint8_t **val,
-                       size_t *val_len, size_t *rec_len)
+/* A walk over a section's attribute records, one at a time. */
+struct records {
+	const uint8_t *sec;
+	size_t len, at;        /* the section, and where the next record starts */
+	uint8_t fmt, attr;     /* the current record's format and attribute */
+	const uint8_t *val;    /* its value's bytes */
+	size_t vl;
+};
+
+/* Moves to the next record: 1, 0 past the last one, or NVINFO_ERR_FORMAT for an unknown format or
+ * a record past the end. */
+static int next_record(struct records *w)
 {
+	if (w->at >= w->len)
+		return 0;
+	const uint8_t *p = w->sec + w->at;
+	size_t n = w->len - w->at;
 	if (n < 4)
 		return NVINFO_ERR_FORMAT;
-	uint8_t fmt = p[0];
-	*attr = p[1];
-	switch (fmt) {
+	w->fmt = p[0];
+	w->attr = p[1];
+	switch (w->fmt) {
 	case 1: /* EIFMT_NVAL: no value */
 	case 2: /* EIFMT_BVAL: one byte */
 	case 3: /* EIFMT_HVAL: one u16 */
-		*val = p + 2;
-		*val_len = 2;
-		*rec_len = 4;
-		return 0;
+		w->val = p + 2;
+		w->vl = 2;
+		w->at += 4;
+		return 1;
 	case 4: { /* EIFMT_SVAL: u16 length, then the bytes */
 		size_t l = ld16(p + 2);
 		if (l > n - 4)
 			return NVINFO_ERR_FORMAT;
-		*val = p + 4;
-		*val_len = l;
-		*rec_len = 4 + l;
-		return 0;
+		w->val = p + 4;
+		w->vl = l;
+		w->at += 4 + l;
+		return 1;
 	}
 	default:
 		return NVINFO_ERR_FORMAT;
@@ -205,23 +217,18 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
 int nvinfo_block_fits(const uint8_t *sec, size_t len, const uint32_t block[3])
 {
 	uint64_t threads = mul_sat(mul_sat(block[0], block[1]), block[2]);
-	int fits = 1;
-	for (size_t at = 0; at < len;) {
-		uint8_t attr;
-		const uint8_t *val;
-		size_t vl, rl;
-		if (next_record(sec + at, len - at, &attr, &val, &vl, &rl) != 0)
-			return NVINFO_ERR_FORMAT;
-		if ((attr == NVINFO_ATTR_REQNTID || attr == NVINFO_ATTR_MAX_THREADS) && sec[at] == 4 && vl >= 12) {
-			uint32_t x = ld32(val), y = ld32(val + 4), z = ld32(val + 8);
-			if (attr == NVINFO_ATTR_REQNTID && (x != block[0] || y != block[1] || z != block[2]))
+	int fits = 1, more;
+	struct records w = { .sec = sec, .len = len };
+	while ((more = next_record(&w)) > 0) {
+		if ((w.attr == NVINFO_ATTR_REQNTID || w.attr == NVINFO_ATTR_MAX_THREADS) && w.fmt == 4 && w.vl >= 12) {
+			uint32_t x = ld32(w.val), y = ld32(w.val + 4), z = ld32(w.val + 8);
+			if (w.attr == NVINFO_ATTR_REQNTID && (x != block[0] || y != block[1] || z != block[2]))
 				fits = 0;
-			if (attr == NVINFO_ATTR_MAX_THREADS && threads > mul_sat(mul_sat(x, y), z))
+			if (w.attr == NVINFO_ATTR_MAX_THREADS && threads > mul_sat(mul_sat(x, y), z))
 				fits = 0;
 		}
-		at += rl;
 	}
-	return fits;
+	return more < 0 ? NVINFO_ERR_FORMAT : fits;
 }
 
 int nvinfo_parse(const uint8_t *sec, size_t len, struct nvinfo_layout *out)
@@ -231,22 +238,20 @@ int nvinfo_parse(const uint8_t *sec, size_t len, struct nvinfo_layout *out)
 		return NVINFO_ERR_FORMAT;
 	/* First pass: check every record and count the parameter records. */
 	uint32_t count = 0, cbank = 0;
-	for (size_t at = 0; at < len;) {
-		uint8_t attr;
-		const uint8_t *val;
-		size_t vl, rl;
-		if (next_record(sec + at, len - at, &attr, &val, &vl, &rl) != 0)
-			return NVINFO_ERR_FORMAT;
-		if (attr == NVINFO_ATTR_KPARAM_INFO || attr == NVINFO_ATTR_KPARAM_INFO_V2) {
-			if (sec[at] != 4 || vl < 12)
+	int more;
+	struct records w = { .sec = sec, .len = len };
+	while ((more = next_record(&w)) > 0) {
+		if (w.attr == NVINFO_ATTR_KPARAM_INFO || w.attr == NVINFO_ATTR_KPARAM_INFO_V2) {
+			if (w.fmt != 4 || w.vl < 12)
 				return NVINFO_ERR_FORMAT;
 			if (++count > NVINFO_MAX_PARAMS)
 				return NVINFO_ERR_FORMAT;
-		} else if (attr == NVINFO_ATTR_CBANK_PARAM_SIZE && sec[at] == 3) {
-			cbank = ld16(val);
+		} else if (w.attr == NVINFO_ATTR_CBANK_PARAM_SIZE && w.fmt == 3) {
+			cbank = ld16(w.val);
 		}
-		at += rl;
 	}
+	if (more < 0)
+		return NVINFO_ERR_FORMAT;
 	out->cbank_param_size = cbank;
 	if (count == 0)
 		return 0;
@@ -259,15 +264,12 @@ int nvinfo_parse(const uint8_t *sec, size_t len, struct nvinfo_layout *out)
 	}
 	/* Second pass: place each parameter at its ordinal; every ordinal 0..count-1 exactly once. */
 	int rc = 0;
-	for (size_t at = 0; at < len && rc == 0;) {
-		uint8_t attr = 0;
-		const uint8_t *val = NULL;
-		size_t vl = 0, rl = 0;
-		if (next_record(sec + at, len - at, &attr, &val, &vl, &rl) != 0)
-			break; /* cannot happen: the first pass checked every record */
-		if (attr == NVINFO_ATTR_KPARAM_INFO || attr == NVINFO_ATTR_KPARAM_INFO_V2) {
-			uint32_t ord = ld16(val + 4), off = ld16(val + 6);
-			uint32_t size = attr == NVINFO_ATTR_KPARAM_INFO ? ld32(val + 8) >> 18 : ld16(val + 8);
+	w = (struct records){ .sec = sec, .len = len };
+	/* next_record cannot fail here: the first pass checked every record. */
+	while (rc == 0 && next_record(&w) > 0) {
+		if (w.attr == NVINFO_ATTR_KPARAM_INFO || w.attr == NVINFO_ATTR_KPARAM_INFO_V2) {
+			uint32_t ord = ld16(w.val + 4), off = ld16(w.val + 6);
+			uint32_t size = w.attr == NVINFO_ATTR_KPARAM_INFO ? ld32(w.val + 8) >> 18 : ld16(w.val + 8);
 			if (ord >= count || seen[ord] || size == 0) {
 				rc = NVINFO_ERR_FORMAT;
 			} else {
@@ -276,7 +278,6 @@ int nvinfo_parse(const uint8_t *sec, size_t len, struct nvinfo_layout *out)
 				p[ord].size = size;
 			}
 		}
-		at += rl;
 	}
 	free(seen);
 	if (rc) {

@@ -47,27 +47,31 @@ size_t translate_api_name_len(const char *name)
 	return n;
 }
 
-static int grow_u32(uint32_t **arr, uint32_t *cap, uint32_t need)
+/* arr (cap elements of elem bytes) made to hold index need, doubling from 1024, the new room zeroed
+ * (0 is "not looked up yet" in both caches); arr itself when it has room, NULL when out of memory
+ * (arr then untouched). */
+static void *grow_zeroed(void *arr, uint32_t *cap, uint32_t need, size_t elem)
 {
 	if (need < *cap)
-		return 0;
+		return arr;
 	uint32_t n = *cap ? *cap : 1024;
 	while (n <= need)
 		n *= 2;
-	uint32_t *p = realloc(*arr, (size_t)n * sizeof *p);
+	unsigned char *p = realloc(arr, (size_t)n * elem);
 	if (!p)
-		return GT_ERR_NOMEM;
-	memset(p + *cap, 0, (size_t)(n - *cap) * sizeof *p);
-	*arr = p;
+		return NULL;
+	memset(p + (size_t)*cap * elem, 0, (size_t)(n - *cap) * elem);
 	*cap = n;
-	return 0;
+	return p;
 }
 
 static uint32_t api_name_id(struct translator *x, CUpti_CallbackDomain domain, uint32_t cbid)
 {
 	int d = domain == CUPTI_CB_DOMAIN_DRIVER_API;
-	if (cbid > 1u << 20 || grow_u32(&x->api_ids[d], &x->api_cap[d], cbid) != 0)
+	uint32_t *ids = cbid > 1u << 20 ? NULL : grow_zeroed(x->api_ids[d], &x->api_cap[d], cbid, sizeof *ids);
+	if (!ids)
 		return 0;
+	x->api_ids[d] = ids;
 	uint32_t id = x->api_ids[d][cbid];
 	if (id)
 		return id;
@@ -88,17 +92,10 @@ static int keep_kernel(struct translator *x, uint32_t name_id, const char *name)
 {
 	if (!x->keep_kernel)
 		return 1;
-	if (name_id >= x->keep_cap) {
-		uint32_t n = x->keep_cap ? x->keep_cap : 1024;
-		while (n <= name_id)
-			n *= 2;
-		int8_t *p = realloc(x->keep_by_id, n);
-		if (!p)
-			return 1; /* keeping is the safe side of a failure */
-		memset(p + x->keep_cap, 0, n - x->keep_cap);
-		x->keep_by_id = p;
-		x->keep_cap = n;
-	}
+	int8_t *keep = grow_zeroed(x->keep_by_id, &x->keep_cap, name_id, sizeof *keep);
+	if (!keep)
+		return 1; /* keeping is the safe side of a failure */
+	x->keep_by_id = keep;
 	if (!x->keep_by_id[name_id])
 		x->keep_by_id[name_id] = x->keep_kernel(x->keep_ctx, name) ? 1 : -1;
 	return x->keep_by_id[name_id] > 0;
@@ -155,40 +152,45 @@ static void count_bytes(struct translator *x, int kind, uint64_t bytes)
 	}
 }
 
+/* The fields CUpti_ActivityMemcpy6 and CUpti_ActivityMemcpyPtoP4 share by name: a macro, since the
+ * two are different types. */
+#define MEMCPY_FIELDS(m)                                                                           \
+	.start = (m)->start, .end = (m)->end, .bytes = (m)->bytes, .graph_node_id = (m)->graphNodeId,  \
+	.correlation_id = (m)->correlationId, .context_id = (m)->contextId,                            \
+	.stream_id = (m)->streamId, .graph_id = (m)->graphId,                                          \
+	.copy_kind = translate_copy_kind((m)->copyKind),                                               \
+	.src_kind = translate_mem_kind((m)->srcKind), .dst_kind = translate_mem_kind((m)->dstKind)
+
+/* Counts and writes a copy; the recorder's own copies (shadow capture) are counted apart. */
+static int memcpy_add(struct translator *x, const struct gt_memcpy *r)
+{
+	if (r->flags & GT_COPY_TOOL) {
+		x->stats.tool_copies++;
+	} else {
+		x->stats.memcpys++;
+		count_bytes(x, r->copy_kind, r->bytes);
+	}
+	return gt_writer_add(x->w, GT_REC_MEMCPY, r);
+}
+
 static int memcpy1(struct translator *x, const CUpti_ActivityMemcpy6 *m)
 {
 	int tool = x->tool_copy && x->tool_copy(m->correlationId);
 	struct gt_memcpy r = {
-		.start = m->start, .end = m->end, .bytes = m->bytes, .graph_node_id = m->graphNodeId,
-		.correlation_id = m->correlationId, .device_id = m->deviceId,
-		.dst_device_id = m->deviceId, .context_id = m->contextId, .stream_id = m->streamId,
-		.graph_id = m->graphId, .copy_kind = translate_copy_kind(m->copyKind),
-		.src_kind = translate_mem_kind(m->srcKind), .dst_kind = translate_mem_kind(m->dstKind),
+		MEMCPY_FIELDS(m), .device_id = m->deviceId, .dst_device_id = m->deviceId,
 		.flags = ((m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? GT_COPY_ASYNC : 0) |
 		         (tool ? GT_COPY_TOOL : 0),
 	};
-	if (tool) {
-		x->stats.tool_copies++;
-	} else {
-		x->stats.memcpys++;
-		count_bytes(x, r.copy_kind, r.bytes);
-	}
-	return gt_writer_add(x->w, GT_REC_MEMCPY, &r);
+	return memcpy_add(x, &r);
 }
 
 static int memcpy_p2p(struct translator *x, const CUpti_ActivityMemcpyPtoP4 *m)
 {
 	struct gt_memcpy r = {
-		.start = m->start, .end = m->end, .bytes = m->bytes, .graph_node_id = m->graphNodeId,
-		.correlation_id = m->correlationId, .device_id = m->srcDeviceId,
-		.dst_device_id = m->dstDeviceId, .context_id = m->contextId, .stream_id = m->streamId,
-		.graph_id = m->graphId, .copy_kind = translate_copy_kind(m->copyKind),
-		.src_kind = translate_mem_kind(m->srcKind), .dst_kind = translate_mem_kind(m->dstKind),
+		MEMCPY_FIELDS(m), .device_id = m->srcDeviceId, .dst_device_id = m->dstDeviceId,
 		.flags = (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) ? GT_COPY_ASYNC : 0,
 	};
-	x->stats.memcpys++;
-	count_bytes(x, r.copy_kind, r.bytes);
-	return gt_writer_add(x->w, GT_REC_MEMCPY, &r);
+	return memcpy_add(x, &r);
 }
 
 static int memset1(struct translator *x, const CUpti_ActivityMemset4 *m)
@@ -306,6 +308,14 @@ static uint32_t *thread_depth(struct translator *x, uint32_t tid)
 	return &x->depth[x->depth_count++].depth;
 }
 
+/* The NVTX record of an open range that ends at end (0: never closed). */
+static struct gt_nvtx range_record(const struct translate_open_range *o, uint64_t end, uint8_t kind)
+{
+	return (struct gt_nvtx){ .start = o->start, .end = end, .range_id = o->id,
+		.name_id = o->name_id, .domain_id = o->domain_id, .thread_id = o->tid,
+		.depth = o->depth, .color = o->color, .kind = kind };
+}
+
 static int marker(struct translator *x, const CUpti_ActivityMarker2 *m)
 {
 	uint32_t tid = m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? m->objectId.pt.threadId : 0;
@@ -339,10 +349,7 @@ static int marker(struct translator *x, const CUpti_ActivityMarker2 *m)
 		uint32_t *d = thread_depth(x, o->tid);
 		if (d && *d)
 			(*d)--;
-		struct gt_nvtx r = { .start = o->start, .end = m->timestamp, .range_id = o->id,
-			.name_id = o->name_id, .domain_id = o->domain_id, .thread_id = o->tid,
-			.depth = o->depth, .color = o->color,
-			.kind = tid == o->tid ? GT_NVTX_PUSH_POP : GT_NVTX_START_END };
+		struct gt_nvtx r = range_record(o, m->timestamp, tid == o->tid ? GT_NVTX_PUSH_POP : GT_NVTX_START_END);
 		open_remove(x, o);
 		x->stats.nvtx++;
 		return gt_writer_add(x->w, GT_REC_NVTX, &r);
@@ -372,31 +379,13 @@ static int memory2(struct translator *x, const CUpti_ActivityMemory4 *m)
 	return gt_writer_add(x->w, GT_REC_MEMORY, &r);
 }
 
-/* CUPTI numbers its overhead kinds 1, then 1<<16, 2<<16, ...; the trace format numbers them
- * 1..9 (enum gt_overhead_kind). A kind newer than this table is written as UNKNOWN. */
-static uint32_t overhead_kind(CUpti_ActivityOverheadKind k)
-{
-	switch (k) {
-	case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER: return GT_OVERHEAD_DRIVER_COMPILER;
-	case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH: return GT_OVERHEAD_CUPTI_BUFFER_FLUSH;
-	case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION: return GT_OVERHEAD_CUPTI_INSTRUMENTATION;
-	case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE: return GT_OVERHEAD_CUPTI_RESOURCE;
-	case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
-		return GT_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING;
-	case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING: return GT_OVERHEAD_LAZY_FUNCTION_LOADING;
-	case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL: return GT_OVERHEAD_COMMAND_BUFFER_FULL;
-	case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST: return GT_OVERHEAD_ACTIVITY_BUFFER_REQUEST;
-	case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT: return GT_OVERHEAD_UVM_ACTIVITY_INIT;
-	default: return GT_OVERHEAD_UNKNOWN;
-	}
-}
-
 static int overhead(struct translator *x, const CUpti_ActivityOverhead3 *o)
 {
 	uint64_t obj = o->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD ? o->objectId.pt.threadId
 	                                                            : o->objectId.dcs.deviceId;
 	struct gt_overhead r = { .start = o->start, .end = o->end, .object_id = obj,
-		.kind = overhead_kind(o->overheadKind), .object_kind = (uint32_t)o->objectKind };
+		.kind = translate_overhead_kind(o->overheadKind),
+		.object_kind = translate_object_kind(o->objectKind) };
 	x->stats.overheads++;
 	return gt_writer_add(x->w, GT_REC_OVERHEAD, &r);
 }
@@ -443,6 +432,15 @@ int translate_record(struct translator *x, const CUpti_Activity *rec)
 	}
 }
 
+/* A DROPPED record for count records lost for reason, none when count is 0. */
+static int add_dropped(struct translator *x, uint64_t now, uint64_t count, uint32_t reason)
+{
+	if (!count)
+		return 0;
+	struct gt_dropped d = { .timestamp = now, .count = count, .reason = reason };
+	return gt_writer_add(x->w, GT_REC_DROPPED, &d);
+}
+
 int translate_finish(struct translator *x, uint64_t now)
 {
 	int rc = 0;
@@ -451,22 +449,14 @@ int translate_finish(struct translator *x, uint64_t now)
 		struct translate_open_range *o = &x->open[i];
 		if (!o->id)
 			continue;
-		struct gt_nvtx r = { .start = o->start, .end = 0, .range_id = o->id,
-			.name_id = o->name_id, .domain_id = o->domain_id, .thread_id = o->tid,
-			.depth = o->depth, .color = o->color, .kind = GT_NVTX_PUSH_POP };
+		struct gt_nvtx r = range_record(o, 0, GT_NVTX_PUSH_POP);
 		rc = gt_writer_add(x->w, GT_REC_NVTX, &r);
 		o->id = 0;
 	}
 	x->open_count = 0;
-	if (!rc && x->stats.filtered) {
-		struct gt_dropped d = { .timestamp = now, .count = x->stats.filtered,
-			.reason = GT_DROP_FILTERED };
-		rc = gt_writer_add(x->w, GT_REC_DROPPED, &d);
-	}
-	if (!rc && x->stats.unknown_kinds) {
-		struct gt_dropped d = { .timestamp = now, .count = x->stats.unknown_kinds,
-			.reason = GT_DROP_UNKNOWN_KIND };
-		rc = gt_writer_add(x->w, GT_REC_DROPPED, &d);
-	}
+	if (!rc)
+		rc = add_dropped(x, now, x->stats.filtered, GT_DROP_FILTERED);
+	if (!rc)
+		rc = add_dropped(x, now, x->stats.unknown_kinds, GT_DROP_UNKNOWN_KIND);
 	return rc;
 }

@@ -83,6 +83,17 @@ int launcher_find(const char *name, char *out, size_t n)
 	return -1;
 }
 
+int launcher_temp_file(char *tmpl, const char *who)
+{
+	int fd = mkstemp(tmpl);
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot create a temporary file: %s\n", who, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 int launcher_bad_option(const char *cmd, int c, char **argv)
 {
 	/* getopt's own message would name the subcommand as the program ("record: invalid option")

@@ -1,4 +1,4 @@
-/* launcher.h: the gputrace command: shared pieces of its subcommands (record, peak). */
+/* launcher.h: the gputrace command: shared pieces of its subcommands (record, peak, replay). */
 #ifndef GT_PRELOAD_LAUNCHER_H
 #define GT_PRELOAD_LAUNCHER_H
 
@@ -28,6 +28,9 @@ int launcher_run(char **argv);
 /* The same in a process group of its own, killed whole after timeout_s seconds (then -2): what
  * runs under it (a launcher and the program it starts) cannot outlive the timeout. */
 int launcher_run_bounded(char **argv, unsigned timeout_s);
+/* Creates the empty file tmpl names ("/tmp/NAME-XXXXXX", the Xs filled in), for a child to write
+ * and the launcher to read after it ends. 0, or -1 said on stderr after who ("gputrace: replay"). */
+int launcher_temp_file(char *tmpl, const char *who);
 /* Prints the one line for an option getopt_long rejected (c is '?' or ':'; opterr must be 0 and
  * the option string start with ':' so a missing value is told apart). Returns 2, the usage status. */
 int launcher_bad_option(const char *cmd, int c, char **argv);

@@ -201,12 +201,8 @@ int launcher_record(int argc, char **argv)
 	}
 	/* The recorder of every traced process appends a tally line here. */
 	char report_path[] = "/tmp/gputrace-report-XXXXXX";
-	int rfd = mkstemp(report_path);
-	if (rfd < 0) {
-		fprintf(stderr, "gputrace: cannot create a temporary file: %s\n", strerror(errno));
+	if (launcher_temp_file(report_path, "gputrace") != 0)
 		return 2;
-	}
-	close(rfd);
 	if (set("GPUTRACE_REPORT", report_path))
 		return 2;
 	/* Prepend ours to any LD_PRELOAD the caller set. */

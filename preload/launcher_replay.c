@@ -202,12 +202,8 @@ static int replay(struct replay_args *a)
 		a->output = out;
 	}
 	char results[] = "/tmp/gputrace-replay-XXXXXX";
-	int fd = mkstemp(results);
-	if (fd < 0) {
-		fprintf(stderr, "gputrace: replay: cannot create a temporary file: %s\n", strerror(errno));
+	if (launcher_temp_file(results, "gputrace: replay") != 0)
 		return 2;
-	}
-	close(fd);
 	/* The recording must see every launch: nothing of the caller's filters or windows. */
 	static const char *const unset[] = { "GPUTRACE_SHADOW", "GPUTRACE_KERNELS", "GPUTRACE_WINDOW", "GPUTRACE_DISABLE" };
 	for (size_t i = 0; i < sizeof unset / sizeof unset[0]; i++)

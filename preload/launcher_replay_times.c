@@ -11,6 +11,7 @@
 #include "launcher_replay.h"
 #include "log.h"
 
+#include "common/grow.h"
 #include "common/stats.h"
 #include "gputrace.h"
 
@@ -70,15 +71,12 @@ static int read_results(struct times *t, const char *path)
 	unsigned launches, corr;
 	int verdict;
 	while (fscanf(f, "%" SCNu64 " %u %d %u", &id, &launches, &verdict, &corr) == 4) {
-		if (t->ncap == cap) {
-			cap = cap ? cap * 2 : 16;
-			struct capture_times *c = realloc(t->cap, cap * sizeof *c);
-			if (!c) {
-				fclose(f);
-				return -1;
-			}
-			t->cap = c;
+		struct capture_times *c = gt_grow(t->cap, &cap, t->ncap, sizeof *c, 16);
+		if (!c) {
+			fclose(f);
+			return -1;
 		}
+		t->cap = c;
 		memset(&t->cap[t->ncap], 0, sizeof t->cap[0]);
 		t->cap[t->ncap].id = id;
 		t->cap[t->ncap].launches = launches;
@@ -142,15 +140,12 @@ static int read_replay(struct times *t, const char *path, FILE *out)
 		}
 		if (ev.type != GT_REC_KERNEL || (ev.u.kernel.flags & GT_KERNEL_BAD_TIMES))
 			continue;
-		if (t->nrk == cap) {
-			cap = cap ? cap * 2 : 256;
-			struct kernel_time *k = realloc(t->rk, cap * sizeof *k);
-			if (!k) {
-				gt_reader_close(r);
-				return -1;
-			}
-			t->rk = k;
+		struct kernel_time *k = gt_grow(t->rk, &cap, t->nrk, sizeof *k, 256);
+		if (!k) {
+			gt_reader_close(r);
+			return -1;
 		}
+		t->rk = k;
 		kernel_of(&ev.u.kernel, &t->rk[t->nrk++]);
 	}
 	int rc = 0;
@@ -190,14 +185,10 @@ static int same_config(const struct kernel_time *a, const struct kernel_time *b)
 
 static int add_run(struct capture_times *c, uint64_t dur)
 {
-	if (c->nrun == c->caprun) {
-		size_t cap = c->caprun ? c->caprun * 2 : 256;
-		uint64_t *d = realloc(c->run, cap * sizeof *d);
-		if (!d)
-			return -1;
-		c->run = d;
-		c->caprun = cap;
-	}
+	uint64_t *d = gt_grow(c->run, &c->caprun, c->nrun, sizeof *d, 256);
+	if (!d)
+		return -1;
+	c->run = d;
 	c->run[c->nrun++] = dur;
 	return 0;
 }

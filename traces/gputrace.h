@@ -278,11 +278,17 @@ enum gt_overhead_kind {
 	GT_OVERHEAD_UVM_ACTIVITY_INIT = 9, GT_OVERHEAD_CAPTURE = 100, /* our own shadow capture */
 };
 
+/* What an overhead record's object_id names; the numbers are CUPTI's CUpti_ActivityObjectKind. */
+enum gt_object_kind {
+	GT_OBJECT_UNKNOWN = 0, GT_OBJECT_PROCESS = 1, GT_OBJECT_THREAD = 2, GT_OBJECT_DEVICE = 3,
+	GT_OBJECT_CONTEXT = 4, GT_OBJECT_STREAM = 5,
+};
+
 struct gt_overhead {
 	uint64_t start, end;
 	uint64_t object_id;      /* thread or device, per object_kind */
-	uint32_t kind;           /* CUPTI overhead kind, or GT_OVERHEAD_CAPTURE */
-	uint32_t object_kind;    /* CUpti_ActivityObjectKind */
+	uint32_t kind;           /* enum gt_overhead_kind */
+	uint32_t object_kind;    /* enum gt_object_kind */
 };
 
 /* Pairs CUPTI's clock with the host clocks; written at start and at end of recording. */

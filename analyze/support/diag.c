@@ -18,31 +18,32 @@ static FILE *diag_stream;
 void gt_diag_set_stream(FILE *f) { diag_stream = f; }
 FILE *gt_diag_stream(void) { return diag_stream ? diag_stream : stderr; }
 
-int gt_error(const char *fmt, ...)
+/* One message line after the prefix, on a line of its own (the progress line cleared first). */
+static void say(const char *prefix, const char *fmt, va_list ap)
 {
-	gt_progress_clear(); /* the message gets a line of its own */
+	gt_progress_clear();
 	FILE *f = gt_diag_stream();
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("gpuanalyze: ", f);
+	fputs(prefix, f);
 	gt_esc_vprintf(f, gt_esc_text, fmt, ap);
 	fputc('\n', f);
-	va_end(ap);
 	fflush(f);
+}
+
+int gt_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	say("gpuanalyze: ", fmt, ap);
+	va_end(ap);
 	return GT_EXIT_USAGE;
 }
 
 void gt_warn(const char *fmt, ...)
 {
-	gt_progress_clear();
-	FILE *f = gt_diag_stream();
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("gpuanalyze: warning: ", f);
-	gt_esc_vprintf(f, gt_esc_text, fmt, ap);
-	fputc('\n', f);
+	say("gpuanalyze: warning: ", fmt, ap);
 	va_end(ap);
-	fflush(f);
 }
 
 static int is_stdout(const char *path) { return !path || strcmp(path, "-") == 0; }

@@ -1,0 +1,21 @@
+#!/bin/bash
+# Per-step view of windowed recording's cost (issue 12): tests/gpu/probe_window_steps.py bare, with
+# each window setting of WINDOWS (default "100/1000": 100 ms of every 1 s), and with the defaults
+# recording throughout, alternating, ROUNDS rounds of SECONDS each.
+#   bash tests/gpu/probe_window_steps.sh [ROUNDS] [SECONDS]      (repository root, GPU machine)
+B=$PWD/build; P=$PWD/tests/gpu/probe_window_steps.py
+rounds=${1:-2}; secs=${2:-4}
+work=$(mktemp -d); cd "$work" || exit 1
+for r in $(seq 1 "$rounds"); do
+	for m in bare ${WINDOWS:-100/1000} default; do
+		rm -f p.gtrace
+		case $m in
+		bare) e="" ;;
+		default) e="LD_PRELOAD=$B/libgputrace.so" ;;
+		*) e="GPUTRACE_WINDOW=$m LD_PRELOAD=$B/libgputrace.so" ;;
+		esac
+		echo "== $m round $r"
+		env $e GPUTRACE_QUIET=1 GPUTRACE_OUTPUT=p.gtrace PYTHONPATH="${P%/*}" python3 "$P" --seconds "$secs" 2>&1
+	done
+done
+rm -rf "$work"
