@@ -1,8 +1,10 @@
 # common/: libc-only helpers below every stage, each defined once for the whole tool: the
 # statistics (stats.c), ULP distances between floats (ulp.c), FNV-1a hashing (fnv.h, inline),
-# growing an array by doubling (grow.c) and finding libstdc++'s __cxa_demangle at run time
-# (demangler.c, dlsym/dlopen: libc's dlfcn, so a binary that uses it links -ldl as the analyzer,
-# the recorder, the replay worker and the tests do). Their objects go into libgttrace.a, the one
-# archive that the recorder, the launcher, the analyzer and the tests all link, so no binary needs
-# a second library; common/ itself includes nothing of the project.
+# growing an array by doubling (grow.c), the hash index over a caller's array that every keyed
+# table uses (slots.c), the stable radix sort of integers and of records by a leading key (radix.c:
+# stats.c's durations, the analyzer's timelines) and finding libstdc++'s __cxa_demangle at run
+# time (demangler.c, dlsym/dlopen: libc's dlfcn, so a binary that uses it links -ldl as the
+# analyzer, the recorder, the replay worker and the tests do). Their objects go into libgttrace.a,
+# the one archive that the recorder, the launcher, the analyzer and the tests all link, so no
+# binary needs a second library; common/ itself includes nothing of the project.
 TRACE_SRCS += $(wildcard common/*.c)

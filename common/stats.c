@@ -2,7 +2,7 @@
  *
  * Everything works on a sample sorted once. Durations (integer ns) are sorted without comparisons:
  * a counting sort when one kernel's durations span less than 64 K ns (the common case), otherwise
- * an LSD radix sort over the bits that vary, which for kernel durations means two or three linear
+ * the LSD radix sort of radix.h over the bits that vary, which for kernel durations means two or three linear
  * passes. Summary reaches its throughput target because no comparison sort runs over millions of
  * launches. The MAD needs no second sort: the deviations from the median, read outwards from the
  * median's position in the sorted sample, are two ascending runs, and their median is found by
@@ -13,6 +13,7 @@
  */
 #include "stats.h"
 
+#include "radix.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -261,7 +262,7 @@ void gt_stats_sort_double(double *x, size_t n)
 
 /* The integer sorts, written once for both widths. First pass: min, max and the bits that differ.
  * A narrow range (one kernel's durations, typically) is counted into a 64 K table and written
- * back in order; a wide one is radix-sorted over the span of differing bits only. */
+ * back in order; a wide one goes to the radix sort (radix.h), which sorts over the bits that vary. */
 #define DEFINE_INT_SORT(NAME, T)                                                                   \
 	static int cmp_##NAME(const void *a, const void *b)                                        \
 	{                                                                                          \
@@ -299,40 +300,8 @@ void gt_stats_sort_double(double *x, size_t n)
 			}                                                                          \
 			free(count);                                                               \
 		}                                                                                  \
-		T *tmp = malloc(n * sizeof *tmp);                                                  \
-		if (!tmp) {                                                                        \
-			qsort(x, n, sizeof *x, cmp_##NAME);                                        \
-			return;                                                                    \
-		}                                                                                  \
-		int lo_bit = __builtin_ctzll(diff), hi_bit = 63 - __builtin_clzll(diff);           \
-		int span = hi_bit - lo_bit + 1;                                                    \
-		int passes = (span + 10) / 11;                                                     \
-		int width = (span + passes - 1) / passes;                                          \
-		uint64_t mask = (1ull << width) - 1;                                               \
-		size_t count[1u << 11];                                                            \
-		T *src = x, *dst = tmp;                                                            \
-		for (int p = 0; p < passes; p++) {                                                 \
-			int shift = lo_bit + p * width;                                            \
-			memset(count, 0, ((size_t)mask + 1) * sizeof count[0]);                    \
-			for (size_t i = 0; i < n; i++)                                             \
-				count[((uint64_t)src[i] >> shift) & mask]++;                       \
-			if (count[((uint64_t)src[0] >> shift) & mask] == n)                        \
-				continue; /* this digit is the same everywhere */                  \
-			size_t sum = 0;                                                            \
-			for (size_t d = 0; d <= mask; d++) {                                       \
-				size_t c = count[d];                                               \
-				count[d] = sum;                                                    \
-				sum += c;                                                          \
-			}                                                                          \
-			for (size_t i = 0; i < n; i++)                                             \
-				dst[count[((uint64_t)src[i] >> shift) & mask]++] = src[i];         \
-			T *t = src;                                                                \
-			src = dst;                                                                 \
-			dst = t;                                                                   \
-		}                                                                                  \
-		if (src != x)                                                                      \
-			memcpy(x, src, n * sizeof *x);                                             \
-		free(tmp);                                                                         \
+		if (gt_radix_sort(x, n, sizeof *x))                                                \
+			qsort(x, n, sizeof *x, cmp_##NAME); /* no memory for the scratch copy */   \
 	}
 
 DEFINE_INT_SORT(u64, uint64_t)

@@ -529,40 +529,37 @@ static int scan_struct(struct capture_item *it, const struct gt_capture_param *s
 	return 0;
 }
 
-/* Builds the item and takes the "before" copies. Returns -1 when the item is ready (in *out), else
- * the skip reason (nothing left allocated). */
-static int capture_enter(struct handle_entry *e, const struct launch *L, const CUpti_CallbackData *cb,
-                         uint64_t index, struct capture_item **out)
+/* Is the launch's stream being captured into a graph? A synchronisation would then break the
+ * program's graph capture. So would one after an error here (e.g. the legacy stream while another
+ * stream captures in global mode): that counts as capturing too. */
+static int stream_capturing(const struct launch *L)
 {
-	uint64_t t_start = capture_now();
-	uint32_t flags = 0;
-	struct capture_module *module = NULL;
-	if (ensure_layout(e, L->block, &flags, &module) != 0)
-		return SKIP_NO_LAYOUT;
-	if (cuda_fn.cuStreamIsCapturing) {
-		CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
-		/* An error here (e.g. the legacy stream while another stream captures in global mode)
-		 * means a synchronisation would break the program's graph capture: skip as well. */
-		if (cuda_fn.cuStreamIsCapturing(L->use, &st) != CUDA_SUCCESS ||
-		    st != CU_STREAM_CAPTURE_STATUS_NONE)
-			return SKIP_STREAM_CAPTURE;
-	}
-	const struct nvinfo_layout *lay = &e->layout.l;
-	struct capture_item *it = calloc(1, sizeof *it);
-	if (!it)
-		return SKIP_NO_MEMORY;
-	uint32_t np = lay->nparams;
-	/* Room for the declared parameters and one entry per 8-aligned word of every by-value struct
-	 * (each may be a pointer: PyTorch's and CuPy's kernels take their tensors' addresses in
-	 * structs), within the format's cap on entries. */
-	uint32_t cap = np;
+	if (!cuda_fn.cuStreamIsCapturing)
+		return 0;
+	CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+	return cuda_fn.cuStreamIsCapturing(L->use, &st) != CUDA_SUCCESS || st != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+/* Room for the declared parameters and one entry per 8-aligned word of every by-value struct
+ * (each may be a pointer: PyTorch's and CuPy's kernels take their tensors' addresses in structs),
+ * within the format's cap on entries. */
+static uint32_t entry_cap(const struct nvinfo_layout *lay)
+{
+	uint32_t np = lay->nparams, cap = np;
 	for (uint32_t i = 0; i < np; i++)
 		if (lay->params[i].size > 8)
 			cap += lay->params[i].size / 8 + 1;
 	if (cap > NVINFO_MAX_PARAMS)
 		cap = NVINFO_MAX_PARAMS;
-	if (cap < np)
-		cap = np;
+	return cap < np ? np : cap;
+}
+
+/* A new item for kernel e, its arrays sized for cap entries; NULL when out of memory. */
+static struct capture_item *item_new(const struct handle_entry *e, const struct nvinfo_layout *lay, uint32_t cap)
+{
+	struct capture_item *it = calloc(1, sizeof *it);
+	if (!it)
+		return NULL;
 	it->param_bytes = malloc(lay->param_bytes ? lay->param_bytes : 1);
 	it->params = calloc(cap ? cap : 1, sizeof *it->params);
 	it->param_alloc = calloc(cap ? cap : 1, sizeof *it->param_alloc);
@@ -570,18 +567,18 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 	it->name = strdup(e->name);
 	if (!it->param_bytes || !it->params || !it->param_alloc || !it->allocs || !it->name) {
 		capture_item_free(it);
-		return SKIP_NO_MEMORY;
+		return NULL;
 	}
-	int packed = capture_layout_pack(lay, L->kp, L->extra, it->param_bytes);
-	if (packed < 0) {
-		capture_item_free(it);
-		return SKIP_BAD_PARAMS;
-	}
-	if (packed > 0)
-		flags |= GT_CAPTURE_INCOMPLETE; /* extra's buffer was shorter than the layout */
+	return it;
+}
 
-	uint64_t need = 0;
-	uint32_t n = np; /* entries: the declared parameters, then the pointers found inside structs */
+/* The entries of the packed parameters: the declared ones, then the pointers found inside
+ * structs, each pointer sharing its allocation with earlier ones. Adds to *need the host bytes the
+ * copies take; returns the number of entries. */
+static uint32_t find_pointers(struct capture_item *it, const struct nvinfo_layout *lay, uint32_t cap,
+                              uint64_t *need, uint32_t *flags)
+{
+	uint32_t np = lay->nparams, n = np;
 	for (uint32_t i = 0; i < np; i++) {
 		struct gt_capture_param *p = &it->params[i];
 		p->offset = lay->params[i].offset;
@@ -590,26 +587,29 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 		p->status = GT_PARAM_OK;
 		it->param_alloc[i] = -1;
 		if (p->size > 8) {
-			p->status = scan_struct(it, p, cap, &n, &need, &flags) ? GT_PARAM_STRUCT : GT_PARAM_STRUCT_SCANNED;
+			p->status = scan_struct(it, p, cap, &n, need, flags) ? GT_PARAM_STRUCT : GT_PARAM_STRUCT_SCANNED;
 			continue;
 		}
 		if (p->size != 8)
 			continue;
 		uint64_t v;
 		memcpy(&v, it->param_bytes + p->offset, 8);
-		if (look_up_pointer(it, i, v, &need, &flags) == 0)
+		if (look_up_pointer(it, i, v, need, flags) == 0)
 			p->status = GT_PARAM_NOT_DEVICE;
 	}
+	return n;
+}
 
+/* Takes need bytes of the capture budget, then both host buffers of every allocation now, so that
+ * EXIT only synchronises and copies. 0, or -1 when the budget has no room. */
+static int reserve_copies(struct capture_item *it, uint64_t need)
+{
 	pthread_mutex_lock(&S.mu);
 	int fits = capture_budget_reserve(&S.budget, need);
 	pthread_mutex_unlock(&S.mu);
-	if (!fits) {
-		capture_item_free(it);
-		return SKIP_BYTE_CAP;
-	}
+	if (!fits)
+		return -1;
 	it->reserved = need;
-	/* Both buffers now, so that EXIT only synchronises and copies. */
 	for (uint32_t a = 0; a < it->nallocs; a++) {
 		struct capture_alloc *al = &it->allocs[a];
 		if (capture_hostbuf_get(&al->before, al->bytes) != 0 ||
@@ -618,9 +618,14 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 			capture_hostbuf_put(&al->after);
 		}
 	}
+	return 0;
+}
 
+/* The CAPTURE record's header from the launch, and who the item belongs to. */
+static void fill_header(struct capture_item *it, const struct handle_entry *e, const struct launch *L,
+                        const CUpti_CallbackData *cb, uint64_t index, uint32_t n)
+{
 	struct gt_capture *h = &it->hdr;
-	h->timestamp = t_start;
 	h->correlation_id = cb->correlationId;
 	if (cupti_fn.cuptiGetDeviceId && cb->context)
 		cupti_fn.cuptiGetDeviceId(cb->context, &h->device_id);
@@ -635,20 +640,54 @@ static int capture_enter(struct handle_entry *e, const struct launch *L, const C
 	memcpy(h->cluster, L->cluster, sizeof h->cluster);
 	h->dynamic_smem = L->smem;
 	h->nparams = n;
-	h->param_bytes = lay->param_bytes;
+	h->param_bytes = e->layout.l.param_bytes;
 	h->launch_index = index > UINT32_MAX ? UINT32_MAX : (uint32_t)index;
-	it->module = module;
 	it->thread = (uint64_t)pthread_self();
 	it->stream = (void *)L->use;
 	it->owner = e->k;
 	it->launch_index = index;
+}
+
+/* Builds the item and takes the "before" copies. Returns -1 when the item is ready (in *out), else
+ * the skip reason (nothing left allocated). */
+static int capture_enter(struct handle_entry *e, const struct launch *L, const CUpti_CallbackData *cb,
+                         uint64_t index, struct capture_item **out)
+{
+	uint64_t t_start = capture_now();
+	uint32_t flags = 0;
+	struct capture_module *module = NULL;
+	if (ensure_layout(e, L->block, &flags, &module) != 0)
+		return SKIP_NO_LAYOUT;
+	if (stream_capturing(L))
+		return SKIP_STREAM_CAPTURE;
+	const struct nvinfo_layout *lay = &e->layout.l;
+	uint32_t cap = entry_cap(lay);
+	struct capture_item *it = item_new(e, lay, cap);
+	if (!it)
+		return SKIP_NO_MEMORY;
+	int packed = capture_layout_pack(lay, L->kp, L->extra, it->param_bytes);
+	if (packed < 0) {
+		capture_item_free(it);
+		return SKIP_BAD_PARAMS;
+	}
+	if (packed > 0)
+		flags |= GT_CAPTURE_INCOMPLETE; /* extra's buffer was shorter than the layout */
+	uint64_t need = 0;
+	uint32_t n = find_pointers(it, lay, cap, &need, &flags);
+	if (reserve_copies(it, need) != 0) {
+		capture_item_free(it);
+		return SKIP_BYTE_CAP;
+	}
+	fill_header(it, e, L, cb, index, n);
+	it->hdr.timestamp = t_start;
+	it->module = module;
 
 	struct capture_snap_times t = { 0, 0, 0 };
 	if (!capture_snapshot(it, L->use, 0, &t))
 		flags |= GT_CAPTURE_INCOMPLETE;
 	if (t.timed_out)
 		atomic_fetch_add(&S.wait_timeouts, 1);
-	h->flags = flags;
+	it->hdr.flags = flags;
 	it->enter_start = t_start;
 	it->enter_end = capture_now();
 	atomic_fetch_add(&S.wait_ns, t.wait_ns);

@@ -30,7 +30,7 @@ void gt_strtab_release(struct gt_strtab *t)
 	}
 	free(t->by_id);
 	free(t->lens);
-	free(t->slots);
+	gt_slots_release(&t->index);
 	memset(t, 0, sizeof *t);
 }
 
@@ -86,52 +86,52 @@ uint32_t gt_strtab_append(struct gt_strtab *t, const char *s, size_t len)
 	return ++t->count;
 }
 
-static int rehash(struct gt_strtab *t, size_t nslots)
+/* The hash index over by_id: id - 1 is the array index, the key a (bytes, length) pair. */
+struct key {
+	const char *s;
+	size_t len;
+};
+
+static int key_is(const void *ctx, size_t index, const void *key)
 {
-	uint32_t *slots = calloc(nslots, sizeof *slots);
-	if (!slots)
-		return -1;
-	for (uint32_t id = 1; id <= t->count; id++) {
-		size_t i = gt_fnv1a64(t->by_id[id - 1], t->lens[id - 1]) & (nslots - 1);
-		while (slots[i])
-			i = (i + 1) & (nslots - 1);
-		slots[i] = id;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = nslots;
-	return 0;
+	const struct gt_strtab *t = ctx;
+	const struct key *k = key;
+	return t->lens[index] == k->len && memcmp(t->by_id[index], k->s, k->len) == 0;
+}
+
+static uint64_t hash_of(const void *ctx, size_t index)
+{
+	const struct gt_strtab *t = ctx;
+	return gt_fnv1a64(t->by_id[index], t->lens[index]);
+}
+
+static uint32_t find(const struct gt_strtab *t, uint64_t h, const char *s, size_t len)
+{
+	struct key k = { s, len };
+	size_t i = gt_slots_find(&t->index, h, key_is, t, &k);
+	return i == GT_SLOTS_NONE ? 0 : (uint32_t)i + 1;
 }
 
 uint32_t gt_strtab_find(const struct gt_strtab *t, const char *s, size_t len)
 {
-	if (!t->nslots)
-		return 0;
-	for (size_t i = gt_fnv1a64(s, len) & (t->nslots - 1); t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
-		uint32_t id = t->slots[i];
-		if (t->lens[id - 1] == len && memcmp(t->by_id[id - 1], s, len) == 0)
-			return id;
-	}
-	return 0;
+	return find(t, gt_fnv1a64(s, len), s, len);
 }
 
 uint32_t gt_strtab_intern(struct gt_strtab *t, const char *s, size_t len, int *added)
 {
 	*added = 0;
-	/* Keep the table at most half full so that probes stay short. */
-	if ((size_t)(t->count + 1) * 2 > t->nslots && rehash(t, t->nslots ? t->nslots * 2 : 1024))
+	uint64_t h = gt_fnv1a64(s, len);
+	uint32_t id = find(t, h, s, len);
+	if (id)
+		return id;
+	if (!(id = gt_strtab_append(t, s, len)))
 		return 0;
-	size_t i = gt_fnv1a64(s, len) & (t->nslots - 1);
-	while (t->slots[i]) {
-		uint32_t id = t->slots[i];
-		if (t->lens[id - 1] == len && memcmp(t->by_id[id - 1], s, len) == 0)
-			return id;
-		i = (i + 1) & (t->nslots - 1);
+	if (gt_slots_add(&t->index, h, id - 1, hash_of, t)) {
+		/* Not findable, so not interned: forget it (its bytes stay in the slab until release). */
+		t->count--;
+		t->bytes -= len;
+		return 0;
 	}
-	uint32_t id = gt_strtab_append(t, s, len);
-	if (!id)
-		return 0;
-	t->slots[i] = id;
 	*added = 1;
 	return id;
 }

@@ -7,6 +7,8 @@
 #ifndef GT_STRTAB_H
 #define GT_STRTAB_H
 
+#include "common/slots.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,8 +18,7 @@ struct gt_strtab {
 	char **by_id;        /* by_id[id - 1], NUL-terminated */
 	uint32_t *lens;
 	uint32_t count, cap;
-	uint32_t *slots;     /* open addressing: 0 = empty, else an id */
-	size_t nslots;
+	struct gt_slots index; /* string -> id - 1 (common/slots.h); only for interned tables */
 	struct gt_slab *slabs;
 	size_t bytes;        /* string bytes stored */
 };

@@ -1,13 +1,20 @@
-/* samples.c: collects every kernel's durations from one trace, as samples.h describes.
+/* samples.c: collects every kernel's durations from one trace (or several pooled), as samples.h
+ * describes, for diff and report.
  *
- * The per-record path mirrors summary.c's, since diff and report must keep up with it: a flag test,
- * an array lookup by the name's string id (ids are dense per file), an append to the kernel's
- * buffer, and one comparison for warm-up in the common case. A name is resolved once, the first time
- * its id is seen. Sorting, statistics and demangling happen once per kernel at the end.
+ * How it differs from summary.c: summary groups kernels, copies and memsets across files and keeps
+ * durations only until their statistics are computed (4 bytes each while they fit); this keeps
+ * kernels only, every duration in 64 bits, sorted, after finish, with each kernel's first start and
+ * launch configurations, so that diff's bootstrap and report's figures can read the samples. What
+ * decides which launches count is not repeated here: the bad-times rule, the kernels found by name
+ * through each file's string ids and the warm-up drop are summary.h's (gt_summary_kernel_good,
+ * gt_kernel_ids, gt_summary_drop_warmup). The per-record path is as cheap as summary's: a flag
+ * test, an array look-up by string id, an append, and one comparison for warm-up in the common
+ * case. Sorting, statistics and demangling happen once per kernel at the end.
  */
 #include "analyze/engines/samples.h"
 
-#include "common/fnv.h"
+#include "analyze/engines/summary.h"
+
 #include "common/grow.h"
 #include "analyze/support/demangle.h"
 #include "analyze/support/diag.h"
@@ -31,10 +38,7 @@ struct acc {
 struct samples_state {
 	struct acc *k;
 	size_t n, cap;
-	uint32_t *idmap;         /* string id -> kernel index + 1 */
-	size_t nidmap;
-	uint32_t *slots;         /* name hash: index + 1 */
-	size_t nslots;
+	struct gt_kernel_ids ids; /* string id, name -> index in k (summary.h) */
 };
 
 int gt_samples_init(struct gt_samples *s, uint64_t warmup, unsigned flags)
@@ -57,8 +61,7 @@ static void state_free(struct samples_state *st)
 		gt_warmup_release(&st->k[i].warm);
 	}
 	free(st->k);
-	free(st->idmap);
-	free(st->slots);
+	gt_kernel_ids_release(&st->ids);
 	free(st);
 }
 
@@ -82,65 +85,22 @@ void gt_samples_release(struct gt_samples *s)
 	memset(s, 0, sizeof *s);
 }
 
-static int rehash(struct samples_state *st, size_t nslots)
+/* A kernel seen in no file before (gt_kernel_make_fn). */
+static const char *kernel_make(void *ctx, const char *name)
 {
-	uint32_t *slots = calloc(nslots, sizeof *slots);
-	if (!slots)
-		return GT_ERR_NOMEM;
-	for (size_t i = 0; i < st->n; i++) {
-		size_t h = gt_fnv1a64_str(st->k[i].name) & (nslots - 1);
-		while (slots[h])
-			h = (h + 1) & (nslots - 1);
-		slots[h] = (uint32_t)i + 1;
-	}
-	free(st->slots);
-	st->slots = slots;
-	st->nslots = nslots;
-	return 0;
-}
-
-/* The first launch of string id `id`: find or make the kernel of that name. Index + 1, 0 on no memory. */
-static uint32_t kernel_for_id(struct gt_samples *s, const struct gt_reader *r, uint32_t id)
-{
+	struct gt_samples *s = ctx;
 	struct samples_state *st = s->state;
-	if (id > gt_reader_string_count(r))
-		id = 0; /* an undefined id (corrupt record) names no kernel */
-	if ((size_t)id >= st->nidmap) {
-		size_t n = st->nidmap ? st->nidmap : 256;
-		while (n <= id)
-			n *= 2;
-		uint32_t *m = realloc(st->idmap, n * sizeof *m);
-		if (!m)
-			return 0;
-		memset(m + st->nidmap, 0, (n - st->nidmap) * sizeof *m);
-		st->idmap = m;
-		st->nidmap = n;
-	}
-	if (st->idmap[id])
-		return st->idmap[id];
-	const char *name = gt_reader_string(r, id);
-	if (st->n * 2 >= st->nslots && rehash(st, st->nslots ? st->nslots * 2 : 64))
-		return 0;
-	size_t h = gt_fnv1a64_str(name) & (st->nslots - 1);
-	while (st->slots[h]) {
-		if (strcmp(st->k[st->slots[h] - 1].name, name) == 0)
-			return st->idmap[id] = st->slots[h];
-		h = (h + 1) & (st->nslots - 1);
-	}
-	if (st->n >= UINT32_MAX - 1)
-		return 0;
 	struct acc *k = gt_grow(st->k, &st->cap, st->n, sizeof *k, 16);
 	if (!k)
-		return 0;
+		return NULL;
 	st->k = k;
 	struct acc *a = &st->k[st->n];
-	memset(a, 0, sizeof *a);
+	*a = (struct acc){ .first_start = UINT64_MAX };
 	if (!(a->name = strdup(name)))
-		return 0;
-	a->first_start = UINT64_MAX;
+		return NULL;
 	gt_warmup_init(&a->warm, s->warmup);
-	st->slots[h] = (uint32_t)++st->n;
-	return st->idmap[id] = (uint32_t)st->n;
+	st->n++;
+	return a->name;
 }
 
 static int push_slow(struct acc *a, uint64_t v)
@@ -201,13 +161,13 @@ int gt_samples_record(void *ctx, const struct gt_reader *r, const struct gt_even
 	const struct gt_kernel *k = &ev->u.kernel;
 	struct samples_state *st = s->state;
 	s->kernel_records++;
-	if ((k->flags & GT_KERNEL_BAD_TIMES) || k->end < k->start) {
+	if (!gt_summary_kernel_good(k)) {
 		s->bad++;
 		return 0;
 	}
 	uint32_t id = k->name_id;
-	uint32_t e = id < st->nidmap ? st->idmap[id] : 0;
-	if (!e && !(e = kernel_for_id(s, r, id)))
+	uint32_t e = id < st->ids.nids ? st->ids.of_id[id] : 0;
+	if (!e && !(e = gt_kernel_ids_resolve(&st->ids, r, id, kernel_make, s)))
 		return GT_ERR_NOMEM;
 	struct acc *a = &st->k[e - 1];
 	a->launches++;
@@ -240,23 +200,14 @@ int gt_samples_file_end(struct gt_samples *s, const struct gt_reader *r)
 	const char *syn = gt_load_synthetic(r);
 	if (syn && !s->synthetic && !(s->synthetic = strdup(syn)))
 		return GT_ERR_NOMEM;
-	/* Warm-up positions, highest first, each replaced by the last value (order does not matter:
-	 * the durations are sorted later). */
+	/* Each file drops its own warm-up (durations always 64-bit here). */
 	for (size_t i = 0; i < st->n; i++) {
 		struct acc *a = &st->k[i];
 		if (a->warm.error)
 			return a->warm.error;
-		size_t nw = gt_warmup_positions(&a->warm);
-		uint64_t *v = a->vals.p;
-		for (size_t j = nw; j-- > 0;)
-			v[a->warm.heap[j].pos] = v[--a->nvals];
-		s->warmup_dropped += nw;
-		gt_warmup_release(&a->warm);
-		gt_warmup_init(&a->warm, s->warmup); /* the next file drops its own warm-up */
+		s->warmup_dropped += gt_summary_drop_warmup(&a->warm, a->vals.p, 1, &a->nvals);
 	}
-	/* String ids are per file: the next file maps its own ids to the kernels by name. */
-	if (st->nidmap)
-		memset(st->idmap, 0, st->nidmap * sizeof *st->idmap);
+	gt_kernel_ids_next_file(&st->ids);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 
 #include "common/fnv.h"
 #include "common/grow.h"
+#include "common/slots.h"
 #include "analyze/support/demangle.h"
 #include "gputrace.h"
 #include "analyze/support/idmap.h"
@@ -42,8 +43,7 @@ struct group {
 struct gtab {
 	struct group *g;
 	size_t n, cap;
-	uint32_t *slots;         /* index + 1, 0 empty; at most half full */
-	size_t nslots;
+	struct gt_slots index;   /* key bytes -> index in g */
 };
 
 static uint64_t hash_bytes(const void *p, size_t n)
@@ -53,38 +53,30 @@ static uint64_t hash_bytes(const void *p, size_t n)
 	return h * 0x9e3779b97f4a7c15ull;
 }
 
-static int gtab_rehash(struct gtab *t)
+struct gkey {
+	const void *p;
+	size_t len;
+	uint64_t hash;
+};
+
+static int group_is(const void *ctx, size_t i, const void *key)
 {
-	size_t n = t->nslots ? t->nslots * 2 : 64;
-	uint32_t *s = calloc(n, sizeof *s);
-	if (!s)
-		return GT_ERR_NOMEM;
-	for (size_t i = 0; i < t->n; i++) {
-		size_t h = (size_t)t->g[i].hash & (n - 1);
-		while (s[h])
-			h = (h + 1) & (n - 1);
-		s[h] = (uint32_t)i + 1;
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nslots = n;
-	return 0;
+	const struct group *g = &((const struct group *)ctx)[i];
+	const struct gkey *k = key;
+	return g->hash == k->hash && g->len == k->len && !memcmp(g->key, k->p, k->len);
 }
+
+static uint64_t group_hash(const void *ctx, size_t i) { return ((const struct group *)ctx)[i].hash; }
 
 /* The index of the group with these key bytes, made when new (demangle: a kernel name, whose
  * demangled form is made once); SIZE_MAX when out of memory. */
 static size_t gtab_find(struct gtab *t, const void *key, size_t len, int demangle)
 {
-	uint64_t h = hash_bytes(key, len);
-	for (size_t i = t->nslots ? (size_t)h & (t->nslots - 1) : 0; t->nslots && t->slots[i];
-	     i = (i + 1) & (t->nslots - 1)) {
-		const struct group *g = &t->g[t->slots[i] - 1];
-		if (g->hash == h && g->len == len && !memcmp(g->key, key, len))
-			return t->slots[i] - 1;
-	}
+	struct gkey k = { key, len, hash_bytes(key, len) };
+	size_t found = gt_slots_find(&t->index, k.hash, group_is, t->g, &k);
+	if (found != GT_SLOTS_NONE)
+		return found;
 	if (t->n >= UINT32_MAX - 1)
-		return SIZE_MAX;
-	if ((t->n + 1) * 2 > t->nslots && gtab_rehash(t))
 		return SIZE_MAX;
 	struct group *q = gt_grow(t->g, &t->cap, t->n, sizeof *q, 64);
 	if (!q)
@@ -97,16 +89,14 @@ static size_t gtab_find(struct gtab *t, const void *key, size_t len, int demangl
 	memcpy(g->key, key, len);
 	g->key[len] = '\0';
 	g->len = len;
-	g->hash = h;
+	g->hash = k.hash;
 	g->row.name = g->key;
-	if (demangle && !(g->row.demangled = g->demangled = gt_demangle(g->key))) {
+	if ((demangle && !(g->row.demangled = g->demangled = gt_demangle(g->key))) ||
+	    gt_slots_add(&t->index, k.hash, t->n, group_hash, t->g)) {
 		free(g->key);
+		free(g->demangled);
 		return SIZE_MAX;
 	}
-	size_t i = (size_t)h & (t->nslots - 1);
-	while (t->slots[i])
-		i = (i + 1) & (t->nslots - 1);
-	t->slots[i] = (uint32_t)t->n + 1;
 	return t->n++;
 }
 
@@ -117,7 +107,7 @@ static void gtab_release(struct gtab *t)
 		free(t->g[i].demangled);
 	}
 	free(t->g);
-	free(t->slots);
+	gt_slots_release(&t->index);
 	memset(t, 0, sizeof *t);
 }
 

@@ -1,15 +1,21 @@
 /* summary.c: groups GPU durations by kernel name, copy kind and memset kind, then computes their
- * statistics.
+ * statistics; and the collection rules that samples.c shares (summary.h's second part).
+ *
+ * How it differs from samples.c: both count the same kernel launches, but summary also groups
+ * copies and memsets, notes which files hold each group, and keeps a group's durations (in 32 bits
+ * while they fit) only until its statistics are computed, then frees them; samples keeps every
+ * kernel's sorted durations afterwards, for diff and report.
  *
  * The per-record path is the cost that matters (summary must keep up with the reader, > 10 M
  * records/s): a kernel record costs a flag test, an array lookup by its name's string id (ids are
  * dense, 1..n per file) and an append. Names are resolved only the first time an id is seen in a
- * file, through a hash table that merges the same name across files. Sorting and statistics happen
- * once per group at the end.
+ * file, through a hash index (common/slots.h) that merges the same name across files. Sorting and
+ * statistics happen once per group at the end.
  */
 #include "analyze/engines/summary.h"
 
 #include "common/fnv.h"
+#include "common/grow.h"
 #include "analyze/support/demangle.h"
 #include "analyze/support/growbuf.h"
 #include "analyze/support/diag.h"
@@ -44,10 +50,7 @@ struct group {
 
 struct summary_state {
 	struct group kernels, copies, memsets;
-	uint32_t *slots;         /* kernel name hash: index + 1, 0 empty */
-	size_t nslots;
-	uint32_t *idmap;         /* this file's string id -> kernel index + 1 */
-	size_t nidmap;
+	struct gt_kernel_ids ids; /* string id, name -> index in kernels */
 	uint32_t last_copy_key, last_copy; /* the last copy group hit (+1) */
 	uint32_t memset_of[256]; /* mem_kind -> memset index + 1 */
 	size_t file;             /* index of the file being read */
@@ -85,8 +88,7 @@ static void state_free(struct summary_state *st)
 	group_release(&st->kernels);
 	group_release(&st->copies);
 	group_release(&st->memsets);
-	free(st->slots);
-	free(st->idmap);
+	gt_kernel_ids_release(&st->ids);
 	free(st);
 }
 
@@ -173,65 +175,97 @@ int gt_summary_file_begin(struct gt_summary *s, const char *path)
 	if (!(f->path = strdup(path)))
 		return GT_ERR_NOMEM;
 	st->file = s->nfiles++;
-	/* String ids are per file. */
-	if (st->idmap)
-		memset(st->idmap, 0, st->nidmap * sizeof *st->idmap);
+	gt_kernel_ids_next_file(&st->ids);
 	st->last_copy = 0;
 	return 0;
 }
 
-static int rehash(struct summary_state *st, size_t nslots)
+/* ---- kernels by string id (shared with samples.c) -------------------------------------------- */
+
+static int name_is(const void *ctx, size_t i, const void *name)
 {
-	uint32_t *slots = calloc(nslots, sizeof *slots);
-	if (!slots)
-		return GT_ERR_NOMEM;
-	for (size_t i = 0; i < st->kernels.n; i++) {
-		size_t h = gt_fnv1a64_str(st->kernels.a[i].name) & (nslots - 1);
-		while (slots[h])
-			h = (h + 1) & (nslots - 1);
-		slots[h] = (uint32_t)i + 1;
-	}
-	free(st->slots);
-	st->slots = slots;
-	st->nslots = nslots;
-	return 0;
+	return strcmp(((const struct gt_kernel_ids *)ctx)->name[i], name) == 0;
 }
 
-/* The slow path of a kernel record: the first launch of string id `id` in this file. Finds (or
- * makes) the kernel of that name and remembers the id. Returns index + 1, or 0 when out of memory. */
-static uint32_t kernel_for_id(struct summary_state *st, const struct gt_reader *r, uint32_t id,
-                              uint64_t want)
+static uint64_t name_hash(const void *ctx, size_t i)
 {
-	/* An id the trace never defined (a corrupt record) names no kernel: it joins id 0's group
-	 * without making the map as large as the id. */
+	return gt_fnv1a64_str(((const struct gt_kernel_ids *)ctx)->name[i]);
+}
+
+uint32_t gt_kernel_ids_resolve(struct gt_kernel_ids *ki, const struct gt_reader *r, uint32_t id,
+                               gt_kernel_make_fn make, void *ctx)
+{
 	if (id > gt_reader_string_count(r))
 		id = 0;
-	if ((size_t)id >= st->nidmap) {
-		size_t n = st->nidmap ? st->nidmap : 256;
+	if ((size_t)id >= ki->nids) {
+		size_t n = ki->nids ? ki->nids : 256;
 		while (n <= id)
 			n *= 2;
-		uint32_t *m = realloc(st->idmap, n * sizeof *m);
+		uint32_t *m = realloc(ki->of_id, n * sizeof *m);
 		if (!m)
 			return 0;
-		memset(m + st->nidmap, 0, (n - st->nidmap) * sizeof *m);
-		st->idmap = m;
-		st->nidmap = n;
+		memset(m + ki->nids, 0, (n - ki->nids) * sizeof *m);
+		ki->of_id = m;
+		ki->nids = n;
 	}
+	if (ki->of_id[id])
+		return ki->of_id[id];
 	const char *name = gt_reader_string(r, id);
-	if (st->kernels.n * 2 >= st->nslots && rehash(st, st->nslots ? st->nslots * 2 : 64))
-		return 0;
-	size_t h = gt_fnv1a64_str(name) & (st->nslots - 1);
-	while (st->slots[h]) {
-		if (strcmp(st->kernels.a[st->slots[h] - 1].name, name) == 0)
-			return st->idmap[id] = st->slots[h];
-		h = (h + 1) & (st->nslots - 1);
+	uint64_t h = gt_fnv1a64_str(name);
+	size_t i = gt_slots_find(&ki->by_name, h, name_is, ki, name);
+	if (i == GT_SLOTS_NONE) {
+		const char **names = gt_grow(ki->name, &ki->cap, ki->n, sizeof *names, 64);
+		if (!names)
+			return 0;
+		ki->name = names;
+		if (ki->n >= GT_SLOTS_MAX || !(names[ki->n] = make(ctx, name)) ||
+		    gt_slots_add(&ki->by_name, h, ki->n, name_hash, ki))
+			return 0;
+		i = ki->n++;
 	}
+	return ki->of_id[id] = (uint32_t)i + 1;
+}
+
+void gt_kernel_ids_next_file(struct gt_kernel_ids *ki)
+{
+	if (ki->nids)
+		memset(ki->of_id, 0, ki->nids * sizeof *ki->of_id);
+}
+
+void gt_kernel_ids_release(struct gt_kernel_ids *ki)
+{
+	free(ki->of_id);
+	free(ki->name);
+	gt_slots_release(&ki->by_name);
+	memset(ki, 0, sizeof *ki);
+}
+
+size_t gt_summary_drop_warmup(struct gt_warmup *w, void *vals, int wide, size_t *n)
+{
+	size_t nw = gt_warmup_positions(w);
+	for (size_t k = nw; k-- > 0;) {
+		size_t pos = w->heap[k].pos, last = --*n;
+		if (wide)
+			((uint64_t *)vals)[pos] = ((uint64_t *)vals)[last];
+		else
+			((uint32_t *)vals)[pos] = ((uint32_t *)vals)[last];
+	}
+	gt_warmup_reset(w);
+	return nw;
+}
+
+/* ---- accumulating --------------------------------------------------------------------------- */
+
+/* A kernel seen in no file before (gt_kernel_make_fn). */
+static const char *kernel_make(void *ctx, const char *name)
+{
+	struct gt_summary *s = ctx;
+	struct group *g = &s->state->kernels;
 	size_t idx;
-	if (group_add(&st->kernels, name, &idx))
-		return 0;
-	gt_warmup_init(&st->kernels.a[idx].warm, want);
-	st->slots[h] = (uint32_t)idx + 1;
-	return st->idmap[id] = (uint32_t)idx + 1;
+	if (group_add(g, name, &idx))
+		return NULL;
+	gt_warmup_init(&g->a[idx].warm, s->warmup);
+	return g->a[idx].name;
 }
 
 /* Growth, and the move to 64-bit durations, off the common path. */
@@ -276,14 +310,16 @@ static int on_kernel(struct gt_summary *s, const struct gt_reader *r, const stru
 {
 	struct summary_state *st = s->state;
 	s->files[st->file].kernels++;
-	if ((k->flags & GT_KERNEL_BAD_TIMES) || k->end < k->start) {
+	if (!gt_summary_kernel_good(k)) {
 		s->kernels_bad++;
 		return 0;
 	}
+	/* A kernel's first launch in a file is where the file is noted; a look-up that has to resolve
+	 * the name id is always one (ids are per file). */
 	uint32_t id = k->name_id;
-	uint32_t e = id < st->nidmap ? st->idmap[id] : 0;
+	uint32_t e = id < st->ids.nids ? st->ids.of_id[id] : 0;
 	if (!e) {
-		if (!(e = kernel_for_id(st, r, id, s->warmup)))
+		if (!(e = gt_kernel_ids_resolve(&st->ids, r, id, kernel_make, s)))
 			return GT_ERR_NOMEM;
 		if (note_file(&st->kernels.a[e - 1], st->file))
 			return GT_ERR_NOMEM;
@@ -384,9 +420,7 @@ int gt_summary_record(void *ctx, const struct gt_reader *r, const struct gt_even
 	}
 }
 
-/* Drops each kernel's warm-up in the file just read. The durations' order does not matter (they are
- * sorted at the end), so each warm-up launch is replaced by the last value: positions are taken
- * highest first, so the value moved in is never one still to drop. */
+/* Drops each kernel's warm-up in the file just read (gt_summary_drop_warmup). */
 static int flush_warmup(struct gt_summary *s)
 {
 	struct group *g = &s->state->kernels;
@@ -394,17 +428,9 @@ static int flush_warmup(struct gt_summary *s)
 		struct acc *a = &g->a[i];
 		if (a->warm.error)
 			return a->warm.error;
-		size_t nw = gt_warmup_positions(&a->warm);
-		for (size_t k = nw; k-- > 0;) {
-			size_t pos = a->warm.heap[k].pos, last = --a->nvals;
-			if (a->wide)
-				((uint64_t *)a->vals.p)[pos] = ((uint64_t *)a->vals.p)[last];
-			else
-				((uint32_t *)a->vals.p)[pos] = ((uint32_t *)a->vals.p)[last];
-		}
+		size_t nw = gt_summary_drop_warmup(&a->warm, a->vals.p, a->wide, &a->nvals);
 		a->dropped += nw;
 		s->warmup_dropped += nw;
-		gt_warmup_reset(&a->warm);
 	}
 	return 0;
 }

@@ -1,15 +1,16 @@
 /* timeline.c: event times, records sorted by time, and unions of intervals (see timeline.h).
  *
- * The sort is an LSD radix sort on the key minus its minimum, in 11-bit digits over the bits that
- * vary, so a trace spanning 10 s (34 bits of nanoseconds) takes four passes; digits that are the
- * same in every record are skipped. It moves whole records (16 to 40 bytes) rather than indices:
- * the engines read their records in time order afterwards, and a sequential read of moved records
- * beats a gather through an index. An already-sorted array (the common case for one type of
- * record from one stream) is detected in one pass and left alone.
+ * The sort is an insertion sort for nearly sorted arrays (the common case for one type of record
+ * from one stream; a sorted one is detected in one pass and left alone), finished by the tool's
+ * one LSD radix sort (common/radix.h: the key minus its minimum, in digits of at most 11 bits over
+ * the bits that vary, so a trace spanning 10 s takes four passes). Both move whole records (16 to
+ * 40 bytes) rather than indices: the engines read their records in time order afterwards, and a
+ * sequential read of moved records beats a gather through an index.
  */
 #include "analyze/engines/timeline.h"
 
 #include "common/grow.h"
+#include "common/radix.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,20 +68,6 @@ static inline uint64_t key_at(const char *base, size_t i, size_t size)
 	return k;
 }
 
-#define DIGIT_BITS 11
-#define DIGITS (1u << DIGIT_BITS)
-
-/* One scatter pass, with the record size a compile-time constant where it is a common one so that
- * the copy is a few moves rather than a call. */
-#define SCATTER(SZ)                                                                                \
-	for (size_t i = 0; i < n; i++) {                                                           \
-		const char *r = src + i * (SZ);                                                    \
-		uint64_t k;                                                                        \
-		memcpy(&k, r, sizeof k);                                                           \
-		size_t d = (size_t)(((k - min) >> shift) & (DIGITS - 1));                          \
-		memcpy(dst + pos[d]++ * (SZ), r, (SZ));                                            \
-	}
-
 /* Stable insertion sort by the leading key; 1 when done within budget moves, else 0 (the array is
  * then a permutation of the input in which equal keys keep their order). */
 static int insertion_sort(void *base, size_t n, size_t size, size_t budget)
@@ -113,72 +100,14 @@ int gt_tl_sort(void *base, size_t n, size_t size)
 {
 	if (n < 2)
 		return 0;
-	const char *b = base;
-	uint64_t min = key_at(b, 0, size), max = min, prev = min;
-	int sorted = 1;
-	for (size_t i = 1; i < n; i++) {
-		uint64_t k = key_at(b, i, size);
-		sorted &= k >= prev;
-		prev = k;
-		if (k < min)
-			min = k;
-		if (k > max)
-			max = k;
-	}
-	if (sorted)
-		return 0;
 	/* Nearly sorted arrays are the common case (records of one kind arrive nearly in time order;
-	 * NVTX ranges arrive as they close, each parent after its children): an insertion sort moves
-	 * each record only as far as it is out of place, with no scratch memory. It gives up after
-	 * 4 n moves, leaving the array in a stable partial order, and the radix sort finishes. */
+	 * NVTX ranges arrive as they close, each parent after its children), and a sorted one costs
+	 * the insertion sort one read: it moves each record only as far as it is out of place, with no
+	 * scratch memory. It gives up after 4 n moves, leaving the array in a stable partial order,
+	 * and the radix sort (common/radix.h) finishes. */
 	if (insertion_sort(base, n, size, 4 * n))
 		return 0;
-	uint64_t range = max - min;
-	int bits = 64 - __builtin_clzll(range); /* range > 0: the array is not sorted */
-	int passes = (bits + DIGIT_BITS - 1) / DIGIT_BITS;
-	size_t *hist = calloc((size_t)passes * DIGITS, sizeof *hist);
-	char *scratch = malloc(n * size);
-	if (!hist || !scratch) {
-		free(hist);
-		free(scratch);
-		return GT_ERR_NOMEM;
-	}
-	for (size_t i = 0; i < n; i++) {
-		uint64_t k = key_at(b, i, size) - min;
-		for (int p = 0; p < passes; p++)
-			hist[(size_t)p * DIGITS + ((k >> (p * DIGIT_BITS)) & (DIGITS - 1))]++;
-	}
-	char *src = base, *dst = scratch;
-	size_t pos[DIGITS];
-	for (int p = 0; p < passes; p++) {
-		const size_t *h = hist + (size_t)p * DIGITS;
-		int trivial = 0;
-		size_t sum = 0;
-		for (size_t d = 0; d < DIGITS; d++) {
-			if (h[d] == n)
-				trivial = 1; /* every record has this digit: the pass would change nothing */
-			pos[d] = sum;
-			sum += h[d];
-		}
-		if (trivial)
-			continue;
-		int shift = p * DIGIT_BITS;
-		switch (size) {
-		case 16: SCATTER(16) break;
-		case 24: SCATTER(24) break;
-		case 32: SCATTER(32) break;
-		case 40: SCATTER(40) break;
-		default: SCATTER(size) break;
-		}
-		char *t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != base)
-		memcpy(base, src, n * size);
-	free(hist);
-	free(scratch);
-	return 0;
+	return gt_radix_sort(base, n, size) ? GT_ERR_NOMEM : 0;
 }
 
 /* ---- unions ----------------------------------------------------------------------------------- */

@@ -9,6 +9,7 @@
 #include "analyze/shadow/shadow.h"
 
 #include "common/grow.h"
+#include "common/slots.h"
 #include "analyze/support/demangle.h"
 #include "analyze/support/diag.h"
 #include "analyze/support/load.h"
@@ -204,7 +205,7 @@ const struct gt_ref *gt_refs_find(const struct gt_refs *r, const char *mangled, 
 /* ---- blobs --------------------------------------------------------------------------------- */
 
 struct blob {
-	uint64_t id;                 /* 0: empty slot */
+	uint64_t id;                 /* never 0 (0 names no blob) */
 	uint64_t total;              /* total_bytes of its first piece */
 	uint64_t received;           /* pass 1: bytes of contiguous pieces seen */
 	uint64_t got;                /* pass 2: bytes copied into data */
@@ -215,48 +216,30 @@ struct blob {
 };
 
 struct blob_map {
-	struct blob *slot;
-	size_t cap, n;               /* cap: a power of two */
+	struct blob *b;              /* in order of first sight */
+	size_t n, cap;
+	struct gt_slots index;       /* id -> index in b */
 };
 
-static size_t hash64(uint64_t x)
+static uint64_t hash64(uint64_t x)
 {
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdull;
 	x ^= x >> 33;
-	return (size_t)x;
+	return x;
 }
+
+static int blob_is(const void *ctx, size_t i, const void *id)
+{
+	return ((const struct blob *)ctx)[i].id == *(const uint64_t *)id;
+}
+
+static uint64_t blob_hash(const void *ctx, size_t i) { return hash64(((const struct blob *)ctx)[i].id); }
 
 static struct blob *map_find(const struct blob_map *m, uint64_t id)
 {
-	if (!m->cap || !id)
-		return NULL;
-	for (size_t i = hash64(id) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (m->slot[i].id == id)
-			return &m->slot[i];
-		if (!m->slot[i].id)
-			return NULL;
-	}
-}
-
-static int map_grow(struct blob_map *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 64;
-	struct blob *s = calloc(cap, sizeof *s);
-	if (!s)
-		return GT_ERR_NOMEM;
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->slot[i].id)
-			continue;
-		size_t j = hash64(m->slot[i].id) & (cap - 1);
-		while (s[j].id)
-			j = (j + 1) & (cap - 1);
-		s[j] = m->slot[i];
-	}
-	free(m->slot);
-	m->slot = s;
-	m->cap = cap;
-	return 0;
+	size_t i = id ? gt_slots_find(&m->index, hash64(id), blob_is, m->b, &id) : GT_SLOTS_NONE;
+	return i == GT_SLOTS_NONE ? NULL : &m->b[i];
 }
 
 /* The blob with this id, inserted when new; NULL only when out of memory (id is never 0 here). */
@@ -266,24 +249,25 @@ static struct blob *map_get(struct blob_map *m, uint64_t id, int *created)
 	struct blob *b = map_find(m, id);
 	if (b)
 		return b;
-	if ((m->n + 1) * 2 > m->cap && map_grow(m) != 0)
+	if (!(b = gt_grow(m->b, &m->cap, m->n, sizeof *b, 64)))
 		return NULL;
-	size_t i = hash64(id) & (m->cap - 1);
-	while (m->slot[i].id)
-		i = (i + 1) & (m->cap - 1);
-	m->slot[i].id = id;
-	m->n++;
+	m->b = b;
+	if (gt_slots_add(&m->index, hash64(id), m->n, blob_hash, m->b))
+		return NULL;
+	b = &m->b[m->n++];
+	*b = (struct blob){ .id = id };
 	*created = 1;
-	return &m->slot[i];
+	return b;
 }
 
 static void map_release(struct blob_map *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->slot[i].data);
-	free(m->slot);
-	m->slot = NULL;
-	m->cap = m->n = 0;
+	for (size_t i = 0; i < m->n; i++)
+		free(m->b[i].data);
+	free(m->b);
+	m->b = NULL;
+	m->n = m->cap = 0;
+	gt_slots_release(&m->index);
 }
 
 static int blob_complete(const struct blob *b) { return b && !b->bad && b->received == b->total; }

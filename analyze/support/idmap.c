@@ -1,73 +1,62 @@
-/* idmap.c: keys to indexes by open addressing (see idmap.h). The hash is a multiply and a shift
- * (Fibonacci hashing), enough for ids that are small integers or packed fields. */
+/* idmap.c: keys to indexes through common/slots.h (see idmap.h). The hash is a multiply and a
+ * shift (Fibonacci hashing), enough for ids that are small integers or packed fields. */
 #include "analyze/support/idmap.h"
 
+#include "common/grow.h"
 #include "gputrace.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void gt_idmap_release(struct gt_idmap *m)
 {
 	if (!m)
 		return;
-	free(m->keys);
-	free(m->vals);
-	m->keys = NULL;
-	m->vals = NULL;
-	m->cap = m->n = 0;
+	free(m->pairs);
+	gt_slots_release(&m->slots);
+	memset(m, 0, sizeof *m);
 }
 
-static size_t slot_of(const uint64_t *keys, const size_t *vals, size_t cap, uint64_t key)
+static uint64_t hash_key(uint64_t key)
 {
 	uint64_t h = key * 0x9e3779b97f4a7c15ull;
-	size_t i = (size_t)(h ^ (h >> 32)) & (cap - 1);
-	while (vals[i] && keys[i] != key)
-		i = (i + 1) & (cap - 1);
-	return i;
+	return h ^ (h >> 32);
+}
+
+static int pair_is(const void *ctx, size_t i, const void *key)
+{
+	return ((const struct gt_idmap_pair *)ctx)[i].key == *(const uint64_t *)key;
+}
+
+static uint64_t pair_hash(const void *ctx, size_t i)
+{
+	return hash_key(((const struct gt_idmap_pair *)ctx)[i].key);
+}
+
+static size_t pair_of(const struct gt_idmap *m, uint64_t key)
+{
+	return gt_slots_find(&m->slots, hash_key(key), pair_is, m->pairs, &key);
 }
 
 size_t gt_idmap_get(const struct gt_idmap *m, uint64_t key)
 {
-	if (!m->cap)
-		return SIZE_MAX;
-	size_t i = slot_of(m->keys, m->vals, m->cap, key);
-	return m->vals[i] ? m->vals[i] - 1 : SIZE_MAX;
-}
-
-static int grow(struct gt_idmap *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 16;
-	uint64_t *keys = malloc(cap * sizeof *keys);
-	size_t *vals = calloc(cap, sizeof *vals);
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
-		return GT_ERR_NOMEM;
-	}
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->vals[i])
-			continue;
-		size_t j = slot_of(keys, vals, cap, m->keys[i]);
-		keys[j] = m->keys[i];
-		vals[j] = m->vals[i];
-	}
-	free(m->keys);
-	free(m->vals);
-	m->keys = keys;
-	m->vals = vals;
-	m->cap = cap;
-	return 0;
+	size_t i = pair_of(m, key);
+	return i == GT_SLOTS_NONE ? SIZE_MAX : m->pairs[i].index;
 }
 
 int gt_idmap_put(struct gt_idmap *m, uint64_t key, size_t index)
 {
-	if (2 * (m->n + 1) > m->cap && grow(m))
-		return GT_ERR_NOMEM;
-	size_t i = slot_of(m->keys, m->vals, m->cap, key);
-	if (!m->vals[i]) {
-		m->keys[i] = key;
-		m->n++;
+	size_t i = pair_of(m, key);
+	if (i != GT_SLOTS_NONE) {
+		m->pairs[i].index = index;
+		return 0;
 	}
-	m->vals[i] = index + 1;
+	struct gt_idmap_pair *p = gt_grow(m->pairs, &m->cap, m->n, sizeof *p, 16);
+	if (!p)
+		return GT_ERR_NOMEM;
+	m->pairs = p;
+	if (gt_slots_add(&m->slots, hash_key(key), m->n, pair_hash, m->pairs))
+		return GT_ERR_NOMEM;
+	m->pairs[m->n++] = (struct gt_idmap_pair){ key, index };
 	return 0;
 }

@@ -2,19 +2,26 @@
  *
  * The engines keep per-device, per-group or per-thread entries in arrays in order of first sight
  * (the order their output follows); a trace may name any number of devices or groups, so finding
- * an entry by scanning the array would cost its length per record. Open addressing with linear
- * probing, at most half full: O(1) expected per lookup, 16 bytes per slot.
+ * an entry by scanning the array would cost its length per record. The pairs (key, index) are kept
+ * in order of insertion, found through common/slots.h's hash index: O(1) expected per lookup.
  */
 #ifndef GT_IDMAP_H
 #define GT_IDMAP_H
 
+#include "common/slots.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
+struct gt_idmap_pair {
+	uint64_t key;
+	size_t index;
+};
+
 struct gt_idmap {
-	uint64_t *keys;
-	size_t *vals;            /* index + 1; 0: the slot is free */
-	size_t cap, n;           /* cap: 0 or a power of two */
+	struct gt_idmap_pair *pairs;
+	size_t n, cap;
+	struct gt_slots slots;   /* key -> position in pairs */
 };
 
 /* A zeroed struct is an empty map. */
