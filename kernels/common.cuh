@@ -3,9 +3,10 @@
  *
  * These programs are the tracer's test subjects, so they must behave the same way on every run and
  * say exactly what they enqueued: the error voice ("<prog>: <call>: <reason>", exit 1), the no-device
- * rule ("<prog>: no CUDA device: <reason>", exit 3), option parsing, a fixed-seed LCG for inputs, the
- * "device" line, and the "tally" line that the tracer's tests compare with a trace. Copies and memsets
- * go through the wrappers below so that the tally is counted in one place, after the call succeeded.
+ * rule ("<prog>: no CUDA device: <reason>", exit 3), option parsing (one table per program), a
+ * fixed-seed LCG for inputs, the "device" line, the "tally" line that the tracer's tests compare
+ * with a trace, and a start/stop event pair for device timings. Copies and memsets go through the
+ * wrappers below so that the tally is counted in one place, after the call succeeded.
  *
  * Header-only on purpose: each program is one translation unit built straight from its .cu file.
  * Uses only the CUDA runtime and the C/C++ standard libraries, never the project's libraries.
@@ -24,6 +25,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
 /* Exit statuses the tests rely on. */
@@ -168,6 +172,75 @@ private:
 	const char *inline_ = nullptr;
 };
 
+/*
+ * One row of a program's option table: the option's name and where its value goes. An integer
+ * option is checked against [lo, hi] (Opt::i32, Opt::u64); a flag takes no value; a string option
+ * is handed to `take` as soon as it is read, so that a bad value is reported in command-line order.
+ */
+class OptDef {
+public:
+	OptDef(const char *name, int *dst, int lo, int hi)
+		: name_(name), kind_(I32), i32_(dst), lo_((uint64_t)lo), hi_((uint64_t)hi) {}
+	OptDef(const char *name, uint64_t *dst, uint64_t lo, uint64_t hi)
+		: name_(name), kind_(U64), u64_(dst), lo_(lo), hi_(hi) {}
+	OptDef(const char *name, bool *dst) : name_(name), kind_(FLAG), flag_(dst) {}
+	OptDef(const char *name, std::function<void(const char *)> take)
+		: name_(name), kind_(STR), take_(std::move(take)) {}
+
+	/* True when the current argument is this option; its value (if any) is then stored. */
+	bool match(Opt &o) const
+	{
+		if (kind_ == FLAG ? !o.flag(name_) : !o.is(name_))
+			return false;
+		switch (kind_) {
+		case I32:
+			*i32_ = o.i32((int)lo_, (int)hi_);
+			break;
+		case U64:
+			*u64_ = o.u64(lo_, hi_);
+			break;
+		case FLAG:
+			*flag_ = true;
+			break;
+		case STR:
+			take_(o.str());
+			break;
+		}
+		return true;
+	}
+
+private:
+	enum Kind { I32, U64, FLAG, STR };
+	const char *name_;
+	Kind kind_;
+	int *i32_ = nullptr;
+	uint64_t *u64_ = nullptr;
+	bool *flag_ = nullptr;
+	std::function<void(const char *)> take_;
+	uint64_t lo_ = 0, hi_ = 0;
+};
+
+/*
+ * The command line of every program: --help prints `usage` on stdout and exits 0; each other
+ * argument must be one of `defs`; anything else is a usage error (exit 2).
+ */
+inline void parse_options(int argc, char **argv, void (*usage)(FILE *), std::initializer_list<OptDef> defs)
+{
+	for (int i = 1; i < argc; i++) {
+		Opt o(argc, argv, &i);
+		if (o.flag("--help")) {
+			usage(stdout);
+			exit(0);
+		}
+		bool known = false;
+		for (const OptDef &d : defs)
+			if ((known = d.match(o)))
+				break;
+		if (!known)
+			o.unknown();
+	}
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Deterministic inputs: a 64-bit LCG (Knuth's MMIX constants), high bits out. Never rand().        */
 
@@ -200,6 +273,18 @@ private:
 }
 
 /*
+ * The device's UUID in nvidia-smi's spelling ("GPU-xxxxxxxx-..."), so that measured peaks can be
+ * matched to the device records of traces (gputrace peak, gpuanalyze bandwidth).
+ */
+inline void format_uuid(const cudaDeviceProp &p, char (&uuid)[48])
+{
+	const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+	snprintf(uuid, sizeof uuid,
+	         "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+	         u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+/*
  * Selects device 0 (CUDA_VISIBLE_DEVICES picks which one that is) and prints the "device" line.
  * Since CUDA 12, cudaSetDevice creates the primary context, so a device that is present but
  * unusable (prohibited compute mode, busy) is caught here too and reported as "no CUDA device".
@@ -225,13 +310,8 @@ inline cudaDeviceProp open_device()
 	CK(cudaRuntimeGetVersion(&runtime));
 	char pci[32];
 	CK(cudaDeviceGetPCIBusId(pci, (int)sizeof pci, 0));
-	/* The UUID in nvidia-smi's spelling ("GPU-xxxxxxxx-..."), so that measured peaks can be matched
-	 * to the device records of traces (gputrace peak, gpuanalyze bandwidth). */
 	char uuid[48];
-	const unsigned char *u = (const unsigned char *)p.uuid.bytes;
-	snprintf(uuid, sizeof uuid,
-	         "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
-	         u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+	format_uuid(p, uuid);
 	printf("device name=\"%s\" uuid=%s cc=%d.%d sms=%d mem_bytes=%zu bus_width=%d clock_khz=%d "
 	       "mem_clock_khz=%d pci=%s driver=%d runtime=%d\n",
 	       p.name, uuid, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem, p.memoryBusWidth,
@@ -339,5 +419,28 @@ inline float event_ms(cudaEvent_t start, cudaEvent_t stop)
 	CK(cudaEventElapsedTime(&ms, start, stop));
 	return ms;
 }
+
+/*
+ * A start and a stop event, created and destroyed together (in that order): the device time
+ * between two points of one stream, read with ms() once the stop event has completed.
+ */
+struct EventPair {
+	cudaEvent_t start = nullptr;
+	cudaEvent_t stop = nullptr;
+
+	void create()
+	{
+		CK(cudaEventCreate(&start));
+		CK(cudaEventCreate(&stop));
+	}
+
+	void destroy()
+	{
+		CK(cudaEventDestroy(start));
+		CK(cudaEventDestroy(stop));
+	}
+
+	float ms() const { return event_ms(start, stop); }
+};
 
 #endif /* GPUTRACE_KERNELS_COMMON_CUH */

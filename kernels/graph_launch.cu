@@ -49,22 +49,11 @@ int main(int argc, char **argv)
 {
 	g_prog = "graph_launch";
 	int nodes = 16, launches = 50, ordinary = 3, n = 65536;
-	for (int i = 1; i < argc; i++) {
-		Opt o(argc, argv, &i);
-		if (o.flag("--help")) {
-			usage(stdout);
-			return 0;
-		} else if (o.is("--nodes"))
-			nodes = o.i32(1, 10000);
-		else if (o.is("--launches"))
-			launches = o.i32(0, 10000000);
-		else if (o.is("--ordinary"))
-			ordinary = o.i32(0, 10000000);
-		else if (o.is("--n"))
-			n = o.i32(1, 1 << 28);
-		else
-			o.unknown();
-	}
+	parse_options(argc, argv, usage,
+		      {{"--nodes", &nodes, 1, 10000},
+		       {"--launches", &launches, 0, 10000000},
+		       {"--ordinary", &ordinary, 0, 10000000},
+		       {"--n", &n, 1, 1 << 28}});
 
 	open_device();
 	const size_t bytes = (size_t)n * sizeof(float);
@@ -112,19 +101,18 @@ int main(int argc, char **argv)
 	printf("graph nodes=%zu kernel_nodes=%d memcpy_nodes=1\n", graph_nodes, nodes);
 
 	/* Each launch timed with events in the graph's stream: device time of the whole graph. */
-	cudaEvent_t ev_start, ev_stop;
-	CK(cudaEventCreate(&ev_start));
-	CK(cudaEventCreate(&ev_stop));
+	EventPair ev;
+	ev.create();
 	std::vector<double> graph_ms;
 	const double t0 = now_ms();
 	for (int r = 0; r < launches; r++) {
-		CK(cudaEventRecord(ev_start, stream));
+		CK(cudaEventRecord(ev.start, stream));
 		CK(cudaGraphLaunch(exec, stream));
 		g_tally.kernels += (uint64_t)nodes;
 		g_tally.add_copy(cudaMemcpyDeviceToDevice, bytes);
-		CK(cudaEventRecord(ev_stop, stream));
-		CK(cudaEventSynchronize(ev_stop));
-		graph_ms.push_back(event_ms(ev_start, ev_stop));
+		CK(cudaEventRecord(ev.stop, stream));
+		CK(cudaEventSynchronize(ev.stop));
+		graph_ms.push_back(ev.ms());
 	}
 	const double t1 = now_ms();
 	printf("timing graph_launches=%d graph_ms_median=%.4f host_ms_total=%.3f\n", launches, median(graph_ms),
@@ -154,8 +142,7 @@ int main(int argc, char **argv)
 	}
 	printf("verify elements=%d ok\n", n);
 
-	CK(cudaEventDestroy(ev_start));
-	CK(cudaEventDestroy(ev_stop));
+	ev.destroy();
 	CK(cudaGraphExecDestroy(exec));
 	CK(cudaGraphDestroy(graph));
 	CK(cudaStreamDestroy(stream));

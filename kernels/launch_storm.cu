@@ -116,22 +116,11 @@ int main(int argc, char **argv)
 	g_prog = "launch_storm";
 	uint64_t launches = 100000;
 	int threads = 2, streams = 2, kernels = 4;
-	for (int i = 1; i < argc; i++) {
-		Opt o(argc, argv, &i);
-		if (o.flag("--help")) {
-			usage(stdout);
-			return 0;
-		} else if (o.is("--launches"))
-			launches = o.u64(0, 1ull << 31); /* per-stream counters are 32-bit */
-		else if (o.is("--threads"))
-			threads = o.i32(1, 64);
-		else if (o.is("--streams"))
-			streams = o.i32(1, 64);
-		else if (o.is("--kernels"))
-			kernels = o.i32(1, MAX_KERNELS);
-		else
-			o.unknown();
-	}
+	parse_options(argc, argv, usage,
+		      {{"--launches", &launches, 0, 1ull << 31}, /* per-stream counters are 32-bit */
+		       {"--threads", &threads, 1, 64},
+		       {"--streams", &streams, 1, 64},
+		       {"--kernels", &kernels, 1, MAX_KERNELS}});
 
 	open_device();
 	printf("sizes launches=%" PRIu64 " threads=%d streams_per_thread=%d kernels=%d grid=1 block=32\n",

@@ -19,9 +19,7 @@
  * No CUDA device: "p2p_copy: no CUDA device: <reason>", exit 3; one device only: "p2p_copy: needs 2
  * GPUs: found 1", exit 3.
  */
-#include "common.cuh"
-
-#include <string>
+#include "copies.cuh"
 
 static void usage(FILE *f)
 {
@@ -36,25 +34,6 @@ static void usage(FILE *f)
 		"Exit: 0 ok, 1 CUDA error or wrong data, 2 bad usage, 3 no CUDA device or fewer than 2.\n");
 }
 
-static std::vector<size_t> parse_sizes(const char *list)
-{
-	std::vector<size_t> sizes;
-	std::string all(list);
-	size_t pos = 0;
-	for (;;) {
-		size_t comma = all.find(',', pos);
-		std::string item = all.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-		uint64_t v = 0;
-		if (!parse_count(item.c_str(), &v) || v == 0 || v > (16ull << 30))
-			usage_error("invalid size in --sizes: '%s' (1..16G)", item.c_str());
-		sizes.push_back((size_t)v);
-		if (comma == std::string::npos)
-			break;
-		pos = comma + 1;
-	}
-	return sizes;
-}
-
 /* The second device's identity, in the `device` line's spelling. */
 static void print_peer_device(int dev)
 {
@@ -62,11 +41,10 @@ static void print_peer_device(int dev)
 	CK(cudaGetDeviceProperties(&p, dev));
 	char pci[32];
 	CK(cudaDeviceGetPCIBusId(pci, (int)sizeof pci, dev));
-	const unsigned char *u = (const unsigned char *)p.uuid.bytes;
-	printf("peer_device id=%d name=\"%s\" uuid=GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
-	       "%02x%02x%02x%02x%02x%02x cc=%d.%d pci=%s\n",
-	       dev, p.name, u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
-	       u[13], u[14], u[15], p.major, p.minor, pci);
+	char uuid[48];
+	format_uuid(p, uuid);
+	printf("peer_device id=%d name=\"%s\" uuid=%s cc=%d.%d pci=%s\n", dev, p.name, uuid, p.major, p.minor,
+	       pci);
 }
 
 /* Peer access from `from` to `to`; an access already enabled (by an earlier call) is fine. */
@@ -91,18 +69,7 @@ int main(int argc, char **argv)
 	g_prog = "p2p_copy";
 	int reps = 5;
 	std::vector<size_t> sizes = parse_sizes("64K,1M,16M,256M");
-	for (int i = 1; i < argc; i++) {
-		Opt o(argc, argv, &i);
-		if (o.flag("--help")) {
-			usage(stdout);
-			return 0;
-		} else if (o.is("--reps"))
-			reps = o.i32(1, 100000);
-		else if (o.is("--sizes"))
-			sizes = parse_sizes(o.str());
-		else
-			o.unknown();
-	}
+	parse_rounds_options(argc, argv, usage, &reps, &sizes);
 
 	/* Fewer than two devices is "no device" for this program: the same exit status, its own line. */
 	int count = 0;
@@ -127,28 +94,22 @@ int main(int argc, char **argv)
 	printf("peer_access 0to1=%d 1to0=%d%s\n", can01, can10,
 	       can01 && can10 ? "" : " (without it the driver stages the copies)");
 
-	const size_t max_bytes = *std::max_element(sizes.begin(), sizes.end());
-	printf("sizes reps=%d warmup_rounds=1 max_bytes=%zu bytes=", reps, max_bytes);
-	for (size_t k = 0; k < sizes.size(); k++)
-		printf("%s%zu", k ? "," : "", sizes[k]);
-	printf("\n");
+	const size_t max_bytes = print_sizes_line(reps, sizes);
 	printf("method timing=cudaEvent around each copy on a stream of its source device "
 	       "gbps=bytes/1e9/seconds statistic=median of per-rep GB/s warmup=1 untimed round per size\n");
 
 	unsigned char *h_pattern = nullptr, *h_back = nullptr, *a0 = nullptr, *b0 = nullptr, *a1 = nullptr;
 	CK(cudaMallocHost((void **)&h_pattern, max_bytes));
 	CK(cudaMallocHost((void **)&h_back, max_bytes));
-	for (size_t i = 0; i < max_bytes; i++)
-		h_pattern[i] = (unsigned char)((i * 29 + 3 + (i >> 12)) & 0xffu);
+	fill_pattern(h_pattern, max_bytes, 29, 3);
 	memset(h_back, 0, max_bytes);
 
 	cudaStream_t stream[2];
-	cudaEvent_t ev_start[2], ev_stop[2];
+	EventPair ev[2];
 	for (int d = 0; d < 2; d++) {
 		CK(cudaSetDevice(d));
 		CK(cudaStreamCreateWithFlags(&stream[d], cudaStreamNonBlocking));
-		CK(cudaEventCreate(&ev_start[d]));
-		CK(cudaEventCreate(&ev_stop[d]));
+		ev[d].create();
 		if (d == 0) {
 			CK(cudaMalloc((void **)&a0, max_bytes));
 			CK(cudaMalloc((void **)&b0, max_bytes));
@@ -171,22 +132,21 @@ int main(int argc, char **argv)
 				unsigned char *to = dir == 0 ? a1 : b0;
 				const unsigned char *from = dir == 0 ? a0 : a1;
 				CK(cudaSetDevice(src));
-				CK(cudaEventRecord(ev_start[src], stream[src]));
+				CK(cudaEventRecord(ev[src].start, stream[src]));
 				CK(cudaMemcpyPeerAsync(to, dst, from, src, bytes, stream[src]));
 				g_tally.memcpy++; /* a peer copy: counted, its bytes in tally_peer */
 				peer.copies[dir]++;
 				peer.bytes[dir] += bytes;
-				CK(cudaEventRecord(ev_stop[src], stream[src]));
-				CK(cudaEventSynchronize(ev_stop[src]));
-				const double ms = event_ms(ev_start[src], ev_stop[src]);
+				CK(cudaEventRecord(ev[src].stop, stream[src]));
+				CK(cudaEventSynchronize(ev[src].stop));
+				const double ms = ev[src].ms();
 				if (rep >= 0)
-					gbps[dir].push_back(ms > 0 ? (double)bytes / 1e9 / (ms / 1e3) : 0.0);
+					gbps[dir].push_back(copy_gbps(bytes, ms));
 			}
 		}
 		for (int dir = 0; dir < 2; dir++) {
-			const double g = median(gbps[dir]);
-			printf("bw src=%d dst=%d bytes=%zu reps=%d gbps_median=%.3f us_median=%.3f\n", dir, 1 - dir,
-			       bytes, reps, g, g > 0 ? (double)bytes / g / 1e3 : 0.0);
+			printf("bw src=%d dst=%d", dir, 1 - dir);
+			print_bw_median(bytes, reps, gbps[dir]);
 		}
 	}
 
@@ -194,20 +154,12 @@ int main(int argc, char **argv)
 	const size_t last = sizes.back();
 	CK(cudaSetDevice(0));
 	tally_memcpy(h_back, b0, last, cudaMemcpyDeviceToHost);
-	if (memcmp(h_back, h_pattern, last) != 0) {
-		size_t i = 0;
-		while (h_back[i] == h_pattern[i])
-			i++;
-		fprintf(stderr, "%s: peer round trip: wrong data at byte %zu of %zu: got 0x%02x, expected 0x%02x\n",
-			g_prog, i, last, h_back[i], h_pattern[i]);
-		return EXIT_CUDA_FAILED;
-	}
+	expect_equal(h_back, h_pattern, last, "peer round trip");
 	printf("verify peer_round_trip=ok\n");
 
 	for (int d = 0; d < 2; d++) {
 		CK(cudaSetDevice(d));
-		CK(cudaEventDestroy(ev_start[d]));
-		CK(cudaEventDestroy(ev_stop[d]));
+		ev[d].destroy();
 		CK(cudaStreamDestroy(stream[d]));
 	}
 	CK(cudaFree(a0));

@@ -585,29 +585,19 @@ int main(int argc, char **argv)
 {
 	g_prog = "shadow_kernels";
 	Options o;
-	for (int i = 1; i < argc; i++) {
-		Opt opt(argc, argv, &i);
-		if (opt.flag("--help")) {
-			usage(stdout);
-			return 0;
-		} else if (opt.is("--kernel")) {
-			o.kernel = opt.str();
-			if (o.kernel != "all" && o.kernel != "saxpy" && o.kernel != "reduce" && o.kernel != "histogram" &&
-			    o.kernel != "softmax")
-				usage_error("invalid value for --kernel: '%s'", o.kernel.c_str());
-		} else if (opt.flag("--broken"))
-			o.broken = true;
-		else if (opt.is("--n"))
-			o.n = opt.i32(1, 1 << 28);
-		else if (opt.is("--reps"))
-			o.reps = opt.i32(1, 100000);
-		else if (opt.is("--rows"))
-			o.rows = opt.i32(5, 1 << 20);
-		else if (opt.is("--cols"))
-			o.cols = opt.i32(1, 1 << 20);
-		else
-			opt.unknown();
-	}
+	const auto take_kernel = [&](const char *v) {
+		o.kernel = v;
+		if (o.kernel != "all" && o.kernel != "saxpy" && o.kernel != "reduce" &&
+		    o.kernel != "histogram" && o.kernel != "softmax")
+			usage_error("invalid value for --kernel: '%s'", o.kernel.c_str());
+	};
+	parse_options(argc, argv, usage,
+		      {{"--kernel", take_kernel},
+		       {"--broken", &o.broken},
+		       {"--n", &o.n, 1, 1 << 28},
+		       {"--reps", &o.reps, 1, 100000},
+		       {"--rows", &o.rows, 5, 1 << 20},
+		       {"--cols", &o.cols, 1, 1 << 20}});
 	if ((uint64_t)o.rows * (uint64_t)o.cols > (1ull << 28))
 		usage_error("softmax shape %s too large (rows * cols <= 2^28)", "rows x cols");
 

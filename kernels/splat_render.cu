@@ -192,26 +192,13 @@ int main(int argc, char **argv)
 	g_prog = "splat_render";
 	int n = 16384, w = 1280, h = 720, frames = 20, warmup = 3;
 	bool check = false;
-	for (int i = 1; i < argc; i++) {
-		Opt o(argc, argv, &i);
-		if (o.flag("--help")) {
-			usage(stdout);
-			return 0;
-		} else if (o.is("--splats"))
-			n = o.i32(1, 1 << 26);
-		else if (o.is("--width"))
-			w = o.i32(1, 32768);
-		else if (o.is("--height"))
-			h = o.i32(1, 32768);
-		else if (o.is("--frames"))
-			frames = o.i32(1, 1000000);
-		else if (o.is("--warmup"))
-			warmup = o.i32(0, 1000000);
-		else if (o.flag("--check"))
-			check = true;
-		else
-			o.unknown();
-	}
+	parse_options(argc, argv, usage,
+		      {{"--splats", &n, 1, 1 << 26},
+		       {"--width", &w, 1, 32768},
+		       {"--height", &h, 1, 32768},
+		       {"--frames", &frames, 1, 1000000},
+		       {"--warmup", &warmup, 0, 1000000},
+		       {"--check", &check}});
 
 	open_device();
 	const size_t splat_bytes = (size_t)n * sizeof(Splat);
@@ -228,14 +215,13 @@ int main(int argc, char **argv)
 	Splat *h_splats = nullptr, *d_splats = nullptr;
 	float4 *h_image = nullptr, *d_image = nullptr;
 	cudaStream_t stream;
-	cudaEvent_t k_start, k_stop;
+	EventPair kev; /* around composite only */
 	CK(cudaMallocHost((void **)&h_splats, splat_bytes));
 	CK(cudaMallocHost((void **)&h_image, image_bytes));
 	CK(cudaMalloc((void **)&d_splats, splat_bytes));
 	CK(cudaMalloc((void **)&d_image, image_bytes));
 	CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-	CK(cudaEventCreate(&k_start));
-	CK(cudaEventCreate(&k_stop));
+	kev.create();
 	make_scene(h_splats, n, w, h);
 
 	std::vector<double> kernel_ms, e2e_ms;
@@ -248,10 +234,10 @@ int main(int argc, char **argv)
 		nvtxRangePop();
 
 		nvtxRangePushA("composite");
-		CK(cudaEventRecord(k_start, stream));
+		CK(cudaEventRecord(kev.start, stream));
 		composite<<<grid, block, 0, stream>>>(d_splats, n, d_image, w, h);
 		tally_launch("composite");
-		CK(cudaEventRecord(k_stop, stream));
+		CK(cudaEventRecord(kev.stop, stream));
 		nvtxRangePop();
 
 		/* The synchronise belongs to the download: it is where the host waits for the image. */
@@ -263,7 +249,7 @@ int main(int argc, char **argv)
 		const double t1 = now_ms();
 		nvtxRangePop();
 
-		const double k = event_ms(k_start, k_stop), e = t1 - t0;
+		const double k = kev.ms(), e = t1 - t0;
 		if (f < warmup) {
 			printf("warmup %d kernel_ms %.4f e2e_ms %.4f\n", f, k, e);
 		} else {
@@ -279,8 +265,7 @@ int main(int argc, char **argv)
 	if (check)
 		check_pixels(h_splats, n, h_image, w, h);
 
-	CK(cudaEventDestroy(k_start));
-	CK(cudaEventDestroy(k_stop));
+	kev.destroy();
 	CK(cudaStreamDestroy(stream));
 	CK(cudaFree(d_image));
 	CK(cudaFree(d_splats));

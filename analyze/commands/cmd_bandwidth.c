@@ -351,41 +351,44 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	return trc;
 }
 
-int cmd_bandwidth(int argc, char **argv)
+static const char *peaks;
+static enum gt_format fmt;
+
+static const struct gt_option options[] = {
+	{ .kind = GT_OPT_STRING, .long_name = "peaks", .arg = "FILE", .value = &peaks,
+	  .help = "measured peaks from FILE (default: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks, "
+	          "else ~/.cache/gputrace/peaks)" },
+	GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void)
 {
-	const char *peaks = NULL, *out_path = NULL;
-	enum gt_format fmt = GT_FMT_TEXT;
-	char **files;
-	int nfiles, status;
-	const struct gt_option opts[] = {
-		{ .kind = GT_OPT_STRING, .long_name = "peaks", .arg = "FILE", .value = &peaks,
-		  .help = "measured peaks from FILE (default: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks, "
-		          "else ~/.cache/gputrace/peaks)" },
-		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	const struct gt_usage usage = {
-		"bandwidth", "FILE", 1, 1,
-		"Copy bandwidth per device, copy kind, host memory kind and size bucket: count, bytes,\n"
-		"median GB/s (decimal, bytes counted once) over the copy's DMA time, p10 and p90, and for\n"
-		"copies made by a synchronous call (cudaMemcpy*, cuMemcpy* without Async) the median over\n"
-		"the whole call; percent of the device's theoretical peak and of the measured peak that\n"
-		"`gputrace peak` stored for it (pageable copies: the call rate vs the pageable peak). Flags\n"
-		"pageable copies, copies too small to reach bandwidth and synchronous copies on the\n"
-		"critical path. gpuanalyze(1) defines every column.",
-		opts,
-	};
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
-		return status;
+	peaks = NULL;
+	fmt = GT_FMT_TEXT;
+}
+
+static int run(const struct gt_cmd_call *call)
+{
 	struct gt_bandwidth b;
-	int rc = gt_bandwidth_run(&b, files[0], peaks);
-	if (rc == GT_ERR_NOMEM)
-		rc = gt_error("bandwidth: out of memory");
+	int rc = gt_bandwidth_run(&b, call->files[0], peaks);
 	if (!rc) {
 		struct printer p = { fmt, NULL, NULL, &b };
-		rc = gt_cmd_print("bandwidth", out_path, print, &p);
+		rc = gt_cmd_print(call, print, &p);
 	}
 	gt_bandwidth_release(&b);
 	return rc;
 }
+
+const struct gt_command gt_cmd_bandwidth = {
+	"bandwidth", "copy bandwidth by direction, memory kind and size, against peaks", "FILE", 1, 1,
+	"Copy bandwidth per device, copy kind, host memory kind and size bucket: count, bytes,\n"
+	"median GB/s (decimal, bytes counted once) over the copy's DMA time, p10 and p90, and for\n"
+	"copies made by a synchronous call (cudaMemcpy*, cuMemcpy* without Async) the median over\n"
+	"the whole call; percent of the device's theoretical peak and of the measured peak that\n"
+	"`gputrace peak` stored for it (pageable copies: the call rate vs the pageable peak). Flags\n"
+	"pageable copies, copies too small to reach bandwidth and synchronous copies on the\n"
+	"critical path. gpuanalyze(1) defines every column.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(bandwidth)

@@ -314,91 +314,98 @@ static int print_report(FILE *out, struct gt_json *json, void *ctx)
 	return x->json ? print_json(x) : print_text(x);
 }
 
-int cmd_calibrate(int argc, char **argv)
+static const char *ref_path, *margin_s, *fraction_s, *min_s, *max_s;
+static uint64_t seed;
+static int fmt;
+static struct gt_name_filter filter;
+
+static const struct gt_option options[] = {
+	GT_OPT_REF(&ref_path),
+	{ .kind = GT_OPT_REGEX, .long_name = "kernel", .arg = "REGEX",
+	  .help = "the kernel to calibrate (required; mangled or demangled name; one kernel)",
+	  .value = &filter },
+	{ .kind = GT_OPT_STRING, .long_name = "margin", .arg = "X",
+	  .help = "bound = worst observed ULP distance x X (default 4)", .value = &margin_s },
+	{ .kind = GT_OPT_STRING, .long_name = "plant-fraction", .arg = "F",
+	  .help = "fraction of each correct result's elements to make wrong (default 0.25)",
+	  .value = &fraction_s },
+	{ .kind = GT_OPT_STRING, .long_name = "plant-min", .arg = "E",
+	  .help = "smallest planted relative error (default 1e-6)", .value = &min_s },
+	{ .kind = GT_OPT_STRING, .long_name = "plant-max", .arg = "E",
+	  .help = "largest planted relative error (default 0.1)", .value = &max_s },
+	{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N",
+	  .help = "seed of the planted errors (default 7)", .value = &seed },
+	GT_OPT_FORMAT_CHOICE(&fmt, formats, "output format (default text)"),
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void)
 {
-	const char *ref_path = NULL, *out_path = NULL, *margin_s = NULL, *fraction_s = NULL;
-	const char *min_s = NULL, *max_s = NULL;
-	uint64_t seed = 7;
-	int fmt = F_TEXT;
-	struct gt_name_filter filter = { 0 };
-	char **files;
-	int nfiles, status;
-	const struct gt_option opts[] = {
-		GT_OPT_REF(&ref_path),
-		{ .kind = GT_OPT_REGEX, .long_name = "kernel", .arg = "REGEX",
-		  .help = "the kernel to calibrate (required; mangled or demangled name; one kernel)",
-		  .value = &filter },
-		{ .kind = GT_OPT_STRING, .long_name = "margin", .arg = "X",
-		  .help = "bound = worst observed ULP distance x X (default 4)", .value = &margin_s },
-		{ .kind = GT_OPT_STRING, .long_name = "plant-fraction", .arg = "F",
-		  .help = "fraction of each correct result's elements to make wrong (default 0.25)",
-		  .value = &fraction_s },
-		{ .kind = GT_OPT_STRING, .long_name = "plant-min", .arg = "E",
-		  .help = "smallest planted relative error (default 1e-6)", .value = &min_s },
-		{ .kind = GT_OPT_STRING, .long_name = "plant-max", .arg = "E",
-		  .help = "largest planted relative error (default 0.1)", .value = &max_s },
-		{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N",
-		  .help = "seed of the planted errors (default 7)", .value = &seed },
-		GT_OPT_FORMAT_CHOICE(&fmt, formats, "output format (default text)"),
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	const struct gt_usage usage = {
-		"calibrate", "FILE", 1, 1,
-		"Measures how far correct results of one kernel lie from its reference in ULPs (the GPU's\n"
-		"captured outputs and the reference's alternative evaluation orders), proposes a bound =\n"
-		"worst observed x margin, then plants wrong outputs and counts how many each rule accepts:\n"
-		"flat 1% relative, flat 1e-5 relative, the reference's declared tolerance, the calibrated\n"
-		"bound. Exit 0, or 2 for a usage or input error.",
-		opts,
-	};
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
-		return status;
-	int rc = GT_EXIT_OK;
+	ref_path = margin_s = fraction_s = min_s = max_s = NULL;
+	seed = 7;
+	fmt = F_TEXT;
+	filter = (struct gt_name_filter){ 0 };
+}
+
+/* The calibration's options from the command's; 0 or a reported usage error. */
+static int calib_options(struct gt_calib_options *opt)
+{
+	gt_calib_options_default(opt);
+	opt->seed = seed;
+	if (!ref_path || !filter.active)
+		return gt_error("calibrate: option '%s' is required (see 'gpuanalyze calibrate --help')",
+		                !ref_path ? "--ref" : "--kernel");
+	int rc = 0;
+	if ((margin_s && (rc = parse_double("--margin", margin_s, 0, 1e6, 1, &opt->margin))) ||
+	    (fraction_s && (rc = parse_double("--plant-fraction", fraction_s, 0, 1, 1, &opt->plant_fraction))) ||
+	    (min_s && (rc = parse_double("--plant-min", min_s, 0, 1e6, 1, &opt->plant_min))) ||
+	    (max_s && (rc = parse_double("--plant-max", max_s, 0, 1e6, 1, &opt->plant_max))))
+		return rc;
+	if (opt->plant_min > opt->plant_max)
+		return gt_error("calibrate: --plant-min %g is above --plant-max %g (see 'gpuanalyze calibrate "
+		                "--help')", opt->plant_min, opt->plant_max);
+	return 0;
+}
+
+static int run(const struct gt_cmd_call *call)
+{
+	const char *trace = call->files[0];
 	struct gt_refs *refs = NULL;
 	struct gt_calib_report rep;
 	memset(&rep, 0, sizeof rep);
 	struct gt_calib_options opt;
-	gt_calib_options_default(&opt);
-	opt.seed = seed;
 	char err[512];
-	if (!ref_path || !filter.active) {
-		rc = gt_error("calibrate: option '%s' is required (see 'gpuanalyze calibrate --help')",
-		              !ref_path ? "--ref" : "--kernel");
+	int rc = calib_options(&opt);
+	if (rc)
 		goto done;
-	}
-	if ((margin_s && (rc = parse_double("--margin", margin_s, 0, 1e6, 1, &opt.margin))) ||
-	    (fraction_s && (rc = parse_double("--plant-fraction", fraction_s, 0, 1, 1, &opt.plant_fraction))) ||
-	    (min_s && (rc = parse_double("--plant-min", min_s, 0, 1e6, 1, &opt.plant_min))) ||
-	    (max_s && (rc = parse_double("--plant-max", max_s, 0, 1e6, 1, &opt.plant_max))))
-		goto done;
-	if (opt.plant_min > opt.plant_max) {
-		rc = gt_error("calibrate: --plant-min %g is above --plant-max %g (see 'gpuanalyze calibrate "
-		              "--help')", opt.plant_min, opt.plant_max);
-		goto done;
-	}
 	if (gt_refs_load(&refs, ref_path, err, sizeof err) != 0) {
 		rc = gt_error("cannot load reference library '%s': %s", ref_path, err);
 		goto done;
 	}
-	int crc = gt_calib_run(files[0], refs, &filter, &opt, &rep);
-	if (crc > 0) {
+	int crc = gt_calib_run(trace, refs, &filter, &opt, &rep);
+	if (crc > 0)
 		rc = crc;
-		goto done;
-	}
-	if (crc == GT_ERR_ARG) {
-		rc = gt_error("calibrate: %s: %s", files[0], rep.error);
-		goto done;
-	}
-	if (crc < 0) {
+	else if (crc == GT_ERR_ARG)
+		rc = gt_error("calibrate: %s: %s", trace, rep.error);
+	else if (crc < 0)
 		rc = gt_error("calibrate: %s", gt_strerror(crc));
+	if (rc)
 		goto done;
-	}
-	struct ctx x = { files[0], refs, &rep, NULL, fmt == F_MD, fmt == F_JSON };
-	rc = gt_cmd_print("calibrate", out_path, print_report, &x);
+	struct ctx x = { trace, refs, &rep, NULL, fmt == F_MD, fmt == F_JSON };
+	rc = gt_cmd_print(call, print_report, &x);
 done:
 	gt_calib_report_release(&rep);
 	gt_refs_free(refs);
-	gt_name_filter_release(&filter);
 	return rc;
 }
+
+const struct gt_command gt_cmd_calibrate = {
+	"calibrate", "a tolerance from the spread of correct results, tried on planted errors", "FILE", 1, 1,
+	"Measures how far correct results of one kernel lie from its reference in ULPs (the GPU's\n"
+	"captured outputs and the reference's alternative evaluation orders), proposes a bound =\n"
+	"worst observed x margin, then plants wrong outputs and counts how many each rule accepts:\n"
+	"flat 1% relative, flat 1e-5 relative, the reference's declared tolerance, the calibrated\n"
+	"bound. Exit 0, or 2 for a usage or input error.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(calibrate)

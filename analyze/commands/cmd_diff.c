@@ -489,90 +489,91 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	                                                                                            : print_human(p);
 }
 
-int cmd_diff(int argc, char **argv)
+static struct gt_diff_options opt;
+static uint64_t seed, resamples, min_samples;
+static int fmt, strict;
+static struct gt_name_filter filter;
+
+static const struct gt_option options[] = {
+	{ .kind = GT_OPT_PERCENT, .long_name = "threshold", .arg = "PCT%", .value = &opt.threshold,
+	  .help = "smallest change that counts, with its unit: 5% (the default), 2.5%" },
+	GT_OPT_WARMUP(&opt.warmup),
+	GT_OPT_KERNEL(&filter),
+	GT_OPT_FORMAT_CHOICE(&fmt, formats, "output format (default text; md for a CI job summary, "
+	                                    "junit for test reporters)"),
+	{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N", .value = &seed,
+	  .help = "seed of the bootstrap's random numbers (default 1)" },
+	{ .kind = GT_OPT_UINT, .long_name = "bootstrap", .arg = "B", .value = &resamples,
+	  .help = "bootstrap resamples per kernel (default 2000)" },
+	{ .kind = GT_OPT_UINT, .long_name = "min-samples", .arg = "N", .value = &min_samples,
+	  .help = "fewer durations than N on a side give UNCLEAR (default 10)" },
+	{ .kind = GT_OPT_FLAG, .long_name = "strict", .value = &strict,
+	  .help = "exit 1 on UNCLEAR too, not only on SLOWER" },
+	{ .kind = GT_OPT_FLAG, .long_name = "no-units", .value = &opt.no_units,
+	  .help = "compare kernels only, not NVTX frames (saves a pass of split per trace)" },
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void)
 {
-	struct gt_diff_options o;
-	gt_diff_options_default(&o);
-	const char *out_path = NULL;
-	uint64_t seed = o.seed, resamples = o.resamples, min_samples = o.min_samples;
-	int fmt = F_TEXT, strict = 0;
-	struct gt_name_filter filter = { 0 };
-	char **files;
-	int nfiles, status;
-	const struct gt_option opts[] = {
-		{ .kind = GT_OPT_PERCENT, .long_name = "threshold", .arg = "PCT%", .value = &o.threshold,
-		  .help = "smallest change that counts, with its unit: 5% (the default), 2.5%" },
-		GT_OPT_WARMUP(&o.warmup),
-		GT_OPT_KERNEL(&filter),
-		GT_OPT_FORMAT_CHOICE(&fmt, formats, "output format (default text; md for a CI job summary, "
-		                                    "junit for test reporters)"),
-		{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N", .value = &seed,
-		  .help = "seed of the bootstrap's random numbers (default 1)" },
-		{ .kind = GT_OPT_UINT, .long_name = "bootstrap", .arg = "B", .value = &resamples,
-		  .help = "bootstrap resamples per kernel (default 2000)" },
-		{ .kind = GT_OPT_UINT, .long_name = "min-samples", .arg = "N", .value = &min_samples,
-		  .help = "fewer durations than N on a side give UNCLEAR (default 10)" },
-		{ .kind = GT_OPT_FLAG, .long_name = "strict", .value = &strict,
-		  .help = "exit 1 on UNCLEAR too, not only on SLOWER" },
-		{ .kind = GT_OPT_FLAG, .long_name = "no-units", .value = &o.no_units,
-		  .help = "compare kernels only, not NVTX frames (saves a pass of split per trace)" },
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	int dashdash = -1;
-	const struct gt_usage usage = {
-		"diff", "BASE... [--] NEW...", 2, -1,
-		"Compares the GPU kernel durations (end - start, CUPTI activity timestamps) of two traces,\n"
-		"kernel by kernel: n on each side, both medians, the speedup old/new written out (\"1.23x\n"
-		"faster\"), its 95% bootstrap confidence interval, a Mann-Whitney U p-value, and a verdict:\n"
-		"SAME, FASTER, SLOWER or UNCLEAR; per NVTX frame too when both traces mark frames. Exit\n"
-		"status 1 when something is SLOWER beyond the threshold. gpuanalyze(1) states the rule.\n"
-		"Several runs per side are pooled (each kernel's launches over the side's runs, after each\n"
-		"run's warm-up): 'diff BASE1 BASE2 -- NEW1 NEW2', options before '--'; with one run per\n"
-		"side, 'diff BASE NEW'.",
-		opts,
-	};
-	if (!gt_options_parse_groups(&usage, argc, argv, &files, &nfiles, &status, &dashdash))
-		return status;
-	int rc = 0;
-	struct gt_diff d;
-	memset(&d, 0, sizeof d);
-	if (resamples < 100 || resamples > 1000000) {
-		rc = gt_error("diff: option '--bootstrap' wants 100 to 1000000 resamples, not %llu (see "
-		              "'gpuanalyze diff --help')",
-		              (unsigned long long)resamples);
-		goto done;
-	}
-	o.seed = seed;
-	o.resamples = (size_t)resamples;
-	o.min_samples = min_samples > 1 ? (size_t)min_samples : 1;
-	o.filter = &filter;
+	gt_diff_options_default(&opt);
+	seed = opt.seed;
+	resamples = opt.resamples;
+	min_samples = opt.min_samples;
+	fmt = F_TEXT;
+	strict = 0;
+	filter = (struct gt_name_filter){ 0 };
+}
+
+static int run(const struct gt_cmd_call *call)
+{
+	char **files = call->files;
+	int nfiles = call->nfiles, dashdash = call->dashdash_at;
+	if (resamples < 100 || resamples > 1000000)
+		return gt_error("diff: option '--bootstrap' wants 100 to 1000000 resamples, not %llu (see "
+		                "'gpuanalyze diff --help')",
+		                (unsigned long long)resamples);
+	opt.seed = seed;
+	opt.resamples = (size_t)resamples;
+	opt.min_samples = min_samples > 1 ? (size_t)min_samples : 1;
+	opt.filter = &filter;
 	/* BASE... -- NEW...: the operands before the first "--" are BASE's runs, the rest NEW's. */
 	size_t nbase = 1;
-	if (dashdash > 0 && dashdash < nfiles) {
+	if (dashdash > 0 && dashdash < nfiles)
 		nbase = (size_t)dashdash;
-	} else if (nfiles != 2) {
-		rc = gt_error("diff: %d traces but no '--' between them: write 'diff BASE... -- NEW...' (see "
-		              "'gpuanalyze diff --help')",
-		              nfiles);
-		goto done;
-	}
-	rc = gt_diff_run_pooled(&d, (const char *const *)files, nbase, (const char *const *)files + nbase,
-	                        (size_t)nfiles - nbase, &o);
+	else if (nfiles != 2)
+		return gt_error("diff: %d traces but no '--' between them: write 'diff BASE... -- NEW...' (see "
+		                "'gpuanalyze diff --help')",
+		                nfiles);
+	struct gt_diff d;
+	memset(&d, 0, sizeof d);
+	int rc = gt_diff_run_pooled(&d, (const char *const *)files, nbase, (const char *const *)files + nbase,
+	                            (size_t)nfiles - nbase, &opt);
 	if (!rc && d.base_runs.mixed[0])
 		gt_warn("diff: the BASE runs differ in gputrace version or device: %s", d.base_runs.mixed);
 	if (!rc && d.new_runs.mixed[0])
 		gt_warn("diff: the NEW runs differ in gputrace version or device: %s", d.new_runs.mixed);
-	if (rc == GT_ERR_NOMEM)
-		rc = gt_error("diff: out of memory");
 	if (!rc) {
 		struct printer p = { fmt, NULL, NULL, &d, strict };
-		rc = gt_cmd_print("diff", out_path, print, &p);
+		rc = gt_cmd_print(call, print, &p);
 	}
 	if (!rc && gt_diff_failed(&d, strict))
 		rc = GT_EXIT_CHECK;
-done:
 	gt_diff_release(&d);
-	gt_name_filter_release(&filter);
 	return rc;
 }
+
+const struct gt_command gt_cmd_diff = {
+	"diff", "A/B per kernel: both medians, speedup, CI, rank test, verdict; exit 1 if slower",
+	"BASE... [--] NEW...", 2, -1,
+	"Compares the GPU kernel durations (end - start, CUPTI activity timestamps) of two traces,\n"
+	"kernel by kernel: n on each side, both medians, the speedup old/new written out (\"1.23x\n"
+	"faster\"), its 95% bootstrap confidence interval, a Mann-Whitney U p-value, and a verdict:\n"
+	"SAME, FASTER, SLOWER or UNCLEAR; per NVTX frame too when both traces mark frames. Exit\n"
+	"status 1 when something is SLOWER beyond the threshold. gpuanalyze(1) states the rule.\n"
+	"Several runs per side are pooled (each kernel's launches over the side's runs, after each\n"
+	"run's warm-up): 'diff BASE1 BASE2 -- NEW1 NEW2', options before '--'; with one run per\n"
+	"side, 'diff BASE NEW'.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(diff)

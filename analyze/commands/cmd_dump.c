@@ -223,40 +223,35 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	return rc;
 }
 
-int cmd_dump(int argc, char **argv)
+static enum gt_format fmt;
+static const char *types;
+
+static const struct gt_option options[] = {
+	GT_OPT_FORMAT(&fmt, GT_FMT_CSV | GT_FMT_JSON | GT_FMT_JSONL),
+	{ .kind = GT_OPT_STRING, .long_name = "type", .arg = "TYPE[,TYPE]...",
+	  .help = "only these event types: kernel, memcpy, memset, api, sync, nvtx, memory, "
+	          "dropped, process, overhead, clock_sync, clock_sample, graph_launch",
+	  .value = &types },
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void)
 {
-	enum gt_format fmt = GT_FMT_CSV;
-	const char *out_path = NULL, *types = NULL;
-	const struct gt_option opts[] = {
-		GT_OPT_FORMAT(&fmt, GT_FMT_CSV | GT_FMT_JSON | GT_FMT_JSONL),
-		{ .kind = GT_OPT_STRING, .long_name = "type", .arg = "TYPE[,TYPE]...",
-		  .help = "only these event types: kernel, memcpy, memset, api, sync, nvtx, memory, "
-		          "dropped, process, overhead, clock_sync, clock_sample, graph_launch",
-		  .value = &types },
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	const struct gt_usage usage = {
-		"dump", "FILE", 1, 1,
-		"Every event of the trace, one per row in file order (not time order), with every field;\n"
-		"string ids resolved to names, enumerations named, kernel names demangled beside the\n"
-		"mangled ones. Default format csv; json is one array, jsonl (JSON Lines) one object per\n"
-		"line and nothing else.",
-		opts,
-	};
-	char **files;
-	int nfiles, status;
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
-		return status;
+	fmt = GT_FMT_CSV;
+	types = NULL;
+}
+
+static int run(const struct gt_cmd_call *call)
+{
 	struct dump *d = calloc(1, sizeof *d);
 	if (!d)
-		return gt_error("dump: out of memory");
+		return GT_ERR_NOMEM;
 	d->fmt = fmt;
 	d->demangled_col = -1;
 	int rc = parse_types(d, types);
 	struct gt_reader *r = NULL;
-	if (!rc && (rc = gt_load_open(&r, files[0])) == 0)
-		rc = gt_cmd_print("dump", out_path, print, &(struct job){ d, r });
+	if (!rc && (rc = gt_load_open(&r, call->files[0])) == 0)
+		rc = gt_cmd_print(call, print, &(struct job){ d, r });
 	gt_reader_close(r);
 	gt_table_free(d->table);
 	for (size_t i = 0; i < d->ndemangled; i++)
@@ -265,3 +260,13 @@ int cmd_dump(int argc, char **argv)
 	free(d);
 	return rc;
 }
+
+const struct gt_command gt_cmd_dump = {
+	"dump", "every event, one per row, names resolved (csv, json)", "FILE", 1, 1,
+	"Every event of the trace, one per row in file order (not time order), with every field;\n"
+	"string ids resolved to names, enumerations named, kernel names demangled beside the\n"
+	"mangled ones. Default format csv; json is one array, jsonl (JSON Lines) one object per\n"
+	"line and nothing else.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(dump)

@@ -54,64 +54,67 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	return rc;
 }
 
-int cmd_export(int argc, char **argv)
+static int fmt, gz, quiet;
+static const char *range;
+static uint64_t start, end;
+static struct gt_name_filter kernels;
+
+static const struct gt_option options[] = {
+	GT_OPT_FORMAT_CHOICE(&fmt, formats,
+	                     "chrome: Trace Event JSON for Perfetto and chrome://tracing (default); "
+	                     "csv; sqlite: a database (-o FILE; schema in gputrace-sqlite(5))"),
+	{ .kind = GT_OPT_FLAG, .short_name = 'z', .long_name = "gzip", .value = &gz,
+	  .help = "compress the output with gzip (zlib, level 6), as Perfetto opens .json.gz" },
+	{ .kind = GT_OPT_TIME, .long_name = "start", .arg = "TIME", .value = &start,
+	  .help = "keep what overlaps the window from TIME (1.5s, 200ms, 350us) on the timeline" },
+	{ .kind = GT_OPT_TIME, .long_name = "end", .arg = "TIME", .value = &end,
+	  .help = "... to TIME (default: the end)" },
+	{ .kind = GT_OPT_STRING, .long_name = "range", .arg = "NAME[#N]", .value = &range,
+	  .help = "the window of the N-th instance of NVTX range NAME (default #1)" },
+	GT_OPT_KERNEL(&kernels),
+	{ .kind = GT_OPT_FLAG, .long_name = "quiet", .value = &quiet,
+	  .help = "no progress line on a terminal's stderr" },
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void)
 {
-	int fmt = GT_EXPORT_CHROME, gz = 0, quiet = 0;
-	const char *out_path = NULL, *range = NULL;
-	uint64_t start = UINT64_MAX, end = UINT64_MAX;
-	struct gt_name_filter kernels = { 0 };
-	char **files;
-	int nfiles, status;
-	const struct gt_option opts[] = {
-		GT_OPT_FORMAT_CHOICE(&fmt, formats,
-		                     "chrome: Trace Event JSON for Perfetto and chrome://tracing (default); "
-		                     "csv; sqlite: a database (-o FILE; schema in gputrace-sqlite(5))"),
-		{ .kind = GT_OPT_FLAG, .short_name = 'z', .long_name = "gzip", .value = &gz,
-		  .help = "compress the output with gzip (zlib, level 6), as Perfetto opens .json.gz" },
-		{ .kind = GT_OPT_TIME, .long_name = "start", .arg = "TIME", .value = &start,
-		  .help = "keep what overlaps the window from TIME (1.5s, 200ms, 350us) on the timeline" },
-		{ .kind = GT_OPT_TIME, .long_name = "end", .arg = "TIME", .value = &end,
-		  .help = "... to TIME (default: the end)" },
-		{ .kind = GT_OPT_STRING, .long_name = "range", .arg = "NAME[#N]", .value = &range,
-		  .help = "the window of the N-th instance of NVTX range NAME (default #1)" },
-		GT_OPT_KERNEL(&kernels),
-		{ .kind = GT_OPT_FLAG, .long_name = "quiet", .value = &quiet,
-		  .help = "no progress line on a terminal's stderr" },
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	const struct gt_usage usage = {
-		"export", "FILE...", 1, -1,
-		"Writes traces as a timeline: Chrome Trace Event JSON (one process per GPU and one for the\n"
-		"host, a track per stream and per thread, flow arrows from each launch to its kernel, NVTX\n"
-		"ranges, memory and clock counters; times in microseconds from the trace's first event), or\n"
-		"CSV with one row per event, or an SQLite database with a table per record type\n"
-		"(gputrace-sqlite(5)). Several traces (ranks) make one timeline on their aligned\n"
-		"clocks, with processes of their own. gpuanalyze(1) describes the mapping.",
-		opts,
-	};
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
-		return status;
-	if (range && (start != UINT64_MAX || end != UINT64_MAX)) {
-		gt_name_filter_release(&kernels);
+	fmt = GT_EXPORT_CHROME;
+	gz = quiet = 0;
+	range = NULL;
+	start = end = UINT64_MAX;
+	kernels = (struct gt_name_filter){ 0 };
+}
+
+static int run(const struct gt_cmd_call *call)
+{
+	if (range && (start != UINT64_MAX || end != UINT64_MAX))
 		return gt_error("export: --range gives the window itself: not with --start or --end (see "
 		                "'gpuanalyze export --help')");
-	}
 	if (fmt == GT_EXPORT_SQLITE) {
 		/* The database holds one whole trace: windows, filters and ranks are SQL's to apply. */
 		int narrowed = range || start != UINT64_MAX || end != UINT64_MAX || kernels.active;
-		gt_name_filter_release(&kernels);
-		if (narrowed || nfiles > 1)
+		if (narrowed || call->nfiles > 1)
 			return gt_error("export: --format sqlite writes one whole trace: no --start, --end, "
 			                "--range, --kernel or second trace (select in SQL instead)");
-		return export_sqlite(files[0], out_path, gz);
+		return export_sqlite(call->files[0], call->out_path, gz);
 	}
 	struct gt_export_options o = {
 		.format = fmt, .gzip = gz, .range = range, .kernels = &kernels,
 		.has_start = start != UINT64_MAX, .start_ns = start != UINT64_MAX ? start : 0,
 		.has_end = end != UINT64_MAX, .end_ns = end,
 	};
-	int rc = gt_cmd_print("export", out_path, print, &(struct job){ files, nfiles, &o, quiet });
-	gt_name_filter_release(&kernels);
-	return rc;
+	return gt_cmd_print(call, print, &(struct job){ call->files, call->nfiles, &o, quiet });
 }
+
+const struct gt_command gt_cmd_export = {
+	"export", "timeline for Perfetto / chrome://tracing (Chrome JSON), or CSV", "FILE...", 1, -1,
+	"Writes traces as a timeline: Chrome Trace Event JSON (one process per GPU and one for the\n"
+	"host, a track per stream and per thread, flow arrows from each launch to its kernel, NVTX\n"
+	"ranges, memory and clock counters; times in microseconds from the trace's first event), or\n"
+	"CSV with one row per event, or an SQLite database with a table per record type\n"
+	"(gputrace-sqlite(5)). Several traces (ranks) make one timeline on their aligned\n"
+	"clocks, with processes of their own. gpuanalyze(1) describes the mapping.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(export)

@@ -179,41 +179,43 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	return 0;
 }
 
-int cmd_findings(int argc, char **argv)
+static int fail_on;
+static enum gt_format fmt;
+
+static const struct gt_option options[] = {
+	GT_OPT_FORMAT(&fmt, GT_FMT_TEXT | GT_FMT_MD | GT_FMT_JSON),
+	{ .kind = GT_OPT_CHOICE, .long_name = "fail-on", .choices = severities, .value = &fail_on,
+	  .help = "exit 1 when a finding of this severity or higher exists (default: exit 0)" },
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void)
 {
-	int fail_on = -1;
-	const char *out_path = NULL;
-	enum gt_format fmt = GT_FMT_TEXT;
-	char **files;
-	int nfiles, status;
-	const struct gt_option opts[] = {
-		GT_OPT_FORMAT(&fmt, GT_FMT_TEXT | GT_FMT_MD | GT_FMT_JSON),
-		{ .kind = GT_OPT_CHOICE, .long_name = "fail-on", .choices = severities, .value = &fail_on,
-		  .help = "exit 1 when a finding of this severity or higher exists (default: exit 0)" },
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	const struct gt_usage usage = {
-		"findings", "FILE", 1, 1,
-		"What in the trace is worth fixing, or makes its numbers doubtful: synchronous and\n"
-		"pageable copies, synchronous memsets, device-wide synchronisation, GPU idle gaps, low\n"
-		"utilisation, first launches far slower than the rest, bimodal kernels, clocks that\n"
-		"moved or throttled, records lost. Each with where, what it cost and what to do.\n"
-		"gpuanalyze(1) defines every rule and threshold.",
-		opts,
-	};
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
-		return status;
+	fail_on = -1;
+	fmt = GT_FMT_TEXT;
+}
+
+static int run(const struct gt_cmd_call *call)
+{
 	struct gt_findings F;
-	int rc = gt_findings_run(&F, files[0], NULL);
-	if (rc == GT_ERR_NOMEM)
-		rc = gt_error("findings: out of memory");
+	int rc = gt_findings_run(&F, call->files[0], NULL);
 	if (!rc) {
 		struct printer p = { fmt, NULL, &F };
-		rc = gt_cmd_print("findings", out_path, print, &p);
+		rc = gt_cmd_print(call, print, &p);
 	}
 	if (!rc && fail_on >= 0 && gt_findings_max_severity(&F) >= fail_on)
 		rc = GT_EXIT_CHECK;
 	gt_findings_release(&F);
 	return rc;
 }
+
+const struct gt_command gt_cmd_findings = {
+	"findings", "what to fix: sync copies, idle gaps, warm-up, throttling, lost records", "FILE", 1, 1,
+	"What in the trace is worth fixing, or makes its numbers doubtful: synchronous and\n"
+	"pageable copies, synchronous memsets, device-wide synchronisation, GPU idle gaps, low\n"
+	"utilisation, first launches far slower than the rest, bimodal kernels, clocks that\n"
+	"moved or throttled, records lost. Each with where, what it cost and what to do.\n"
+	"gpuanalyze(1) defines every rule and threshold.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(findings)

@@ -263,19 +263,20 @@ static void print_json(struct gt_json *j, const struct gt_reader *r, const struc
 	gt_json_object_end(j);
 }
 
-/* The traces to describe, and how. */
-struct job {
-	enum gt_format fmt;
-	char **files;
-	int nfiles;
+static enum gt_format fmt;
+
+static const struct gt_option options[] = {
+	GT_OPT_FORMAT(&fmt, GT_FMT_TEXT | GT_FMT_JSON),
+	GT_OPT_END_OF_LIST,
 };
+
+static void reset(void) { fmt = GT_FMT_TEXT; }
 
 /* gt_cmd_printer: each trace in turn; one that cannot be read is reported (by load.h) and skipped,
  * and makes the status GT_EXIT_USAGE. */
 static int print(FILE *out, struct gt_json *j, void *ctx)
 {
-	const struct job *x = ctx;
-	enum gt_format fmt = x->fmt;
+	const struct gt_cmd_call *x = ctx;
 	j->inline_depth = 5;
 	if (fmt == GT_FMT_JSON) {
 		gt_json_object_begin(j);
@@ -310,25 +311,13 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	return rc;
 }
 
-int cmd_info(int argc, char **argv)
-{
-	enum gt_format fmt = GT_FMT_TEXT;
-	const char *out_path = NULL;
-	char **files;
-	int nfiles, status;
-	const struct gt_option opts[] = {
-		GT_OPT_FORMAT(&fmt, GT_FMT_TEXT | GT_FMT_JSON),
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	const struct gt_usage usage = {
-		"info", "FILE...", 1, -1,
-		"What each trace holds: format version, metadata, devices with their theoretical peaks,\n"
-		"records by type, dropped records by reason, chunks, whether the trace ends cleanly, and\n"
-		"whether it is synthetic.",
-		opts,
-	};
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
-		return status;
-	return gt_cmd_print("info", out_path, print, &(struct job){ fmt, files, nfiles });
-}
+static int run(const struct gt_cmd_call *call) { return gt_cmd_print(call, print, (void *)call); }
+
+const struct gt_command gt_cmd_info = {
+	"info", "what a trace holds: metadata, devices, record counts, losses", "FILE...", 1, -1,
+	"What each trace holds: format version, metadata, devices with their theoretical peaks,\n"
+	"records by type, dropped records by reason, chunks, whether the trace ends cleanly, and\n"
+	"whether it is synthetic.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(info)

@@ -1,4 +1,5 @@
-/* cmd_output.c: a subcommand's output from open to close (see cmd_output.h for why it is here).
+/* cmd_output.c: a subcommand's run, from its argv to its output's close (see cmd_output.h for why
+ * it is here), and the cmd_<name>() entries of commands.h.
  *
  * The order is the one the subcommands always had: the printer's failure is reported before the
  * output is closed, so a message about a short output comes after the message that explains it.
@@ -10,19 +11,51 @@
 #include "analyze/support/diag.h"
 #include "gputrace.h"
 #include "analyze/support/json_member.h"
+#include "analyze/support/options.h"
 #include "common/stats.h"
 
-int gt_cmd_print(const char *command, const char *out_path, gt_cmd_printer print, void *ctx)
+/* Options of a command, -o/--output not counted. */
+#define MAX_OPTIONS 32
+
+int gt_command_run(const struct gt_command *c, int argc, char **argv)
 {
-	FILE *out = gt_output_open(out_path);
+	struct gt_option opts[MAX_OPTIONS + 2];
+	size_t n = 0;
+	for (const struct gt_option *o = c->options; o && o->kind != GT_OPT_END; o++) {
+		if (n == MAX_OPTIONS)
+			return gt_error("%s: internal error: more than %d options", c->name, MAX_OPTIONS);
+		opts[n++] = *o;
+	}
+	/* -o is every command's last option, and the runner's: it opens the output (gt_cmd_print). */
+	struct gt_cmd_call call = { c, NULL, 0, -1, NULL };
+	opts[n++] = (struct gt_option)GT_OPT_OUTPUT(&call.out_path);
+	opts[n] = (struct gt_option)GT_OPT_END_OF_LIST;
+	const struct gt_usage usage = { c->name, c->operands, c->min_operands, c->max_operands,
+	                                c->description, opts };
+	if (c->reset)
+		c->reset();
+	int status;
+	if (!gt_options_parse_groups(&usage, argc, argv, &call.files, &call.nfiles, &status,
+	                             &call.dashdash_at))
+		return status;
+	status = c->run(&call);
+	if (status == GT_ERR_NOMEM)
+		status = gt_error("%s: out of memory", c->name);
+	gt_options_release(opts); /* the --kernel filters: run is done with them */
+	return status;
+}
+
+int gt_cmd_print(const struct gt_cmd_call *call, gt_cmd_printer print, void *ctx)
+{
+	FILE *out = gt_output_open(call->out_path);
 	if (!out)
 		return GT_EXIT_USAGE;
 	struct gt_json j;
 	gt_json_init(&j, out);
 	int rc = print(out, &j, ctx);
 	if (rc < 0)
-		rc = gt_error("%s: cannot print: %s", command, gt_strerror(rc));
-	int crc = gt_output_close(out, out_path);
+		rc = gt_error("%s: cannot print: %s", call->cmd->name, gt_strerror(rc));
+	int crc = gt_output_close(out, call->out_path);
 	return rc ? rc : crc;
 }
 

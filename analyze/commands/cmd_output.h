@@ -1,17 +1,20 @@
-/* cmd_output.h: one place that owns a subcommand's output: -o (or standard output), the printer's
- * failure message, closing and the write errors found only then.
+/* cmd_output.h: one place that owns a subcommand's run and its output: the options with -o, the
+ * output (the file -o names, or standard output), the printer's failure message, closing and the
+ * write errors found only then.
  *
- * Why it exists: every subcommand used to repeat the same lines (open the file named by -o,
- * start a JSON writer on it, print, turn a printer's error into "COMMAND: cannot print: REASON",
- * flush and close, check for a write error, pick the exit status). A copy that forgot the close
- * check would have reported a truncated output as a success; here there is one copy to get right.
- * A subcommand parses its options, runs its engine, then hands its printer to gt_cmd_print().
+ * Why it exists: every subcommand used to repeat the same lines (an option table ending in -o,
+ * the usage, the parse; then open the file named by -o, start a JSON writer on it, print, turn a
+ * printer's error into "COMMAND: cannot print: REASON", flush and close, check for a write error,
+ * pick the exit status). A copy that forgot the close check would have reported a truncated
+ * output as a success; here there is one copy to get right. gt_command_run() (commands.h) parses,
+ * the command's run computes and hands its printer to gt_cmd_print().
  * The facts that every command's JSON states (its head, the trace's state, the records left out,
  * the percentile rule) are written here too, by one function each.
  */
 #ifndef GT_CMD_OUTPUT_H
 #define GT_CMD_OUTPUT_H
 
+#include "analyze/commands/commands.h"
 #include "analyze/support/output.h"
 
 #include <stdint.h>
@@ -23,13 +26,13 @@
  * printer has already reported through diag.h (say, gt_error's GT_EXIT_USAGE). */
 typedef int (*gt_cmd_printer)(FILE *out, struct gt_json *json, void *ctx);
 
-/* Opens the output named by out_path (NULL or "-": standard output), runs print on it, reports a
- * printer's GT_ERR_* as "COMMAND: cannot print: REASON", closes the output and reports a write
- * error. Returns the exit status: GT_EXIT_OK, or GT_EXIT_USAGE when the output could not be opened,
+/* Opens the output named by call->out_path (NULL or "-": standard output), runs print on it,
+ * reports a printer's GT_ERR_* as "COMMAND: cannot print: REASON", closes the output and reports a
+ * write error. Returns the exit status: GT_EXIT_OK, or GT_EXIT_USAGE when the output could not be opened,
  * printed or written (the first of these failures decides; all of them are reported); a printer's
  * own positive status is returned as it is. A verdict (GT_EXIT_CHECK) is the caller's to add when
  * this returns GT_EXIT_OK. */
-int gt_cmd_print(const char *command, const char *out_path, gt_cmd_printer print, void *ctx);
+int gt_cmd_print(const struct gt_cmd_call *call, gt_cmd_printer print, void *ctx);
 
 /* ---- the notes every command's text and Markdown give on a trace ------------------------------
  * Written by gt_out_note (nothing in JSON or CSV, which carry the same facts as fields). */

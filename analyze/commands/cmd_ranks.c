@@ -896,48 +896,52 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	return trc;
 }
 
-int cmd_ranks(int argc, char **argv)
+/* The options; reset() gives them their defaults (0 where none is named) before each parse. */
+struct args {
+	uint64_t warmup, limit;
+	const char *range;
+	enum gt_format fmt;
+};
+static struct args arg;
+
+static const struct gt_option options[] = {
+	{ .kind = GT_OPT_STRING, .long_name = "range", .arg = "NAME", .value = &arg.range,
+	  .help = "a step is an instance of the NVTX range NAME (default: the most frequent "
+	          "top-level range common to every rank)" },
+	{ .kind = GT_OPT_UINT, .long_name = "warmup", .arg = "N", .value = &arg.warmup,
+	  .help = "drop the first N launches of each kernel and the first N steps, in each trace "
+	          "(default 0)" },
+	{ .kind = GT_OPT_UINT, .long_name = "steps", .arg = "N", .value = &arg.limit,
+	  .help = "text and md: show the first N steps (default 50; 0: all); json and csv hold all" },
+	GT_OPT_FORMAT(&arg.fmt, GT_FMT_ALL),
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void) { arg = (struct args){ .limit = 50, .fmt = GT_FMT_TEXT }; }
+
+static int run(const struct gt_cmd_call *call)
 {
-	uint64_t warmup = 0, limit = 50;
-	const char *range = NULL, *out_path = NULL;
-	enum gt_format fmt = GT_FMT_TEXT;
-	char **files;
-	int nfiles, status;
-	const struct gt_option opts[] = {
-		{ .kind = GT_OPT_STRING, .long_name = "range", .arg = "NAME", .value = &range,
-		  .help = "a step is an instance of the NVTX range NAME (default: the most frequent "
-		          "top-level range common to every rank)" },
-		{ .kind = GT_OPT_UINT, .long_name = "warmup", .arg = "N", .value = &warmup,
-		  .help = "drop the first N launches of each kernel and the first N steps, in each trace "
-		          "(default 0)" },
-		{ .kind = GT_OPT_UINT, .long_name = "steps", .arg = "N", .value = &limit,
-		  .help = "text and md: show the first N steps (default 50; 0: all); json and csv hold all" },
-		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	const struct gt_usage usage = {
-		"ranks", "FILE...", 1, -1,
-		"Traces of one job's processes (one per rank, as GPUTRACE_OUTPUT's %r and %p make them),\n"
-		"side by side: rank, host, pid and devices of each; their times aligned on CLOCK_REALTIME\n"
-		"through each trace's clock pairings, with the alignment's uncertainty; kernel statistics\n"
-		"per rank and merged, and each kernel's spread across ranks; per step (NVTX range, else\n"
-		"interval between host synchronisations) the slowest rank and by how much it lagged;\n"
-		"peer-to-peer copy bandwidth per device pair against the link's peak. gpuanalyze(1)\n"
-		"defines every column.",
-		opts,
-	};
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
-		return status;
 	struct gt_ranks g;
-	struct gt_ranks_options o = { range, warmup };
-	int rc = gt_ranks_run(&g, files, (size_t)nfiles, &o);
-	if (rc == GT_ERR_NOMEM)
-		return gt_error("ranks: out of memory");
+	struct gt_ranks_options o = { arg.range, arg.warmup };
+	int rc = gt_ranks_run(&g, call->files, (size_t)call->nfiles, &o);
 	if (rc)
 		return rc;
-	struct job x = { fmt, &g, &o, limit };
-	rc = gt_cmd_print("ranks", out_path, print, &x);
+	struct job x = { arg.fmt, &g, &o, arg.limit };
+	rc = gt_cmd_print(call, print, &x);
 	gt_ranks_release(&g);
 	return rc;
 }
+
+const struct gt_command gt_cmd_ranks = {
+	"ranks", "one trace per process: ranks aligned, per-rank and merged kernels, stragglers, peer copies",
+	"FILE...", 1, -1,
+	"Traces of one job's processes (one per rank, as GPUTRACE_OUTPUT's %r and %p make them),\n"
+	"side by side: rank, host, pid and devices of each; their times aligned on CLOCK_REALTIME\n"
+	"through each trace's clock pairings, with the alignment's uncertainty; kernel statistics\n"
+	"per rank and merged, and each kernel's spread across ranks; per step (NVTX range, else\n"
+	"interval between host synchronisations) the slowest rank and by how much it lagged;\n"
+	"peer-to-peer copy bandwidth per device pair against the link's peak. gpuanalyze(1)\n"
+	"defines every column.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(ranks)

@@ -41,44 +41,40 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	return rc;
 }
 
-int cmd_report(int argc, char **argv)
+static struct gt_report_options opt;
+static uint64_t top, seed;
+static int quiet;
+
+static const struct gt_option options[] = {
+	{ .kind = GT_OPT_STRING, .long_name = "baseline", .arg = "FILE", .value = &opt.baseline,
+	  .help = "compare with this trace (as gpuanalyze diff BASELINE FILE)" },
+	{ .kind = GT_OPT_STRING, .long_name = "shadow", .arg = "LIB", .value = &opt.refs,
+	  .help = "check correctness: replay the trace's captures on this reference library" },
+	GT_OPT_WARMUP(&opt.warmup),
+	{ .kind = GT_OPT_UINT, .long_name = "top", .arg = "N", .value = &top,
+	  .help = "kernels in the tables (default 10; the figure shows at most 8)" },
+	{ .kind = GT_OPT_PERCENT, .long_name = "threshold", .arg = "PCT%", .value = &opt.diff.threshold,
+	  .help = "the comparison's threshold, with its unit (default 5%)" },
+	{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N", .value = &seed,
+	  .help = "seed of the comparison's bootstrap (default 1)" },
+	{ .kind = GT_OPT_FLAG, .long_name = "quiet", .value = &quiet,
+	  .help = "no progress line on a terminal's stderr" },
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void)
 {
-	struct gt_report_options o;
-	gt_report_options_default(&o);
-	const char *out_path = NULL;
-	uint64_t top = o.top, seed = o.diff.seed;
-	int quiet = 0;
-	char **files;
-	int nfiles, status;
-	const struct gt_option opts[] = {
-		{ .kind = GT_OPT_STRING, .long_name = "baseline", .arg = "FILE", .value = &o.baseline,
-		  .help = "compare with this trace (as gpuanalyze diff BASELINE FILE)" },
-		{ .kind = GT_OPT_STRING, .long_name = "shadow", .arg = "LIB", .value = &o.refs,
-		  .help = "check correctness: replay the trace's captures on this reference library" },
-		GT_OPT_WARMUP(&o.warmup),
-		{ .kind = GT_OPT_UINT, .long_name = "top", .arg = "N", .value = &top,
-		  .help = "kernels in the tables (default 10; the figure shows at most 8)" },
-		{ .kind = GT_OPT_PERCENT, .long_name = "threshold", .arg = "PCT%", .value = &o.diff.threshold,
-		  .help = "the comparison's threshold, with its unit (default 5%)" },
-		{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N", .value = &seed,
-		  .help = "seed of the comparison's bootstrap (default 1)" },
-		{ .kind = GT_OPT_FLAG, .long_name = "quiet", .value = &quiet,
-		  .help = "no progress line on a terminal's stderr" },
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	const struct gt_usage usage = {
-		"report", "FILE", 1, 1,
-		"Writes the benchmark report of a trace in Markdown: hardware, toolkit, clock state, sizes,\n"
-		"method, correctness (shadow replay, or \"not checked\"), results (top kernels, end to end per\n"
-		"frame, copy bandwidth, findings), the comparison with a baseline, and limitations. With\n"
-		"-o REPORT.md, figures REPORT-kernels.svg and REPORT-split.svg are written beside it.",
-		opts,
-	};
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
-		return status;
-	o.top = top ? (size_t)top : 1;
-	o.diff.seed = seed;
+	gt_report_options_default(&opt);
+	top = opt.top;
+	seed = opt.diff.seed;
+	quiet = 0;
+}
+
+static int run(const struct gt_cmd_call *call)
+{
+	const char *out_path = call->out_path;
+	opt.top = top ? (size_t)top : 1;
+	opt.diff.seed = seed;
 	/* Figures beside the report: REPORT.md -> REPORT-kernels.svg, linked by its own name. */
 	char prefix[4096], link[4096];
 	int to_file = out_path && strcmp(out_path, "-") != 0;
@@ -87,7 +83,7 @@ int cmd_report(int argc, char **argv)
 		/* /dev/stdout, a FIFO, a device node, a symbolic link: the report goes there, but there
 		 * is no folder of the user's beside it for REPORT-kernels.svg (/dev-kernels.svg...). */
 		gt_warn("report: '%s' is not a regular file: no figures are written beside it", out_path);
-		o.no_figures = "the report's -o path is not a regular file, and figures go only beside one";
+		opt.no_figures = "the report's -o path is not a regular file, and figures go only beside one";
 		to_file = 0;
 	}
 	if (to_file) {
@@ -99,8 +95,18 @@ int cmd_report(int argc, char **argv)
 			prefix[n - 3] = '\0';
 		const char *slash = strrchr(prefix, '/');
 		snprintf(link, sizeof link, "%s", slash ? slash + 1 : prefix);
-		o.figures = prefix;
-		o.link_prefix = link;
+		opt.figures = prefix;
+		opt.link_prefix = link;
 	}
-	return gt_cmd_print("report", out_path, print, &(struct job){ files[0], &o, quiet });
+	return gt_cmd_print(call, print, &(struct job){ call->files[0], &opt, quiet });
 }
+
+const struct gt_command gt_cmd_report = {
+	"report", "the benchmark report: hardware, toolkit, sizes, method, correctness, result", "FILE", 1, 1,
+	"Writes the benchmark report of a trace in Markdown: hardware, toolkit, clock state, sizes,\n"
+	"method, correctness (shadow replay, or \"not checked\"), results (top kernels, end to end per\n"
+	"frame, copy bandwidth, findings), the comparison with a baseline, and limitations. With\n"
+	"-o REPORT.md, figures REPORT-kernels.svg and REPORT-split.svg are written beside it.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(report)

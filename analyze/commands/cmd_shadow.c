@@ -581,31 +581,27 @@ static int print_report(FILE *out, struct gt_json *json, void *ctx)
 	return x->fmt == F_JSON ? print_json(x) : x->fmt == F_JUNIT ? print_junit(x) : print_text(x, x->fmt == F_MD);
 }
 
-int cmd_shadow(int argc, char **argv)
+static const char *ref_path;
+static int fmt;
+static struct gt_name_filter filter;
+
+static const struct gt_option options[] = {
+	GT_OPT_REF(&ref_path),
+	GT_OPT_KERNEL(&filter),
+	GT_OPT_FORMAT_CHOICE(&fmt, formats, "output format (default text)"),
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void)
 {
-	const char *ref_path = NULL, *out_path = NULL;
-	int fmt = F_TEXT;
-	struct gt_name_filter filter = { 0 };
-	char **files;
-	int nfiles, status;
-	const struct gt_option opts[] = {
-		GT_OPT_REF(&ref_path),
-		GT_OPT_KERNEL(&filter),
-		GT_OPT_FORMAT_CHOICE(&fmt, formats, "output format (default text)"),
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	const struct gt_usage usage = {
-		"shadow", "FILE", 1, 1,
-		"Replays every captured kernel launch of the trace (GPUTRACE_SHADOW) on its CPU reference from\n"
-		"LIB, on the captured inputs, and compares the reference's outputs with the GPU's: per launch\n"
-		"the verdict, mismatches, the worst element and the ULP histogram. Exit 0 when every selected\n"
-		"launch was checked and passed; 1 when any failed, or could not be checked (no reference,\n"
-		"memory not captured); 2 for a usage or input error.",
-		opts,
-	};
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
-		return status;
+	ref_path = NULL;
+	fmt = F_TEXT;
+	filter = (struct gt_name_filter){ 0 };
+}
+
+static int run(const struct gt_cmd_call *call)
+{
+	const char *trace = call->files[0];
 	int rc = GT_EXIT_OK;
 	struct gt_refs *refs = NULL;
 	struct gt_shadow_report rep;
@@ -620,7 +616,7 @@ int cmd_shadow(int argc, char **argv)
 		rc = gt_error("cannot load reference library '%s': %s", ref_path, err);
 		goto done;
 	}
-	int src = gt_shadow_run(files[0], refs, &filter, &rep);
+	int src = gt_shadow_run(trace, refs, &filter, &rep);
 	if (src > 0) {
 		rc = src;
 		goto done;
@@ -632,20 +628,30 @@ int cmd_shadow(int argc, char **argv)
 	if (rep.n == 0) {
 		if (filter.active && rep.info.captures)
 			rc = gt_error("shadow: no captured launch in '%s' is of a kernel matching --kernel '%s' "
-			              "(the trace holds %" PRIu64 " captures)", files[0], filter.pattern,
+			              "(the trace holds %" PRIu64 " captures)", trace, filter.pattern,
 			              rep.info.captures);
 		else
 			rc = gt_error("shadow: '%s' holds no captured launches (record with "
-			              "GPUTRACE_SHADOW=PATTERN to capture some)", files[0]);
+			              "GPUTRACE_SHADOW=PATTERN to capture some)", trace);
 		goto done;
 	}
-	struct ctx x = { files[0], refs, &rep, NULL, fmt };
-	rc = gt_cmd_print("shadow", out_path, print_report, &x);
+	struct ctx x = { trace, refs, &rep, NULL, fmt };
+	rc = gt_cmd_print(call, print_report, &x);
 	if (rc == GT_EXIT_OK && !gt_shadow_all_passed(&rep))
 		rc = GT_EXIT_CHECK;
 done:
 	gt_shadow_report_release(&rep);
 	gt_refs_free(refs);
-	gt_name_filter_release(&filter);
 	return rc;
 }
+
+const struct gt_command gt_cmd_shadow = {
+	"shadow", "captured launches replayed on CPU references, compared per element", "FILE", 1, 1,
+	"Replays every captured kernel launch of the trace (GPUTRACE_SHADOW) on its CPU reference from\n"
+	"LIB, on the captured inputs, and compares the reference's outputs with the GPU's: per launch\n"
+	"the verdict, mismatches, the worst element and the ULP histogram. Exit 0 when every selected\n"
+	"launch was checked and passed; 1 when any failed, or could not be checked (no reference,\n"
+	"memory not captured); 2 for a usage or input error.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(shadow)

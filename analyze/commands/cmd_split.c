@@ -371,54 +371,57 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	return trc;
 }
 
-int cmd_split(int argc, char **argv)
+/* The options; reset() gives them their defaults (0 where none is named) before each parse. */
+struct args {
+	uint64_t warmup, limit;
+	const char *range;
+	enum gt_format fmt;
+	int distribution_only;
+};
+static struct args arg;
+
+static const struct gt_option options[] = {
+	{ .kind = GT_OPT_STRING, .long_name = "range", .arg = "NAME", .value = &arg.range,
+	  .help = "units are the instances of the NVTX range NAME (default: the most frequent "
+	          "top-level range)" },
+	{ .kind = GT_OPT_UINT, .long_name = "warmup", .arg = "N", .value = &arg.warmup,
+	  .help = "drop the first N units, by start time (default 0)" },
+	{ .kind = GT_OPT_UINT, .long_name = "units", .arg = "N", .value = &arg.limit,
+	  .help = "text and md: show the first N units (default 50; 0: all); json and csv hold all" },
+	GT_OPT_FORMAT(&arg.fmt, GT_FMT_ALL),
+	{ .kind = GT_OPT_FLAG, .long_name = "distribution", .value = &arg.distribution_only,
+	  .help = "csv: the distribution across units (one row per column of the units) "
+	          "instead of the units" },
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void) { arg = (struct args){ .limit = 50, .fmt = GT_FMT_TEXT }; }
+
+static int run(const struct gt_cmd_call *call)
 {
-	uint64_t warmup = 0, limit = 50;
-	const char *range = NULL, *out_path = NULL;
-	enum gt_format fmt = GT_FMT_TEXT;
-	int distribution_only = 0;
-	char **files;
-	int nfiles, status;
-	const struct gt_option opts[] = {
-		{ .kind = GT_OPT_STRING, .long_name = "range", .arg = "NAME", .value = &range,
-		  .help = "units are the instances of the NVTX range NAME (default: the most frequent "
-		          "top-level range)" },
-		{ .kind = GT_OPT_UINT, .long_name = "warmup", .arg = "N", .value = &warmup,
-		  .help = "drop the first N units, by start time (default 0)" },
-		{ .kind = GT_OPT_UINT, .long_name = "units", .arg = "N", .value = &limit,
-		  .help = "text and md: show the first N units (default 50; 0: all); json and csv hold all" },
-		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
-		{ .kind = GT_OPT_FLAG, .long_name = "distribution", .value = &distribution_only,
-		  .help = "csv: the distribution across units (one row per column of the units) "
-		          "instead of the units" },
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	const struct gt_usage usage = {
-		"split", "FILE", 1, 1,
-		"Where the time of each unit of work goes: per instance of an NVTX range (a frame, a\n"
-		"step), else per interval between host synchronisations, else for the whole process:\n"
-		"wall (end to end), GPU kernel busy (union of kernel intervals), copies by direction,\n"
-		"copy/kernel overlap, API time, launch latency and GPU idle; then median, MAD, p90 and\n"
-		"p99 of each across units. gpuanalyze(1) defines every column.",
-		opts,
-	};
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
-		return status;
 	/* CSV holds one kind of row, so that a query over the whole file means what it says: the
 	 * units, or with --distribution their statistics. The other formats show both. */
-	if (distribution_only && fmt != GT_FMT_CSV)
+	if (arg.distribution_only && arg.fmt != GT_FMT_CSV)
 		return gt_error("split: --distribution is for --format csv (text, md and json always show "
 		                "the distribution)");
 	struct gt_split s;
-	struct gt_split_options o = { range, warmup };
-	int rc = gt_split_run(&s, files[0], &o);
-	if (rc == GT_ERR_NOMEM)
-		rc = gt_error("split: out of memory");
+	struct gt_split_options o = { arg.range, arg.warmup };
+	int rc = gt_split_run(&s, call->files[0], &o);
 	if (!rc) {
-		struct job x = { fmt, &s, warmup, limit, distribution_only };
-		rc = gt_cmd_print("split", out_path, print, &x);
+		struct job x = { arg.fmt, &s, arg.warmup, arg.limit, arg.distribution_only };
+		rc = gt_cmd_print(call, print, &x);
 	}
 	gt_split_release(&s);
 	return rc;
 }
+
+const struct gt_command gt_cmd_split = {
+	"split", "per frame or step: end to end vs kernel, copies, API, launch latency, idle", "FILE", 1, 1,
+	"Where the time of each unit of work goes: per instance of an NVTX range (a frame, a\n"
+	"step), else per interval between host synchronisations, else for the whole process:\n"
+	"wall (end to end), GPU kernel busy (union of kernel intervals), copies by direction,\n"
+	"copy/kernel overlap, API time, launch latency and GPU idle; then median, MAD, p90 and\n"
+	"p99 of each across units. gpuanalyze(1) defines every column.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(split)

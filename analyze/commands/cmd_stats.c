@@ -243,47 +243,47 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	return trc;
 }
 
-int cmd_stats(int argc, char **argv)
+static enum gt_format fmt;
+
+static const struct gt_option options[] = {
+	GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void) { fmt = GT_FMT_TEXT; }
+
+static int run(const struct gt_cmd_call *call)
 {
-	enum gt_format fmt = GT_FMT_TEXT;
-	const char *out_path = NULL;
-	char **files;
-	int nfiles, status;
-	const struct gt_option opts[] = {
-		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	const struct gt_usage usage = {
-		"stats", "REPORT FILE", 2, 2,
-		"The summary reports of `nsys stats`, with their names and columns:\n"
-		"  cuda_api_sum           CUDA API calls per function: calls, total, avg, median, min, max, stddev\n"
-		"  nvtx_sum               NVTX ranges per domain, name and style: instances and duration statistics\n"
-		"  nvtx_kern_sum          kernels per NVTX range: range instances, launches, GPU duration statistics\n"
-		"                         (a kernel counts in each range that holds the start of its launching call)\n"
-		"  cuda_gpu_kern_sum      GPU kernels per name: launches and duration statistics\n"
-		"  cuda_gpu_mem_time_sum  copies per kind, and memsets: duration statistics\n"
-		"  cuda_gpu_mem_size_sum  copies per kind, and memsets: size statistics (MB = 10^6 bytes)\n"
-		"  kern_launch_sum        launches per kernel and configuration: grid, block, shared memory,\n"
-		"                         registers, count, total and median duration\n"
-		"Durations in ns, end - start of the CUPTI timestamps. gpuanalyze(1) defines every column.",
-		opts,
-	};
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
-		return status;
+	const char *name = call->files[0];
 	int kind = -1;
 	for (int k = 0; gt_stats_report_names[k]; k++)
-		if (!strcmp(files[0], gt_stats_report_names[k]))
+		if (!strcmp(name, gt_stats_report_names[k]))
 			kind = k;
 	if (kind < 0)
 		return gt_error("stats: unknown report '%s' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, "
-		                "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum or kern_launch_sum)", files[0]);
+		                "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum or kern_launch_sum)", name);
 	struct gt_stats_report rep;
-	int rc = gt_stats_report_run(&rep, kind, files[1]);
-	if (rc == GT_ERR_NOMEM)
-		rc = gt_error("stats: out of memory");
+	int rc = gt_stats_report_run(&rep, kind, call->files[1]);
 	if (!rc)
-		rc = gt_cmd_print("stats", out_path, print, &(struct job){ fmt, &rep });
+		rc = gt_cmd_print(call, print, &(struct job){ fmt, &rep });
 	gt_stats_report_release(&rep);
 	return rc;
 }
+
+const struct gt_command gt_cmd_stats = {
+	"stats", "nsys-style reports: cuda_api_sum, nvtx_sum, nvtx_kern_sum, kernels, copies, launches",
+	"REPORT FILE", 2, 2,
+	"The summary reports of `nsys stats`, with their names and columns:\n"
+	"  cuda_api_sum           CUDA API calls per function: calls, total, avg, median, min, max, stddev\n"
+	"  nvtx_sum               NVTX ranges per domain, name and style: instances and duration statistics\n"
+	"  nvtx_kern_sum          kernels per NVTX range: range instances, launches, GPU duration statistics\n"
+	"                         (a kernel counts in each range that holds the start of its launching call)\n"
+	"  cuda_gpu_kern_sum      GPU kernels per name: launches and duration statistics\n"
+	"  cuda_gpu_mem_time_sum  copies per kind, and memsets: duration statistics\n"
+	"  cuda_gpu_mem_size_sum  copies per kind, and memsets: size statistics (MB = 10^6 bytes)\n"
+	"  kern_launch_sum        launches per kernel and configuration: grid, block, shared memory,\n"
+	"                         registers, count, total and median duration\n"
+	"Durations in ns, end - start of the CUPTI timestamps. gpuanalyze(1) defines every column.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(stats)

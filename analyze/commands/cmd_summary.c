@@ -297,54 +297,59 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	return trc;
 }
 
-int cmd_summary(int argc, char **argv)
+static uint64_t warmup, top;
+static int sort;
+static enum gt_format fmt;
+static struct gt_name_filter filter;
+
+static const struct gt_option options[] = {
+	GT_OPT_WARMUP(&warmup),
+	GT_OPT_KERNEL(&filter),
+	{ .kind = GT_OPT_CHOICE, .long_name = "sort", .choices = sort_names, .value = &sort,
+	  .help = "order of the rows: total time, median, launch count (descending) or name" },
+	GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
+	{ .kind = GT_OPT_UINT, .long_name = "top", .arg = "N", .value = &top,
+	  .help = "show only the first N kernels after sorting (default: all)" },
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void)
 {
-	uint64_t warmup = 0, top = 0;
-	int sort = GT_SORT_TOTAL;
-	enum gt_format fmt = GT_FMT_TEXT;
-	const char *out_path = NULL;
-	struct gt_name_filter filter = { 0 };
-	char **files;
-	int nfiles, status;
-	const struct gt_option opts[] = {
-		GT_OPT_WARMUP(&warmup),
-		GT_OPT_KERNEL(&filter),
-		{ .kind = GT_OPT_CHOICE, .long_name = "sort", .choices = sort_names, .value = &sort,
-		  .help = "order of the rows: total time, median, launch count (descending) or name" },
-		GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
-		{ .kind = GT_OPT_UINT, .long_name = "top", .arg = "N", .value = &top,
-		  .help = "show only the first N kernels after sorting (default: all)" },
-		GT_OPT_OUTPUT(&out_path),
-		GT_OPT_END_OF_LIST,
-	};
-	const struct gt_usage usage = {
-		"summary", "FILE...", 1, -1,
-		"Per-kernel statistics of " MEASURED ":\n"
-		"launches, total time, share of kernel time, median, MAD (raw and x1.4826), p90, p99, min,\n"
-		"max, mean, stddev, IQR, outliers; then the same for memcpy by copy kind and memory kinds,\n"
-		"and memset. Several files are merged by kernel name. gpuanalyze(1) defines each statistic.",
-		opts,
-	};
-	if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
-		return status;
+	warmup = top = 0;
+	sort = GT_SORT_TOTAL;
+	fmt = GT_FMT_TEXT;
+	filter = (struct gt_name_filter){ 0 };
+}
+
+static int run(const struct gt_cmd_call *call)
+{
 	struct gt_summary s;
 	int rc = 0;
 	if (gt_summary_init(&s, warmup) != 0) {
-		rc = gt_error("summary: out of memory");
+		rc = GT_ERR_NOMEM;
 		goto done;
 	}
-	for (int i = 0; i < nfiles && !rc; i++)
-		rc = gt_summary_add_trace(&s, files[i]);
+	for (int i = 0; i < call->nfiles && !rc; i++)
+		rc = gt_summary_add_trace(&s, call->files[i]);
 	if (rc)
 		goto done;
 	if (gt_summary_finish(&s, &filter) != 0) {
-		rc = gt_error("summary: out of memory");
+		rc = GT_ERR_NOMEM;
 		goto done;
 	}
 	gt_summary_sort(&s, (enum gt_summary_sort)sort);
-	rc = gt_cmd_print("summary", out_path, print, &(struct job){ fmt, &s, warmup, sort, top, &filter });
+	rc = gt_cmd_print(call, print, &(struct job){ fmt, &s, warmup, sort, top, &filter });
 done:
 	gt_summary_release(&s);
-	gt_name_filter_release(&filter);
 	return rc;
 }
+
+const struct gt_command gt_cmd_summary = {
+	"summary", "per-kernel statistics", "FILE...", 1, -1,
+	"Per-kernel statistics of " MEASURED ":\n"
+	"launches, total time, share of kernel time, median, MAD (raw and x1.4826), p90, p99, min,\n"
+	"max, mean, stddev, IQR, outliers; then the same for memcpy by copy kind and memory kinds,\n"
+	"and memset. Several files are merged by kernel name. gpuanalyze(1) defines each statistic.",
+	options, reset, run,
+};
+GT_COMMAND_ENTRY(summary)

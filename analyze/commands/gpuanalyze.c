@@ -11,17 +11,19 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Adding a subcommand FOO (in the manner of git's builtin.h):
+/* Adding a subcommand FOO (in the manner of git's builtin.h and perf's run_builtin):
  *
- *  1. analyze/commands/cmd_foo.c with `int cmd_foo(int argc, char **argv)`: a struct gt_usage with its
- *     option table (options.h; reuse GT_OPT_FORMAT/KERNEL/WARMUP/OUTPUT for the common options),
- *     gt_options_parse(), traces read with gt_load_*() (load.h), output through output.h, errors
- *     through gt_error() (diag.h), and the printer handed to gt_cmd_print() (cmd_output.h), which
- *     opens -o, reports a printer's error and the write error found at the close, and gives the
- *     exit status. Argument parsing and printing only: the computation goes in an engine file
- *     (analyze/engines/foo.c + foo.h) that never sees argv, so tests can call it.
- *  2. Declare cmd_foo in analyze/commands/commands.h and add its row to the table below (alphabetical order
- *     is not required; the order here is the order of `gpuanalyze --help`).
+ *  1. analyze/commands/cmd_foo.c defining `const struct gt_command gt_cmd_foo` (commands.h): its
+ *     name, one-line help, operands and --help paragraph; its options (options.h; reuse
+ *     GT_OPT_FORMAT/KERNEL/WARMUP for the common ones; -o is added by the runner) storing into the
+ *     file's static variables, with a reset function giving them their defaults; and its run
+ *     function: traces read with gt_load_*() (load.h), errors through gt_error() (diag.h), the
+ *     printer handed to gt_cmd_print() (cmd_output.h), which opens -o, reports a printer's error
+ *     and the write error found at the close, and gives the exit status. Printing only: the
+ *     computation goes in an engine file (analyze/engines/foo.c + foo.h) that never sees argv, so
+ *     tests can call it.
+ *  2. Add X(foo) to GT_COMMAND_LIST in analyze/commands/commands.h (alphabetical order is not
+ *     required; the order there is the order of `gpuanalyze --help`).
  *  3. man/gpuanalyze.1: a subsection under COMMANDS with the synopsis line exactly as
  *     `gpuanalyze foo --help` prints it (tests/cli/test_gpuanalyze_help.sh fails otherwise), its
  *     options, and what it measures.
@@ -31,30 +33,26 @@
  *
  * The Makefile needs nothing: analyze/module.mk builds every .c file in the subfolders of analyze/.
  */
-const struct gt_command gt_commands[] = {
-	{ "info", cmd_info, "what a trace holds: metadata, devices, record counts, losses" },
-	{ "dump", cmd_dump, "every event, one per row, names resolved (csv, json)" },
-	{ "summary", cmd_summary, "per-kernel statistics" },
-	{ "split", cmd_split, "per frame or step: end to end vs kernel, copies, API, launch latency, idle" },
-	{ "bandwidth", cmd_bandwidth, "copy bandwidth by direction, memory kind and size, against peaks" },
-	{ "findings", cmd_findings, "what to fix: sync copies, idle gaps, warm-up, throttling, lost records" },
-	{ "shadow", cmd_shadow, "captured launches replayed on CPU references, compared per element" },
-	{ "calibrate", cmd_calibrate, "a tolerance from the spread of correct results, tried on planted errors" },
-	{ "diff", cmd_diff, "A/B per kernel: both medians, speedup, CI, rank test, verdict; exit 1 if slower" },
-	{ "ranks", cmd_ranks, "one trace per process: ranks aligned, per-rank and merged kernels, stragglers, peer copies" },
-	{ "report", cmd_report, "the benchmark report: hardware, toolkit, sizes, method, correctness, result" },
-	{ "export", cmd_export, "timeline for Perfetto / chrome://tracing (Chrome JSON), or CSV" },
-	{ "stats", cmd_stats, "nsys-style reports: cuda_api_sum, nvtx_sum, nvtx_kern_sum, kernels, copies, launches" },
-	{ NULL, NULL, NULL },
-};
+#define GT_COMMAND_ROW(name) &gt_cmd_##name,
+const struct gt_command *const gt_commands[] = { GT_COMMAND_LIST(GT_COMMAND_ROW) NULL };
+#undef GT_COMMAND_ROW
+
+/* The command named name, or NULL. */
+static const struct gt_command *find(const char *name)
+{
+	for (const struct gt_command *const *c = gt_commands; *c; c++)
+		if (strcmp((*c)->name, name) == 0)
+			return *c;
+	return NULL;
+}
 
 static void usage(FILE *f)
 {
 	fputs("usage: gpuanalyze [-V | --version] [-h | --help] COMMAND [ARGS]\n\n"
 	      "Analyzes gputrace traces (.gtrace) offline.\n\ncommands:\n",
 	      f);
-	for (const struct gt_command *c = gt_commands; c->name; c++)
-		fprintf(f, "  %-12s %s\n", c->name, c->help);
+	for (const struct gt_command *const *c = gt_commands; *c; c++)
+		fprintf(f, "  %-12s %s\n", (*c)->name, (*c)->help);
 	fputs("\n'gpuanalyze COMMAND --help' shows a command's options; gpuanalyze(1) defines every "
 	      "statistic.\nExit status: 0 ok, 1 a check failed, 2 usage or input error.\n",
 	      f);
@@ -70,11 +68,10 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
 		if (strcmp(cmd, "help") == 0 && argc > 2) {
 			/* `gpuanalyze help CMD` is `gpuanalyze CMD --help`. */
-			for (const struct gt_command *c = gt_commands; c->name; c++) {
-				if (strcmp(c->name, argv[2]) == 0) {
-					char *av[] = { argv[2], "--help", NULL };
-					return c->fn(2, av);
-				}
+			const struct gt_command *c = find(argv[2]);
+			if (c) {
+				char *av[] = { argv[2], "--help", NULL };
+				return gt_command_run(c, 2, av);
 			}
 			return gt_error("unknown command '%s' (see 'gpuanalyze --help')", argv[2]);
 		}
@@ -85,9 +82,9 @@ int main(int argc, char **argv)
 		printf("gpuanalyze %s (trace format %d.%d)\n", GT_VERSION, GT_FORMAT_MAJOR, GT_FORMAT_MINOR);
 		return fflush(stdout) == 0 ? GT_EXIT_OK : GT_EXIT_USAGE;
 	}
-	for (const struct gt_command *c = gt_commands; c->name; c++)
-		if (strcmp(c->name, cmd) == 0)
-			return c->fn(argc - 1, argv + 1);
+	const struct gt_command *c = find(cmd);
+	if (c)
+		return gt_command_run(c, argc - 1, argv + 1);
 	if (cmd[0] == '-')
 		return gt_error("unknown option '%s' (see 'gpuanalyze --help')", cmd);
 	return gt_error("unknown command '%s' (see 'gpuanalyze --help')", cmd);

@@ -5,6 +5,8 @@
  */
 #include "analyze/engines/align.h"
 
+#include "common/grow.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,14 +46,10 @@ int gt_align_add(struct gt_align *a, const struct gt_clock_sync *s)
 		a->unusable++;
 		return 0;
 	}
-	if (a->npairs == a->cap) {
-		size_t cap = a->cap ? 2 * a->cap : 4;
-		struct gt_clock_sync *p = realloc(a->pairs, cap * sizeof *p);
-		if (!p)
-			return GT_ERR_NOMEM;
-		a->pairs = p;
-		a->cap = cap;
-	}
+	struct gt_clock_sync *p = gt_grow(a->pairs, &a->cap, a->npairs, sizeof *p, 4);
+	if (!p)
+		return GT_ERR_NOMEM;
+	a->pairs = p;
 	a->pairs[a->npairs++] = *s;
 	a->pairings = a->npairs;
 	return 0;

@@ -12,11 +12,14 @@
  * the bit patterns of positive doubles, which order as the values do, by stats.h's radix sort.
  */
 #include "analyze/engines/bandwidth.h"
+#include "analyze/engines/event_origin.h"
 
 #include "analyze/support/diag.h"
 #include "analyze/support/growbuf.h"
 #include "analyze/support/idmap.h"
 #include "analyze/support/load.h"
+#include "analyze/support/trace_end.h"
+#include "analyze/support/zgrow.h"
 #include "common/grow.h"
 #include "common/stats.h"
 
@@ -248,17 +251,8 @@ static int on_api(struct gt_bandwidth *b, const struct gt_reader *r, const struc
 {
 	struct bw_state *st = b->state;
 	uint32_t id = a->name_id <= gt_reader_string_count(r) ? a->name_id : 0;
-	if (id >= st->nsync_name) {
-		size_t n = st->nsync_name ? st->nsync_name : 256;
-		while (n <= id)
-			n *= 2;
-		signed char *q = realloc(st->sync_name, n);
-		if (!q)
-			return GT_ERR_NOMEM;
-		memset(q + st->nsync_name, 0, n - st->nsync_name);
-		st->sync_name = q;
-		st->nsync_name = n;
-	}
+	if (id >= st->nsync_name && gt_zgrow((void **)&st->sync_name, &st->nsync_name, (size_t)id + 1, 1, 256))
+		return GT_ERR_NOMEM;
 	if (!st->sync_name[id])
 		st->sync_name[id] = is_sync_copy_call(gt_reader_string(r, id)) ? 1 : -1;
 	if (st->sync_name[id] < 0)
@@ -273,9 +267,7 @@ static int on_api(struct gt_bandwidth *b, const struct gt_reader *r, const struc
 int gt_bw_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
 {
 	struct gt_bandwidth *b = ctx;
-	uint64_t t = gt_tl_event_time(ev);
-	if (t && (!b->origin || t < b->origin))
-		b->origin = t;
+	gt_event_origin(&b->origin, ev);
 	if (ev->type == GT_REC_MEMCPY)
 		return on_memcpy(b, &ev->u.memcpy);
 	if (ev->type == GT_REC_API)
@@ -286,12 +278,7 @@ int gt_bw_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev
 int gt_bw_end_pass(struct gt_bandwidth *b, const struct gt_reader *r)
 {
 	struct bw_state *st = b->state;
-	struct gt_tail t;
-	gt_reader_tail(r, &t);
-	b->complete = t.complete;
-	b->lost_bytes = t.lost_bytes;
-	const char *syn = gt_load_synthetic(r);
-	if (syn && !b->synthetic && !(b->synthetic = strdup(syn)))
+	if (gt_trace_end(r, &b->complete, &b->lost_bytes, &b->synthetic))
 		return GT_ERR_NOMEM;
 	if (gt_tl_vec_sort(&st->syncs))
 		return GT_ERR_NOMEM;

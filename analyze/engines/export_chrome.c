@@ -31,6 +31,15 @@ static inline void put_escaped(struct ex *x, const char *s)
 	free(e);
 }
 
+/* s as a JSON string, or null when there is none (an option not given). */
+static void put_escaped_or_null(struct ex *x, const char *s)
+{
+	if (s)
+		put_escaped(x, s);
+	else
+		PUTS(&x->o, "null");
+}
+
 /* A slice's shown duration: its own, unless its ends are mapped onto another clock. */
 static uint64_t shown_dur(const struct ex *x, uint64_t start, uint64_t end)
 {
@@ -602,19 +611,13 @@ static void window_data(struct ex *x)
 		else
 			put_us(o, x->win->end);
 		PUTS(o, ",\"range\":");
-		if (op->range)
-			put_escaped(x, op->range);
-		else
-			PUTS(o, "null");
+		put_escaped_or_null(x, op->range);
 		PUTS(o, "}");
 	} else {
 		PUTS(o, "null");
 	}
 	PUTS(o, ",\"kernel_filter\":");
-	if (op->kernels && op->kernels->active)
-		put_escaped(x, op->kernels->pattern);
-	else
-		PUTS(o, "null");
+	put_escaped_or_null(x, op->kernels && op->kernels->active ? op->kernels->pattern : NULL);
 	PUTS(o, ",\"records_left_out\":");
 	put_u64(o, x->win->left_out);
 }
@@ -636,32 +639,30 @@ void gt_ex_other_data(struct ex *x)
 	}
 	window_data(x);
 	PUTS(o, ",\"synthetic\":");
-	if (x->synthetic)
-		put_escaped(x, x->synthetic);
-	else
-		PUTS(o, "null");
+	put_escaped_or_null(x, x->synthetic);
 	PUTS(o, ",\"complete\":");
 	if (x->complete)
 		PUTS(o, "true");
 	else
 		PUTS(o, "false");
-	PUTS(o, ",\"slices\":");
-	put_u64(o, s->slices);
-	PUTS(o, ",\"tracks\":");
-	put_u64(o, s->tracks);
-	PUTS(o, ",\"overlap_tracks\":");
-	put_u64(o, s->subtracks);
-	PUTS(o, ",\"slices_on_overlap_tracks\":");
-	put_u64(o, s->overlapped);
-	PUTS(o, ",\"flows\":");
-	put_u64(o, s->flows);
-	PUTS(o, ",\"flows_capped\":");
-	put_u64(o, s->flows_capped);
-	PUTS(o, ",\"flows_unmapped\":");
-	put_u64(o, s->flows_unmapped);
-	PUTS(o, ",\"bad_times_left_out\":");
-	put_u64(o, s->bad_times);
-	PUTS(o, ",\"nvtx_unclosed_left_out\":");
-	put_u64(o, s->unclosed);
+	/* The result's counts, in the order readers of otherData have always seen them. */
+	const struct {
+		const char *key;
+		uint64_t n;
+	} counts[] = {
+		{ ",\"slices\":", s->slices },
+		{ ",\"tracks\":", s->tracks },
+		{ ",\"overlap_tracks\":", s->subtracks },
+		{ ",\"slices_on_overlap_tracks\":", s->overlapped },
+		{ ",\"flows\":", s->flows },
+		{ ",\"flows_capped\":", s->flows_capped },
+		{ ",\"flows_unmapped\":", s->flows_unmapped },
+		{ ",\"bad_times_left_out\":", s->bad_times },
+		{ ",\"nvtx_unclosed_left_out\":", s->unclosed },
+	};
+	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+		put_str(o, counts[i].key);
+		put_u64(o, counts[i].n);
+	}
 	PUTS(o, "}}\n");
 }

@@ -4,6 +4,8 @@
  * its own: it reads the slices pass 1 collected and leaves the moved list pass 2 reads. */
 #include "analyze/engines/export_internal.h"
 
+#include "common/grow.h"
+
 #define MAX_LANES 65535u
 
 /* ---- placing slices on lanes ----------------------------------------------------------------- */
@@ -125,18 +127,15 @@ static void placer_release(struct placer *p)
 	free(p->blocked);
 }
 
-static int grow_array(void **a, size_t *cap, size_t need, size_t elem)
+/* Room for one more after the n elements of *a (common/grow.h's doubling): 0 or GT_ERR_NOMEM. */
+static int grow_array(void **a, size_t *cap, size_t n, size_t elem)
 {
-	if (need <= *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 8;
-	while (c < need)
-		c *= 2;
-	void *q = realloc(*a, c * elem);
+	if (n < *cap)
+		return 0; /* the common case, per slice: no call */
+	void *q = gt_grow(*a, cap, n, elem, 8);
 	if (!q)
 		return GT_ERR_NOMEM;
 	*a = q;
-	*cap = c;
 	return 0;
 }
 
@@ -179,7 +178,7 @@ static size_t tree_first(const struct placer *p, uint64_t bound)
 
 static int heap_push(struct placer *p, uint64_t end, size_t lane)
 {
-	if (grow_array((void **)&p->heap, &p->capheap, p->nheap + 1, sizeof *p->heap))
+	if (grow_array((void **)&p->heap, &p->capheap, p->nheap, sizeof *p->heap))
 		return GT_ERR_NOMEM;
 	size_t i = p->nheap++;
 	while (i && p->heap[(i - 1) / 2].end > end) {
@@ -223,7 +222,7 @@ static int lane_rekey(struct placer *p, size_t l)
 		key = L->stack[L->n - 1].end;
 	else {
 		key = 0;
-		if (grow_array((void **)&p->blocked, &p->capblocked, p->nblocked + 1, sizeof *p->blocked))
+		if (grow_array((void **)&p->blocked, &p->capblocked, p->nblocked, sizeof *p->blocked))
 			return GT_ERR_NOMEM;
 		p->blocked[p->nblocked++] = l;
 	}
@@ -266,7 +265,7 @@ static int placer_put(struct placer *p, uint64_t st, uint64_t en, size_t *lane)
 		if (p->nl == MAX_LANES) {
 			l = p->nl - 1; /* cannot happen in a real trace; the last lane takes the rest */
 		} else {
-			if (grow_array((void **)&p->lanes, &p->capl, p->nl + 1, sizeof *p->lanes))
+			if (grow_array((void **)&p->lanes, &p->capl, p->nl, sizeof *p->lanes))
 				return GT_ERR_NOMEM;
 			memset(&p->lanes[p->nl++], 0, sizeof *p->lanes);
 			if (p->nl > p->tsize && tree_grow(p))
@@ -276,7 +275,7 @@ static int placer_put(struct placer *p, uint64_t st, uint64_t en, size_t *lane)
 	}
 	struct lane *L = &p->lanes[l];
 	if (p->nest) {
-		if (grow_array((void **)&L->stack, &L->cap, L->n + 1, sizeof *L->stack) || heap_push(p, en, l))
+		if (grow_array((void **)&L->stack, &L->cap, L->n, sizeof *L->stack) || heap_push(p, en, l))
 			return GT_ERR_NOMEM;
 		L->stack[L->n++] = (struct gt_tl_span){ st, en };
 	}

@@ -4,23 +4,16 @@
 #include "analyze/engines/export_internal.h"
 
 #include "analyze/support/demangle.h"
+#include "analyze/support/zgrow.h"
 
 /* The name of string id `id`, escaped, demangled or not; cached per id with its length (*len). */
 const char *gt_ex_name_of(struct ex *x, const struct gt_reader *r, uint32_t id, int demangle, size_t *len)
 {
 	if (id > gt_reader_string_count(r))
 		id = 0;
-	if (id >= x->nnames) {
-		size_t n = x->nnames ? x->nnames : 256;
-		while (n <= id)
-			n *= 2;
-		struct cname *a = realloc(x->names, n * 2 * sizeof *a);
-		if (!a)
-			return NULL;
-		memset(a + 2 * x->nnames, 0, (n - x->nnames) * 2 * sizeof *a);
-		x->names = a;
-		x->nnames = n;
-	}
+	/* Two entries per id (raw, demangled): one element of the table is the pair. */
+	if (id >= x->nnames && gt_zgrow((void **)&x->names, &x->nnames, (size_t)id + 1, 2 * sizeof *x->names, 256))
+		return NULL;
 	struct cname *c = &x->names[2 * (size_t)id + (demangle ? 1 : 0)];
 	if (!c->s) {
 		const char *s = gt_reader_string(r, id);

@@ -6,6 +6,7 @@
  * parent is known only once every range of its thread is, so they are kept and written last.
  */
 #include "analyze/engines/export_sqlite.h"
+#include "analyze/engines/event_origin.h"
 
 #include "analyze/commands/commands.h"
 #include "analyze/support/demangle.h"
@@ -14,6 +15,8 @@
 #include "schema.h"
 #include "analyze/support/kname.h"
 #include "analyze/support/load.h"
+#include "analyze/support/zgrow.h"
+#include "common/grow.h"
 #include "analyze/engines/peaks.h"
 #include "analyze/engines/timeline.h"
 
@@ -217,17 +220,8 @@ static struct names *names_of(struct sq *s, const struct gt_reader *r, uint32_t 
 {
 	if (id > gt_reader_string_count(r))
 		id = 0;
-	if (id >= s->nnames) {
-		size_t n = s->nnames ? s->nnames : 256;
-		while (n <= id)
-			n *= 2;
-		struct names *a = realloc(s->names, n * sizeof *a);
-		if (!a)
-			return NULL;
-		memset(a + s->nnames, 0, (n - s->nnames) * sizeof *a);
-		s->names = a;
-		s->nnames = n;
-	}
+	if (id >= s->nnames && gt_zgrow((void **)&s->names, &s->nnames, (size_t)id + 1, sizeof *s->names, 256))
+		return NULL;
 	struct names *c = &s->names[id];
 	if (!c->clean && !(c->clean = gt_esc_dup(gt_esc_utf8, gt_reader_string(r, id))))
 		return NULL;
@@ -455,14 +449,10 @@ static int other_row(struct sq *s, const struct gt_event *ev)
 
 static int keep_nvtx(struct sq *s, const struct gt_nvtx *n)
 {
-	if (s->nnvtx == s->capnvtx) {
-		size_t cap = s->capnvtx ? s->capnvtx * 2 : 256;
-		struct nvtx_row *q = realloc(s->nvtx, cap * sizeof *q);
-		if (!q)
-			return GT_ERR_NOMEM;
-		s->nvtx = q;
-		s->capnvtx = cap;
-	}
+	struct nvtx_row *q = gt_grow(s->nvtx, &s->capnvtx, s->nnvtx, sizeof *q, 256);
+	if (!q)
+		return GT_ERR_NOMEM;
+	s->nvtx = q;
 	s->nvtx[s->nnvtx].n = *n;
 	s->nvtx[s->nnvtx++].parent = 0;
 	return 0;
@@ -475,9 +465,7 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 		return 0; /* reported already: read on to the end rather than have the loader say more */
 	if (ev->type >= GT_REC_FIRST_FIXED) {
 		s->events++;
-		uint64_t t = gt_tl_event_time(ev);
-		if (t && (!s->origin || t < s->origin))
-			s->origin = t;
+		gt_event_origin(&s->origin, ev);
 	}
 	int rc;
 	switch (ev->type) {

@@ -1,9 +1,11 @@
 /* export_window.c: the prescan, the shared clock, the window and the kernel filter (export_window.h). */
 #include "analyze/engines/export_window.h"
+#include "analyze/engines/event_origin.h"
 
 #include "analyze/support/demangle.h"
 #include "analyze/support/diag.h"
 #include "analyze/support/load.h"
+#include "analyze/support/zgrow.h"
 #include "analyze/support/progress.h"
 #include "analyze/engines/timeline.h"
 
@@ -43,9 +45,7 @@ struct scan {
 static int scan_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
 {
 	struct scan *s = ctx;
-	uint64_t t = gt_tl_event_time(ev);
-	if (t && (!s->f->origin || t < s->f->origin))
-		s->f->origin = t;
+	gt_event_origin(&s->f->origin, ev);
 	if (ev->type == GT_REC_CLOCK_SYNC)
 		return gt_align_add(&s->f->align, &ev->u.clock_sync);
 	if (ev->type != GT_REC_NVTX || !s->range)
@@ -247,17 +247,8 @@ static int kernel_kept(struct gt_xwin *w, const struct gt_reader *r, uint32_t id
 	 * table as large as the id (4 GiB for one hostile record). */
 	if (id > gt_reader_string_count(r))
 		id = 0;
-	if (id >= w->nname_keep) {
-		size_t n = w->nname_keep ? w->nname_keep : 256;
-		while (n <= id)
-			n *= 2;
-		uint8_t *a = realloc(w->name_keep, n);
-		if (!a)
-			return GT_ERR_NOMEM;
-		memset(a + w->nname_keep, 0, n - w->nname_keep);
-		w->name_keep = a;
-		w->nname_keep = n;
-	}
+	if (id >= w->nname_keep && gt_zgrow((void **)&w->name_keep, &w->nname_keep, (size_t)id + 1, 1, 256))
+		return GT_ERR_NOMEM;
 	if (!w->name_keep[id]) {
 		const char *s = gt_reader_string(r, id);
 		char *d = s[0] ? gt_demangle(s) : NULL;

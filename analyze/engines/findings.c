@@ -9,6 +9,7 @@
  * and another spreads the union of busy time over the utilisation slices, with no union kept.
  */
 #include "analyze/engines/findings.h"
+#include "analyze/engines/event_origin.h"
 #include "analyze/support/api_calls.h"
 
 #include "analyze/engines/bandwidth.h"
@@ -16,6 +17,8 @@
 #include "analyze/support/idmap.h"
 #include "analyze/support/kname.h"
 #include "analyze/support/load.h"
+#include "analyze/support/trace_end.h"
+#include "analyze/support/zgrow.h"
 #include "common/grow.h"
 #include "common/stats.h"
 #include "analyze/engines/timeline.h"
@@ -173,28 +176,12 @@ static uint32_t known_id(const struct gt_reader *r, uint32_t id)
 	return id <= gt_reader_string_count(r) && id < LBL_COPY ? id : 0;
 }
 
-static int grow(void **p, size_t *n, size_t need, size_t elem)
-{
-	if (need <= *n)
-		return 0;
-	size_t m = *n ? *n : 16;
-	while (m < need)
-		m *= 2;
-	char *q = realloc(*p, m * elem);
-	if (!q)
-		return GT_ERR_NOMEM;
-	memset(q + *n * elem, 0, (m - *n) * elem);
-	*p = q;
-	*n = m;
-	return 0;
-}
-
 static struct devops *devops_for(struct findings_pass *p, uint32_t device)
 {
 	size_t i = gt_idmap_get(&p->dev_index, device);
 	if (i != SIZE_MAX)
 		return &p->dev[i];
-	if ((p->ndev == p->capdev && grow((void **)&p->dev, &p->capdev, p->ndev + 1, sizeof *p->dev)) ||
+	if ((p->ndev == p->capdev && gt_zgrow((void **)&p->dev, &p->capdev, p->ndev + 1, sizeof *p->dev, 16)) ||
 	    gt_idmap_put(&p->dev_index, device, p->ndev))
 		return NULL;
 	struct devops *d = &p->dev[p->ndev++];
@@ -241,7 +228,7 @@ static int on_kernel(struct findings_pass *p, const struct gt_reader *r, const s
 	if ((k->flags & GT_KERNEL_BAD_TIMES) || k->end < k->start)
 		return 0;
 	uint32_t id = known_id(r, k->name_id);
-	if (id >= p->nk && grow((void **)&p->k, &p->nk, (size_t)id + 1, sizeof *p->k))
+	if (id >= p->nk && gt_zgrow((void **)&p->k, &p->nk, (size_t)id + 1, sizeof *p->k, 16))
 		return GT_ERR_NOMEM;
 	struct kacc *a = &p->k[id];
 	if (a->n == a->cap) {
@@ -299,7 +286,7 @@ static int on_api(struct findings_pass *p, const struct gt_reader *r, const stru
 {
 	p->F->apis++;
 	uint32_t id = known_id(r, a->name_id);
-	if (id >= p->napi_kind && grow((void **)&p->api_kind, &p->napi_kind, (size_t)id + 1, 1))
+	if (id >= p->napi_kind && gt_zgrow((void **)&p->api_kind, &p->napi_kind, (size_t)id + 1, 1, 16))
 		return GT_ERR_NOMEM;
 	if (!p->api_kind[id]) {
 		const char *n = gt_reader_string(r, id);
@@ -319,7 +306,7 @@ static int on_clock(struct findings_pass *p, const struct gt_clock_sample *c)
 			k = &p->clk[i];
 	if (!k) {
 		size_t cap = p->nclk;
-		if (grow((void **)&p->clk, &cap, p->nclk + 1, sizeof *p->clk))
+		if (gt_zgrow((void **)&p->clk, &cap, p->nclk + 1, sizeof *p->clk, 16))
 			return GT_ERR_NOMEM;
 		k = &p->clk[p->nclk++];
 		memset(k, 0, sizeof *k);
@@ -355,9 +342,7 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 {
 	struct findings_pass *p = ctx;
 	struct gt_findings *F = p->F;
-	uint64_t t = gt_tl_event_time(ev);
-	if (t && (!F->origin || t < F->origin))
-		F->origin = t;
+	gt_event_origin(&F->origin, ev);
 	int rc = gt_bw_record(p->bw, r, ev);
 	if (rc)
 		return rc;
@@ -412,7 +397,7 @@ static int add(struct gt_findings *F, const char *id, int sev, char *what, char 
                char *how, char *todo)
 {
 	struct gt_finding *f = NULL;
-	if (what && where && how && todo && !grow((void **)&F->f, &F->cap, F->n + 1, sizeof *F->f))
+	if (what && where && how && todo && !gt_zgrow((void **)&F->f, &F->cap, F->n + 1, sizeof *F->f, 16))
 		f = &F->f[F->n];
 	if (!f) {
 		free(what);
@@ -478,6 +463,25 @@ static const char *pct_of_span(const struct gt_findings *F, double cost, char *b
 		snprintf(buf, len, "no GPU span");
 	return buf;
 }
+
+/* The META keys the recorder writes when another CUPTI client got in its way: each is a finding on
+ * the whole trace that quotes the key's value inside its what. */
+struct client_rule {
+	const char *key, *id;
+	int sev;
+	const char *what, *what_after, *how, *todo;
+};
+static const struct client_rule client_rules[] = {
+	{ "tracing.collision", "tracing-collision", GT_SEV_ERROR,
+	  "another CUPTI client registered activity buffers while gputrace recorded, so CUPTI handed buffers "
+	  "to the wrong client: ",
+	  "", "unknown: records went to the other client",
+	  "Record without other profilers in the process (torch.profiler, nsys, Nsight Compute)" },
+	{ "tracing.other_clients_refused", "other-clients-refused", GT_SEV_WARNING,
+	  "the program tried to start another CUPTI client (its own profiler), which was refused: ",
+	  "; this trace is whole, that profiler's output is not", "not a cost in this trace",
+	  "Profile with one tool at a time; disable the program's own profiler while recording" },
+};
 
 static int rule_losses(struct findings_pass *p, const struct gt_reader *r)
 {
@@ -571,26 +575,11 @@ static int rule_losses(struct findings_pass *p, const struct gt_reader *r)
 			return GT_ERR_NOMEM;
 		set_where(last(F), p->tracing_off_ts, F->origin, -1);
 	}
-	const char *coll = gt_reader_meta(r, "tracing.collision");
-	if (coll) {
-		if (add(F, "tracing-collision", GT_SEV_ERROR,
-		        fmt("another CUPTI client registered activity buffers while gputrace recorded, so "
-		            "CUPTI handed buffers to the wrong client: %s",
-		            coll),
-		        fmt("the whole trace"), NAN, fmt("unknown: records went to the other client"),
-		        fmt("Record without other profilers in the process (torch.profiler, nsys, Nsight "
-		            "Compute)")))
-			return GT_ERR_NOMEM;
-	}
-	const char *other = gt_reader_meta(r, "tracing.other_clients_refused");
-	if (other) {
-		if (add(F, "other-clients-refused", GT_SEV_WARNING,
-		        fmt("the program tried to start another CUPTI client (its own profiler), which was "
-		            "refused: %s; this trace is whole, that profiler's output is not",
-		            other),
-		        fmt("the whole trace"), NAN, fmt("not a cost in this trace"),
-		        fmt("Profile with one tool at a time; disable the program's own profiler while "
-		            "recording")))
+	for (size_t i = 0; i < sizeof client_rules / sizeof client_rules[0]; i++) {
+		const struct client_rule *c = &client_rules[i];
+		const char *v = gt_reader_meta(r, c->key);
+		if (v && add(F, c->id, c->sev, fmt("%s%s%s", c->what, v, c->what_after), fmt("the whole trace"), NAN,
+		             fmt("%s", c->how), fmt("%s", c->todo)))
 			return GT_ERR_NOMEM;
 	}
 	return 0;
@@ -1262,12 +1251,7 @@ static void pass_release(struct findings_pass *p)
 static int finish(struct findings_pass *p, const struct gt_reader *r)
 {
 	struct gt_findings *F = p->F;
-	struct gt_tail t;
-	gt_reader_tail(r, &t);
-	F->complete = t.complete;
-	F->lost_bytes = t.lost_bytes;
-	const char *syn = gt_load_synthetic(r);
-	if (syn && !(F->synthetic = strdup(syn)))
+	if (gt_trace_end(r, &F->complete, &F->lost_bytes, &F->synthetic))
 		return GT_ERR_NOMEM;
 	for (size_t i = 0; i < p->ndev; i++) {
 		struct devops *d = &p->dev[i];

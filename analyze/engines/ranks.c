@@ -8,10 +8,14 @@
  * results: nothing per event is kept beyond what the summaries keep and the collectives' union.
  */
 #include "analyze/engines/ranks.h"
+#include "analyze/engines/event_origin.h"
 
 #include "analyze/support/diag.h"
 #include "analyze/support/load.h"
+#include "analyze/support/trace_end.h"
+#include "analyze/support/zgrow.h"
 #include "analyze/engines/peaks.h"
+#include "common/grow.h"
 #include "common/stats.h"
 
 #include <ctype.h>
@@ -101,14 +105,10 @@ static int on_copy(struct pass *p, const struct gt_memcpy *m)
 		pe->no_rate++;
 		return 0;
 	}
-	if (pe->nrates == pe->cap) {
-		size_t cap = pe->cap ? 2 * pe->cap : 16;
-		double *r = realloc(pe->rates, cap * sizeof *r);
-		if (!r)
-			return GT_ERR_NOMEM;
-		pe->rates = r;
-		pe->cap = cap;
-	}
+	double *rates = gt_grow(pe->rates, &pe->cap, pe->nrates, sizeof *rates, 16);
+	if (!rates)
+		return GT_ERR_NOMEM;
+	pe->rates = rates;
 	double ns = (double)(m->end - m->start);
 	pe->time_ns += ns;
 	pe->rates[pe->nrates++] = (double)m->bytes / ns; /* bytes per ns = decimal GB/s */
@@ -122,17 +122,8 @@ static int on_kernel(struct pass *p, const struct gt_reader *rd, const struct gt
 	/* An id the trace never defined (a corrupt record) names no kernel: it must not make the
 	 * table as large as the id (up to 4 GiB for one hostile record). */
 	uint32_t id = k->name_id > gt_reader_string_count(rd) ? 0 : k->name_id;
-	if (id >= p->ncoll) {
-		size_t n = p->ncoll ? p->ncoll : 64;
-		while (n <= id)
-			n *= 2;
-		uint8_t *c = realloc(p->coll, n);
-		if (!c)
-			return GT_ERR_NOMEM;
-		memset(c + p->ncoll, 0, n - p->ncoll);
-		p->coll = c;
-		p->ncoll = n;
-	}
+	if (id >= p->ncoll && gt_zgrow((void **)&p->coll, &p->ncoll, (size_t)id + 1, 1, 64))
+		return GT_ERR_NOMEM;
 	if (!p->coll[id])
 		p->coll[id] = gt_ranks_is_collective(gt_reader_string(rd, id)) ? 1 : 2;
 	if (p->coll[id] != 1)
@@ -150,9 +141,7 @@ static int on_record(void *ctx, const struct gt_reader *rd, const struct gt_even
 {
 	struct pass *p = ctx;
 	struct gt_rank *r = p->r;
-	uint64_t t = gt_tl_event_time(ev);
-	if (t && (!r->origin || t < r->origin))
-		r->origin = t;
+	gt_event_origin(&r->origin, ev);
 	int rc;
 	switch (ev->type) {
 	case GT_REC_CLOCK_SYNC:
@@ -252,18 +241,11 @@ static int read_trace(struct gt_ranks *g, size_t index, const char *path)
 	if ((rc = gt_summary_file_end(&r->summary, rd)) != 0 ||
 	    (rc = gt_summary_file_end(&g->merged, rd)) != 0)
 		goto out;
-	struct gt_tail t;
-	gt_reader_tail(rd, &t);
-	r->complete = t.complete;
-	r->lost_bytes = t.lost_bytes;
-	int nomem = 0;
+	int nomem = gt_trace_end(rd, &r->complete, &r->lost_bytes, &r->synthetic) != 0;
 	r->rank_meta = dup_meta(rd, "process.rank", &nomem);
 	r->rank_from = dup_meta(rd, "process.rank_from", &nomem);
 	r->host = dup_meta(rd, "host.name", &nomem);
 	r->pid = dup_meta(rd, "process.pid", &nomem);
-	const char *syn = gt_load_synthetic(rd);
-	if (syn && !(r->synthetic = strdup(syn)))
-		nomem = 1;
 	if (nomem) {
 		rc = GT_ERR_NOMEM;
 		goto out;

@@ -14,11 +14,14 @@
  * in O(log n) instead, with the same numbers (see "units that overlap each other" below).
  */
 #include "analyze/engines/split.h"
+#include "analyze/engines/event_origin.h"
 #include "analyze/support/api_calls.h"
 
 #include "analyze/support/diag.h"
 #include "analyze/support/growbuf.h"
 #include "analyze/support/load.h"
+#include "analyze/support/trace_end.h"
+#include "analyze/support/zgrow.h"
 #include "analyze/engines/timeline.h"
 #include "analyze/engines/wavelet.h"
 
@@ -125,22 +128,6 @@ struct pass {
 	uint64_t proc_start, proc_end;
 };
 
-static int grow_bytes(void **p, size_t *n, size_t need, size_t elem)
-{
-	if (need <= *n)
-		return 0;
-	size_t m = *n ? *n : 64;
-	while (m < need)
-		m *= 2;
-	char *q = realloc(*p, m * elem);
-	if (!q)
-		return GT_ERR_NOMEM;
-	memset(q + *n * elem, 0, (m - *n) * elem);
-	*p = q;
-	*n = m;
-	return 0;
-}
-
 static inline void extent(struct pass *p, uint64_t start, uint64_t end)
 {
 	if (!p->have_t) {
@@ -171,7 +158,7 @@ enum api_class { API_LAUNCH = 1, API_OTHER, API_SYNC };
  * Resolved once per name; -1 without memory. */
 static int api_class(struct pass *p, const struct gt_reader *r, uint32_t id)
 {
-	if (id >= p->napi_launch && grow_bytes((void **)&p->api_launch, &p->napi_launch, (size_t)id + 1, 1))
+	if (id >= p->napi_launch && gt_zgrow((void **)&p->api_launch, &p->napi_launch, (size_t)id + 1, 1, 64))
 		return -1;
 	if (!p->api_launch[id]) {
 		const char *n = gt_reader_string(r, id);
@@ -212,9 +199,7 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 {
 	struct pass *p = ctx;
 	struct gt_split *s = p->s;
-	uint64_t t = gt_tl_event_time(ev);
-	if (t && (!s->origin || t < s->origin))
-		s->origin = t;
+	gt_event_origin(&s->origin, ev);
 	switch (ev->type) {
 	case GT_REC_KERNEL: {
 		const struct gt_kernel *k = &ev->u.kernel;
@@ -820,7 +805,8 @@ static int choose(struct pass *p, const struct gt_reader *r)
 		if (!(x->name_id & RANGE_TOP))
 			continue;
 		uint32_t id = RANGE_NAME(x);
-		if (id >= p->ncounts && grow_bytes((void **)&p->counts, &p->ncounts, (size_t)id + 1, sizeof *p->counts))
+		if (id >= p->ncounts &&
+		    gt_zgrow((void **)&p->counts, &p->ncounts, (size_t)id + 1, sizeof *p->counts, 64))
 			return GT_ERR_NOMEM;
 		struct name_count *c = &p->counts[id];
 		if (!c->count)
@@ -850,7 +836,8 @@ static int choose(struct pass *p, const struct gt_reader *r)
 		for (size_t i = 0; i < p->ranges.n; i++) {
 			const struct range *x = gt_tl_vec_at(&p->ranges, i);
 			uint32_t id = RANGE_NAME(x);
-			if (id >= p->nrange_match && grow_bytes((void **)&p->range_match, &p->nrange_match, (size_t)id + 1, 1))
+			if (id >= p->nrange_match &&
+			    gt_zgrow((void **)&p->range_match, &p->nrange_match, (size_t)id + 1, 1, 64))
 				return GT_ERR_NOMEM;
 			if (!p->range_match[id])
 				p->range_match[id] = strcmp(gt_reader_string(r, id), p->o->range) == 0 ? 1 : 2;
@@ -1385,12 +1372,7 @@ static void pass_release(struct pass *p)
 static int finish(struct pass *p, const struct gt_reader *r)
 {
 	struct gt_split *s = p->s;
-	struct gt_tail t;
-	gt_reader_tail(r, &t);
-	s->complete = t.complete;
-	s->lost_bytes = t.lost_bytes;
-	const char *syn = gt_load_synthetic(r);
-	if (syn && !(s->synthetic = strdup(syn)))
+	if (gt_trace_end(r, &s->complete, &s->lost_bytes, &s->synthetic))
 		return GT_ERR_NOMEM;
 	/* Sync records are off by default (CUPTI's sync kind costs every launch, issue 12): a trace
 	 * without them is cut at its synchronising API calls instead, which the defaults record. */

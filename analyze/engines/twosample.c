@@ -237,37 +237,6 @@ static int mwu_exact_sf(size_t m, size_t n, double u, double *p)
 	return 0;
 }
 
-/* The merge walk shared by both element types: U1 and the tie term, from tie groups read off the
- * two sorted samples. U1 = sum over x of (#y below it + half the #y equal to it), which is
- * R1 - n1 (n1 + 1) / 2 written with integers and halves only, so it is exact. */
-#define MWU_WALK(T)                                                                               \
-	static void mwu_walk_##T(const T *x, size_t n1, const T *y, size_t n2, double *u1,         \
-	                         double *tie_term)                                                 \
-	{                                                                                          \
-		size_t i = 0, j = 0;                                                               \
-		double u = 0, tt = 0;                                                              \
-		while (i < n1 || j < n2) {                                                         \
-			T v = i < n1 && (j >= n2 || x[i] <= y[j]) ? x[i] : y[j];                   \
-			size_t tx = 0, ty = 0, ylt = j;                                            \
-			while (i < n1 && x[i] == v) {                                              \
-				i++;                                                               \
-				tx++;                                                              \
-			}                                                                          \
-			while (j < n2 && y[j] == v) {                                              \
-				j++;                                                               \
-				ty++;                                                              \
-			}                                                                          \
-			u += (double)tx * ((double)ylt + 0.5 * (double)ty);                        \
-			double t = (double)(tx + ty);                                              \
-			if (t > 1)                                                                 \
-				tt += t * t * t - t;                                               \
-		}                                                                                  \
-		*u1 = u;                                                                           \
-		*tie_term = tt;                                                                    \
-	}
-MWU_WALK(uint64_t)
-MWU_WALK(double)
-
 static int mwu_finish(size_t n1, size_t n2, double u1, double tie_term, struct gt_mwu *out)
 {
 	out->u1 = u1;
@@ -313,22 +282,44 @@ static void mwu_empty(struct gt_mwu *out)
 	out->method = GT_MWU_NONE;
 }
 
-int gt_mwu_sorted_u64(const uint64_t *x, size_t n1, const uint64_t *y, size_t n2, struct gt_mwu *out)
-{
-	mwu_empty(out);
-	if (!n1 || !n2)
-		return 0;
-	double u1, tt;
-	mwu_walk_uint64_t(x, n1, y, n2, &u1, &tt);
-	return mwu_finish(n1, n2, u1, tt, out);
-}
-
-int gt_mwu_sorted_double(const double *x, size_t n1, const double *y, size_t n2, struct gt_mwu *out)
-{
-	mwu_empty(out);
-	if (!n1 || !n2)
-		return 0;
-	double u1, tt;
-	mwu_walk_double(x, n1, y, n2, &u1, &tt);
-	return mwu_finish(n1, n2, u1, tt, out);
-}
+/* The merge walk shared by both element types: U1 and the tie term, from tie groups read off the
+ * two sorted samples. U1 = sum over x of (#y below it + half the #y equal to it), which is
+ * R1 - n1 (n1 + 1) / 2 written with integers and halves only, so it is exact. Each type's walk comes
+ * with its public entry, gt_mwu_sorted_u64 and gt_mwu_sorted_double (twosample.h), which differ in
+ * nothing else. */
+#define MWU_SORTED(T, NAME)                                                                        \
+	static void mwu_walk_##NAME(const T *x, size_t n1, const T *y, size_t n2, double *u1,      \
+	                            double *tie_term)                                              \
+	{                                                                                          \
+		size_t i = 0, j = 0;                                                               \
+		double u = 0, tt = 0;                                                              \
+		while (i < n1 || j < n2) {                                                         \
+			T v = i < n1 && (j >= n2 || x[i] <= y[j]) ? x[i] : y[j];                   \
+			size_t tx = 0, ty = 0, ylt = j;                                            \
+			while (i < n1 && x[i] == v) {                                              \
+				i++;                                                               \
+				tx++;                                                              \
+			}                                                                          \
+			while (j < n2 && y[j] == v) {                                              \
+				j++;                                                               \
+				ty++;                                                              \
+			}                                                                          \
+			u += (double)tx * ((double)ylt + 0.5 * (double)ty);                        \
+			double t = (double)(tx + ty);                                              \
+			if (t > 1)                                                                 \
+				tt += t * t * t - t;                                               \
+		}                                                                                  \
+		*u1 = u;                                                                           \
+		*tie_term = tt;                                                                    \
+	}                                                                                          \
+	int gt_mwu_sorted_##NAME(const T *x, size_t n1, const T *y, size_t n2, struct gt_mwu *out) \
+	{                                                                                          \
+		mwu_empty(out);                                                                    \
+		if (!n1 || !n2)                                                                    \
+			return 0;                                                                  \
+		double u1, tt;                                                                     \
+		mwu_walk_##NAME(x, n1, y, n2, &u1, &tt);                                           \
+		return mwu_finish(n1, n2, u1, tt, out);                                            \
+	}
+MWU_SORTED(uint64_t, u64)
+MWU_SORTED(double, double)

@@ -259,10 +259,15 @@ int gt_options_parse_groups(const struct gt_usage *u, int argc, char **argv, cha
 {
 	if (parse_groups(u, argc, argv, operands, noperands, status, dashdash_at))
 		return 1;
-	for (const struct gt_option *o = u->options; o && o->kind != GT_OPT_END; o++)
+	gt_options_release(u->options);
+	return 0;
+}
+
+void gt_options_release(const struct gt_option *options)
+{
+	for (const struct gt_option *o = options; o && o->kind != GT_OPT_END; o++)
 		if (o->kind == GT_OPT_REGEX)
 			gt_name_filter_release(o->value);
-	return 0;
 }
 
 static int parse_groups(const struct gt_usage *u, int argc, char **argv, char ***operands,

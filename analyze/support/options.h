@@ -15,6 +15,9 @@
  *     if (!gt_options_parse(&usage, argc, argv, &files, &nfiles, &status))
  *             return status;          // --help printed (0), or a usage error reported (2)
  *
+ * A subcommand does not parse for itself: its descriptor (analyze/commands/commands.h) holds its
+ * table, and gt_command_run() adds GT_OPT_OUTPUT and makes this call.
+ *
  * Accepted spellings: --name VALUE, --name=VALUE, -x VALUE, -xVALUE; options and operands may be
  * interleaved; "--" ends the options. -h and --help are always there. Operands are traces, and
  * "-" among them (once) is the trace on standard input (stdin_trace.h). The first line of --help is
@@ -103,6 +106,9 @@ int gt_options_parse(const struct gt_usage *u, int argc, char **argv, char ***op
  * receives how many operands came before the first "--", or -1 when there was none. */
 int gt_options_parse_groups(const struct gt_usage *u, int argc, char **argv, char ***operands,
                             int *noperands, int *status, int *dashdash_at);
+/* Releases the filters that the table's GT_OPT_REGEX options compiled (each can be released
+ * twice: the second time does nothing). */
+void gt_options_release(const struct gt_option *options);
 /* The synopsis line, without "usage: ", into buf. */
 const char *gt_options_synopsis(const struct gt_usage *u, char *buf, size_t len);
 void gt_options_help(const struct gt_usage *u, FILE *f);

@@ -63,6 +63,22 @@ static int softmax_args(struct gt_ref_call *c, struct softmax_args *a)
 	return 0;
 }
 
+/*
+ * The row's largest valid logit, the same in float and in double (it is one of the floats). A fully
+ * masked row has none: -inf, and the row's output is written here, all +0, as the contract says.
+ */
+static float row_max(const float *x, const unsigned char *valid, float *out, uint64_t cols)
+{
+	float m = -INFINITY;
+	for (uint64_t j = 0; j < cols; j++)
+		if (valid[j] && x[j] > m)
+			m = x[j];
+	if (m == -INFINITY)
+		for (uint64_t j = 0; j < cols; j++)
+			out[j] = 0.0f;
+	return m;
+}
+
 int refs_softmax_run(struct gt_ref_call *c)
 {
 	struct softmax_args a;
@@ -72,15 +88,10 @@ int refs_softmax_run(struct gt_ref_call *c)
 		const float *x = a.logits + r * a.cols;
 		const unsigned char *valid = a.mask + r * a.cols;
 		float *out = a.out + r * a.cols;
-		double m = -INFINITY, sum = 0.0;
-		for (uint64_t j = 0; j < a.cols; j++)
-			if (valid[j] && x[j] > m)
-				m = x[j];
-		if (m == -INFINITY) {
-			for (uint64_t j = 0; j < a.cols; j++)
-				out[j] = 0.0f;
+		const double m = row_max(x, valid, out, a.cols);
+		if (m == -INFINITY)
 			continue;
-		}
+		double sum = 0.0;
 		for (uint64_t j = 0; j < a.cols; j++)
 			if (valid[j])
 				sum += exp((double)x[j] - m);
@@ -103,15 +114,9 @@ int refs_softmax_order(struct gt_ref_call *c, unsigned k)
 		const float *x = a.logits + r * a.cols;
 		const unsigned char *valid = a.mask + r * a.cols;
 		float *out = a.out + r * a.cols;
-		float m = -INFINITY;
-		for (uint64_t j = 0; j < a.cols; j++)
-			if (valid[j] && x[j] > m)
-				m = x[j];
-		if (m == -INFINITY) {
-			for (uint64_t j = 0; j < a.cols; j++)
-				out[j] = 0.0f;
+		const float m = row_max(x, valid, out, a.cols);
+		if (m == -INFINITY)
 			continue;
-		}
 		for (unsigned t = 0; t < block; t++) {
 			float acc = 0.0f;
 			for (uint64_t j = t; j < a.cols; j += block)
