@@ -8,6 +8,7 @@
  */
 #include "analyze/shadow/calibrate.h"
 #include "analyze/commands/cmd_output.h"
+#include "analyze/commands/cmd_refs.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "analyze/support/escape.h"
@@ -374,14 +375,11 @@ static int run(const struct gt_cmd_call *call)
 	struct gt_calib_report rep;
 	memset(&rep, 0, sizeof rep);
 	struct gt_calib_options opt;
-	char err[512];
 	int rc = calib_options(&opt);
+	if (!rc)
+		rc = gt_cmd_refs_load(&refs, ref_path);
 	if (rc)
 		goto done;
-	if (gt_refs_load(&refs, ref_path, err, sizeof err) != 0) {
-		rc = gt_error("cannot load reference library '%s': %s", ref_path, err);
-		goto done;
-	}
 	int crc = gt_calib_run(trace, refs, &filter, &opt, &rep);
 	if (crc > 0)
 		rc = crc;

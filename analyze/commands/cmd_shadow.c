@@ -8,6 +8,7 @@
  * is not a pass (exit 1), and neither is a trace without captures (exit 2, an input error).
  */
 #include "analyze/commands/cmd_output.h"
+#include "analyze/commands/cmd_refs.h"
 #include "analyze/commands/commands.h"
 #include "analyze/shadow/compare.h"
 #include "analyze/support/diag.h"
@@ -606,16 +607,13 @@ static int run(const struct gt_cmd_call *call)
 	struct gt_refs *refs = NULL;
 	struct gt_shadow_report rep;
 	memset(&rep, 0, sizeof rep);
-	char err[512];
 	if (!ref_path) {
 		rc = gt_error("shadow: option '--ref' is required: the reference library to replay the "
 		              "captures on (see 'gpuanalyze shadow --help')");
 		goto done;
 	}
-	if (gt_refs_load(&refs, ref_path, err, sizeof err) != 0) {
-		rc = gt_error("cannot load reference library '%s': %s", ref_path, err);
+	if ((rc = gt_cmd_refs_load(&refs, ref_path)) != 0)
 		goto done;
-	}
 	int src = gt_shadow_run(trace, refs, &filter, &rep);
 	if (src > 0) {
 		rc = src;
