@@ -19,7 +19,8 @@
  *     file's static variables, with a reset function giving them their defaults; and its run
  *     function: traces read with gt_load_*() (load.h), errors through gt_error() (diag.h), the
  *     printer handed to gt_cmd_print() (cmd_output.h), which opens -o, reports a printer's error
- *     and the write error found at the close, and gives the exit status. Printing only: the
+ *     and the write error found at the close, and gives the exit status; after the descriptor,
+ *     GT_COMMAND_ENTRY(foo) (the cmd_foo() entry that tests and fuzzers call). Printing only: the
  *     computation goes in an engine file (analyze/engines/foo.c + foo.h) that never sees argv, so
  *     tests can call it.
  *  2. Add X(foo) to GT_COMMAND_LIST in analyze/commands/commands.h (alphabetical order is not
