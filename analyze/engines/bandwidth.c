@@ -15,6 +15,7 @@
 #include "analyze/engines/event_origin.h"
 
 #include "analyze/support/diag.h"
+#include "analyze/support/gallop.h"
 #include "analyze/support/growbuf.h"
 #include "analyze/support/idmap.h"
 #include "analyze/support/load.h"
@@ -380,6 +381,12 @@ static int settle_kept(struct bw_state *st)
 	return 0;
 }
 
+/* gt_gallop_lower's test: does synchronous copy i start before *from? */
+static int starts_before(const void *ctx, size_t i, const void *from)
+{
+	return ((const struct sync_copy *)ctx)[i].start < *(const uint64_t *)from;
+}
+
 void gt_bw_mark_busy(struct gt_bandwidth *b, uint32_t device, uint32_t stream, uint64_t start,
                      uint64_t end, int is_copy)
 {
@@ -404,33 +411,7 @@ void gt_bw_mark_busy(struct gt_bandwidth *b, uint32_t device, uint32_t stream, u
 	 * start - max_sync. Work comes nearly in time order, so the first of them is searched from
 	 * where the last search ended, by galloping, then bisecting. */
 	uint64_t from = start > st->max_sync ? start - st->max_sync : 0;
-	size_t lo, hi, i = st->hint < n ? st->hint : n - 1, step = 1;
-	if (c[i].start < from) {
-		lo = i + 1;
-		hi = lo;
-		while (hi < n && c[hi].start < from) {
-			lo = hi + 1;
-			hi = lo + step;
-			step *= 2;
-		}
-		if (hi > n)
-			hi = n;
-	} else {
-		hi = i;
-		lo = i;
-		while (lo > 0 && c[lo - 1].start >= from) {
-			hi = lo - 1;
-			lo = hi > step ? hi - step : 0;
-			step *= 2;
-		}
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c[mid].start < from)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	size_t lo = gt_gallop_lower(n, st->hint, starts_before, c, &from);
 	st->hint = lo;
 	for (size_t k = lo; k < n && c[k].start < end; k++) {
 		st->visits++;

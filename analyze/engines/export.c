@@ -39,7 +39,7 @@ static void ex_file_release(struct ex *x)
 		for (int k = 0; k < NSRC; k++)
 			gt_tl_vec_release(&x->t[i].sl[k]);
 	free(x->t);
-	free(x->slots);
+	gt_slots_release(&x->slots);
 	gt_tl_vec_release(&x->longs);
 	gt_tl_vec_release(&x->moved);
 	gt_ex_pages_free(x->cnt);
@@ -49,7 +49,6 @@ static void ex_file_release(struct ex *x)
 		free(x->names[i].s);
 	free(x->names);
 	x->t = NULL, x->nt = x->capt = 0;
-	x->slots = NULL, x->nslots = 0;
 	memset(x->last, 0, sizeof x->last);
 	x->nslices = x->seq = 0;
 	x->moved_pos = 0;

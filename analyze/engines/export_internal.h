@@ -16,6 +16,7 @@
 #include "analyze/engines/export_out.h"
 #include "analyze/engines/export_window.h"
 #include "analyze/engines/timeline.h"
+#include "common/slots.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -105,8 +106,7 @@ struct ex {
 	int header_done;
 	struct track *t;
 	size_t nt, capt;
-	uint32_t *slots;         /* (kind, device, key) hash: index + 1 */
-	size_t nslots;
+	struct gt_slots slots;   /* (kind, device, key) to index in t */
 	uint32_t last[TK_COUNT]; /* index + 1 of the last track of each kind, and its identity */
 	uint64_t last_key[TK_COUNT];
 	uint32_t last_dev[TK_COUNT];

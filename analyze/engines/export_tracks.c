@@ -1,8 +1,8 @@
 /* export_tracks.c: pass 1 of gpuanalyze export (export.c): which records are slices and on which
- * track, the hash of tracks, the per-track slice vectors, the correlation id pages that say how many
- * arrows to draw, and the devices seen. Separate from the placement (export_lanes.c) and the
- * writing (export_chrome.c, export_csv.c), which read what it collects; slice_of is the one
- * definition of a slice that both passes follow. */
+ * track, the hash of tracks (an index of common/slots.h), the per-track slice vectors, the
+ * correlation id pages that say how many arrows to draw, and the devices seen. Separate from the
+ * placement (export_lanes.c) and the writing (export_chrome.c, export_csv.c), which read what it
+ * collects; slice_of is the one definition of a slice that both passes follow. */
 #include "analyze/engines/export_internal.h"
 
 /* ---- tracks --------------------------------------------------------------------------------- */
@@ -15,22 +15,59 @@ static uint64_t track_hash(int kind, uint32_t device, uint64_t key)
 	return h ^ (h >> 32);
 }
 
-static int rehash(struct ex *x, size_t n)
+/* What gt_ex_track_of looks for, and the test and rehash that common/slots.h calls back. */
+struct track_id {
+	int kind;
+	uint32_t device;
+	uint64_t key;
+};
+
+static int track_is(const void *ctx, size_t i, const void *key)
 {
-	uint32_t *s = calloc(n, sizeof *s);
-	if (!s)
-		return GT_ERR_NOMEM;
-	for (size_t i = 0; i < x->nt; i++) {
-		const struct track *t = &x->t[i];
-		size_t h = track_hash(t->kind, t->device, t->key) & (n - 1);
-		while (s[h])
-			h = (h + 1) & (n - 1);
-		s[h] = (uint32_t)i + 1;
+	const struct track *t = &((const struct track *)ctx)[i];
+	const struct track_id *id = key;
+	return t->kind == id->kind && t->device == id->device && t->key == id->key;
+}
+
+static uint64_t track_rehash(const void *ctx, size_t i)
+{
+	const struct track *t = &((const struct track *)ctx)[i];
+	return track_hash(t->kind, t->device, t->key);
+}
+
+/* Remembers t (index i) as the last track of its kind: consecutive records mostly share one. */
+static struct track *track_last(struct ex *x, size_t i)
+{
+	struct track *t = &x->t[i];
+	x->last[t->kind] = (uint32_t)i + 1;
+	x->last_key[t->kind] = t->key;
+	x->last_dev[t->kind] = t->device;
+	return t;
+}
+
+/* A new track (kind, device, key) at the end of x->t, entered in the hash; NULL: no memory. */
+static struct track *track_new(struct ex *x, const struct track_id *id, uint64_t h)
+{
+	if (x->nt == x->capt) {
+		size_t cap = x->capt ? x->capt * 2 : 16;
+		struct track *t = realloc(x->t, cap * sizeof *t);
+		if (!t)
+			return NULL;
+		x->t = t;
+		x->capt = cap;
 	}
-	free(x->slots);
-	x->slots = s;
-	x->nslots = n;
-	return 0;
+	if (gt_slots_add(&x->slots, h, x->nt, track_rehash, x->t))
+		return NULL;
+	struct track *t = &x->t[x->nt++];
+	memset(t, 0, sizeof *t);
+	t->kind = id->kind;
+	t->device = id->device;
+	t->key = id->key;
+	t->first = UINT64_MAX;
+	t->nlanes = 1;
+	for (int i = 0; i < NSRC; i++)
+		gt_tl_vec_init(&t->sl[i], sizeof(struct slice));
+	return t;
 }
 
 /* The track of (kind, device, key), made on first sight in pass 1. NULL: no memory, or (pass 2)
@@ -40,48 +77,14 @@ struct track *gt_ex_track_of(struct ex *x, int kind, uint32_t device, uint64_t k
 	uint32_t c = x->last[kind];
 	if (c && x->last_key[kind] == key && x->last_dev[kind] == device)
 		return &x->t[c - 1];
-	if (x->nslots) {
-		size_t h = track_hash(kind, device, key) & (x->nslots - 1);
-		while (x->slots[h]) {
-			struct track *t = &x->t[x->slots[h] - 1];
-			if (t->kind == kind && t->device == device && t->key == key) {
-				x->last[kind] = x->slots[h];
-				x->last_key[kind] = key;
-				x->last_dev[kind] = device;
-				return t;
-			}
-			h = (h + 1) & (x->nslots - 1);
-		}
-	}
-	if (!make)
+	struct track_id id = { kind, device, key };
+	uint64_t h = track_hash(kind, device, key);
+	size_t i = gt_slots_find(&x->slots, h, track_is, x->t, &id);
+	if (i != GT_SLOTS_NONE)
+		return track_last(x, i);
+	if (!make || !track_new(x, &id, h))
 		return NULL;
-	if (x->nt * 2 >= x->nslots && rehash(x, x->nslots ? x->nslots * 2 : 64))
-		return NULL;
-	if (x->nt == x->capt) {
-		size_t cap = x->capt ? x->capt * 2 : 16;
-		struct track *t = realloc(x->t, cap * sizeof *t);
-		if (!t)
-			return NULL;
-		x->t = t;
-		x->capt = cap;
-	}
-	struct track *t = &x->t[x->nt];
-	memset(t, 0, sizeof *t);
-	t->kind = kind;
-	t->device = device;
-	t->key = key;
-	t->first = UINT64_MAX;
-	t->nlanes = 1;
-	for (int i = 0; i < NSRC; i++)
-		gt_tl_vec_init(&t->sl[i], sizeof(struct slice));
-	size_t h = track_hash(kind, device, key) & (x->nslots - 1);
-	while (x->slots[h])
-		h = (h + 1) & (x->nslots - 1);
-	x->slots[h] = (uint32_t)++x->nt;
-	x->last[kind] = (uint32_t)x->nt;
-	x->last_key[kind] = key;
-	x->last_dev[kind] = device;
-	return t;
+	return track_last(x, x->nt - 1);
 }
 
 /* Which events are slices, and where they go: the one definition both passes follow, so that their

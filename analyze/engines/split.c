@@ -18,6 +18,7 @@
 #include "analyze/support/api_calls.h"
 
 #include "analyze/support/diag.h"
+#include "analyze/support/gallop.h"
 #include "analyze/support/growbuf.h"
 #include "analyze/support/load.h"
 #include "analyze/support/trace_end.h"
@@ -416,6 +417,12 @@ static int prepare_calls(struct gt_tl_vec *calls)
 	return 0;
 }
 
+/* gt_gallop_lower's test: does call i come before correlation id *corr? */
+static int corr_before(const void *ctx, size_t i, const void *corr)
+{
+	return ((const struct call *)ctx)[i].corr < *(const uint64_t *)corr;
+}
+
 /* The call of correlation id corr, searched from *hint outwards (kernels come in start order, which
  * is nearly correlation order, so the search is usually a step or two). NULL if absent. */
 static const struct call *find_call(const struct gt_tl_vec *calls, uint64_t corr, size_t *hint)
@@ -427,32 +434,7 @@ static const struct call *find_call(const struct gt_tl_vec *calls, uint64_t corr
 	size_t i = *hint < n ? *hint : n - 1;
 	if (c[i].corr == corr)
 		return &c[i];
-	/* Gallop to a range [lo, end) that holds the first entry >= corr, then bisect it. */
-	size_t lo, end, step = 1;
-	if (c[i].corr < corr) {
-		size_t hi = lo = i + 1;
-		while (hi < n && c[hi].corr < corr) {
-			lo = hi + 1;
-			hi = lo + step;
-			step *= 2;
-		}
-		end = hi < n ? hi + 1 : n;
-	} else {
-		size_t hi = lo = i; /* c[hi] > corr */
-		while (lo > 0 && c[lo - 1].corr >= corr) {
-			hi = lo - 1;
-			lo = hi > step ? hi - step : 0;
-			step *= 2;
-		}
-		end = hi + 1;
-	}
-	while (lo < end) {
-		size_t mid = lo + (end - lo) / 2;
-		if (c[mid].corr < corr)
-			lo = mid + 1;
-		else
-			end = mid;
-	}
+	size_t lo = gt_gallop_lower(n, i, corr_before, c, &corr);
 	if (lo < n && c[lo].corr == corr) {
 		*hint = lo;
 		return &c[lo];

@@ -339,6 +339,16 @@ static const char *kind_name(const char *name, int v, char *buf, size_t len)
 	return buf;
 }
 
+/* One more copy or memset of group a, in file: its bytes and its duration. */
+static int add_bytes_op(struct acc *a, size_t file, uint64_t bytes, uint64_t dur)
+{
+	if (note_file(a, file))
+		return GT_ERR_NOMEM;
+	a->launches++;
+	a->bytes += bytes;
+	return push_value(a, dur);
+}
+
 static int on_memcpy(struct gt_summary *s, const struct gt_memcpy *m)
 {
 	struct summary_state *st = s->state;
@@ -375,12 +385,7 @@ static int on_memcpy(struct gt_summary *s, const struct gt_memcpy *m)
 	}
 	st->last_copy_key = key;
 	st->last_copy = e;
-	struct acc *a = &st->copies.a[e - 1];
-	if (note_file(a, st->file))
-		return GT_ERR_NOMEM;
-	a->launches++;
-	a->bytes += m->bytes;
-	return push_value(a, m->end - m->start);
+	return add_bytes_op(&st->copies.a[e - 1], st->file, m->bytes, m->end - m->start);
 }
 
 static int on_memset(struct gt_summary *s, const struct gt_memset *m)
@@ -401,12 +406,7 @@ static int on_memset(struct gt_summary *s, const struct gt_memset *m)
 		st->memsets.a[idx].mem_kind = m->mem_kind;
 		e = st->memset_of[m->mem_kind] = (uint32_t)idx + 1;
 	}
-	struct acc *a = &st->memsets.a[e - 1];
-	if (note_file(a, st->file))
-		return GT_ERR_NOMEM;
-	a->launches++;
-	a->bytes += m->bytes;
-	return push_value(a, m->end - m->start);
+	return add_bytes_op(&st->memsets.a[e - 1], st->file, m->bytes, m->end - m->start);
 }
 
 int gt_summary_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
