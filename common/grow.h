@@ -17,4 +17,13 @@
  * (still the caller's, to use or free) and so is *cap. */
 void *gt_grow(void *p, size_t *cap, size_t n, size_t elem, size_t first);
 
+/* A table indexed by a small number (a string id, a callback id, a device), filled on first sight,
+ * where a zero entry means "not decided yet": *arrp (the address of the caller's pointer, of any
+ * element type) and *n made to hold at least need entries. When need > *n the array is reallocated
+ * to *n (first when *n is 0) doubled until it holds need, the new entries zeroed. The caller tests
+ * `need > *n` inline where it is on a per-record path, so that only growth is a call. 0; -1 when out
+ * of memory or when the size would overflow, with *arrp and *n untouched. The pointer is read and
+ * written with memcpy, so that a `struct x **` passed as arrp is not accessed as a `void *`. */
+int gt_grow_zeroed(void *arrp, size_t *n, size_t need, size_t elem, size_t first);
+
 #endif

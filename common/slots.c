@@ -3,15 +3,29 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #define FIRST_CAP 64
 
-static void put(uint32_t *slot, size_t cap, uint64_t h, size_t index)
+static void put(const struct gt_slots *t, uint64_t h, size_t index)
 {
-	size_t i = (size_t)h & (cap - 1);
-	while (slot[i])
-		i = (i + 1) & (cap - 1);
-	slot[i] = (uint32_t)index + 1u;
+	size_t i = gt_slots_start(t, h);
+	while (t->slot[i])
+		i = (i + 1) & (t->cap - 1);
+	t->slot[i] = (uint32_t)index + 1u;
+}
+
+/* A table's key: from the kernel's random source; where that fails (a sandbox without getrandom),
+ * from the clock and the table's address, which a trace written in advance cannot know either. */
+static uint64_t new_key(const struct gt_slots *t)
+{
+	uint64_t k;
+	if (getentropy(&k, sizeof k) == 0)
+		return k;
+	struct timespec ts = { 0, 0 };
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts); /* zero on failure: the address still varies */
+	return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^ (uint64_t)(uintptr_t)t;
 }
 
 static int grow(struct gt_slots *t, gt_slots_hash_fn hash, const void *ctx)
@@ -19,16 +33,15 @@ static int grow(struct gt_slots *t, gt_slots_hash_fn hash, const void *ctx)
 	size_t cap = t->cap ? t->cap * 2 : FIRST_CAP;
 	if (cap > SIZE_MAX / sizeof *t->slot)
 		return -1;
-	uint32_t *slot = calloc(cap, sizeof *slot);
-	if (!slot)
+	struct gt_slots g = { calloc(cap, sizeof *g.slot), cap, t->n, t->cap ? t->key : new_key(t) };
+	if (!g.slot)
 		return -1;
 	for (size_t i = 0; i < t->cap; i++) {
 		if (t->slot[i])
-			put(slot, cap, hash(ctx, t->slot[i] - 1u), t->slot[i] - 1u);
+			put(&g, hash(ctx, t->slot[i] - 1u), t->slot[i] - 1u);
 	}
 	free(t->slot);
-	t->slot = slot;
-	t->cap = cap;
+	*t = g;
 	return 0;
 }
 
@@ -39,7 +52,7 @@ int gt_slots_add(struct gt_slots *t, uint64_t h, size_t index, gt_slots_hash_fn 
 	/* At most half full: with linear probing, a miss then costs about 2.5 probes. */
 	if ((t->n + 1) * 2 > t->cap && grow(t, hash, ctx))
 		return -1;
-	put(t->slot, t->cap, h, index);
+	put(t, h, index);
 	t->n++;
 	return 0;
 }

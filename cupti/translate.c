@@ -8,6 +8,8 @@
 
 #include "translate_kinds.h"
 
+#include "common/grow.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,31 +49,16 @@ size_t translate_api_name_len(const char *name)
 	return n;
 }
 
-/* arr (cap elements of elem bytes) made to hold index need, doubling from 1024, the new room zeroed
- * (0 is "not looked up yet" in both caches); arr itself when it has room, NULL when out of memory
- * (arr then untouched). */
-static void *grow_zeroed(void *arr, uint32_t *cap, uint32_t need, size_t elem)
-{
-	if (need < *cap)
-		return arr;
-	uint32_t n = *cap ? *cap : 1024;
-	while (n <= need)
-		n *= 2;
-	unsigned char *p = realloc(arr, (size_t)n * elem);
-	if (!p)
-		return NULL;
-	memset(p + (size_t)*cap * elem, 0, (size_t)(n - *cap) * elem);
-	*cap = n;
-	return p;
-}
+/* Both caches below are indexed by a number (callback id, string id) and hold 0 for "not looked up
+ * yet": common/grow.h's gt_grow_zeroed, from 1024 entries. */
+#define CACHE_FIRST 1024
 
 static uint32_t api_name_id(struct translator *x, CUpti_CallbackDomain domain, uint32_t cbid)
 {
 	int d = domain == CUPTI_CB_DOMAIN_DRIVER_API;
-	uint32_t *ids = cbid > 1u << 20 ? NULL : grow_zeroed(x->api_ids[d], &x->api_cap[d], cbid, sizeof *ids);
-	if (!ids)
+	if (cbid > 1u << 20 || (cbid >= x->api_cap[d] && gt_grow_zeroed(&x->api_ids[d], &x->api_cap[d],
+	                                                                 (size_t)cbid + 1, sizeof(uint32_t), CACHE_FIRST)))
 		return 0;
-	x->api_ids[d] = ids;
 	uint32_t id = x->api_ids[d][cbid];
 	if (id)
 		return id;
@@ -92,10 +79,9 @@ static int keep_kernel(struct translator *x, uint32_t name_id, const char *name)
 {
 	if (!x->keep_kernel)
 		return 1;
-	int8_t *keep = grow_zeroed(x->keep_by_id, &x->keep_cap, name_id, sizeof *keep);
-	if (!keep)
+	if (name_id >= x->keep_cap &&
+	    gt_grow_zeroed(&x->keep_by_id, &x->keep_cap, (size_t)name_id + 1, 1, CACHE_FIRST))
 		return 1; /* keeping is the safe side of a failure */
-	x->keep_by_id = keep;
 	if (!x->keep_by_id[name_id])
 		x->keep_by_id[name_id] = x->keep_kernel(x->keep_ctx, name) ? 1 : -1;
 	return x->keep_by_id[name_id] > 0;

@@ -40,9 +40,9 @@ struct translator {
 
 	/* private */
 	uint32_t *api_ids[2];        /* cbid -> string id, per domain (runtime, driver) */
-	uint32_t api_cap[2];
+	size_t api_cap[2];
 	int8_t *keep_by_id;          /* string id -> -1 drop, 1 keep, 0 not decided yet */
-	uint32_t keep_cap;
+	size_t keep_cap;
 	struct translate_open_range *open; /* open NVTX ranges by id (open addressing) */
 	uint32_t open_cap, open_count;
 	struct { uint32_t tid, depth; } *depth; /* push/pop depth per thread */

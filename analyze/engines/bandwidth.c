@@ -20,7 +20,6 @@
 #include "analyze/support/idmap.h"
 #include "analyze/support/load.h"
 #include "analyze/support/trace_end.h"
-#include "analyze/support/zgrow.h"
 #include "common/grow.h"
 #include "common/stats.h"
 
@@ -252,7 +251,7 @@ static int on_api(struct gt_bandwidth *b, const struct gt_reader *r, const struc
 {
 	struct bw_state *st = b->state;
 	uint32_t id = a->name_id <= gt_reader_string_count(r) ? a->name_id : 0;
-	if (id >= st->nsync_name && gt_zgrow((void **)&st->sync_name, &st->nsync_name, (size_t)id + 1, 1, 256))
+	if (id >= st->nsync_name && gt_grow_zeroed(&st->sync_name, &st->nsync_name, (size_t)id + 1, 1, 256))
 		return GT_ERR_NOMEM;
 	if (!st->sync_name[id])
 		st->sync_name[id] = is_sync_copy_call(gt_reader_string(r, id)) ? 1 : -1;

@@ -4,7 +4,7 @@
 #include "analyze/engines/export_internal.h"
 
 #include "analyze/support/demangle.h"
-#include "analyze/support/zgrow.h"
+#include "common/grow.h"
 
 /* The name of string id `id`, escaped, demangled or not; cached per id with its length (*len). */
 const char *gt_ex_name_of(struct ex *x, const struct gt_reader *r, uint32_t id, int demangle, size_t *len)
@@ -12,7 +12,7 @@ const char *gt_ex_name_of(struct ex *x, const struct gt_reader *r, uint32_t id, 
 	if (id > gt_reader_string_count(r))
 		id = 0;
 	/* Two entries per id (raw, demangled): one element of the table is the pair. */
-	if (id >= x->nnames && gt_zgrow((void **)&x->names, &x->nnames, (size_t)id + 1, 2 * sizeof *x->names, 256))
+	if (id >= x->nnames && gt_grow_zeroed(&x->names, &x->nnames, (size_t)id + 1, 2 * sizeof *x->names, 256))
 		return NULL;
 	struct cname *c = &x->names[2 * (size_t)id + (demangle ? 1 : 0)];
 	if (!c->s) {

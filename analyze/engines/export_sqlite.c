@@ -15,7 +15,6 @@
 #include "schema.h"
 #include "analyze/support/kname.h"
 #include "analyze/support/load.h"
-#include "analyze/support/zgrow.h"
 #include "common/grow.h"
 #include "analyze/engines/peaks.h"
 #include "analyze/engines/timeline.h"
@@ -220,7 +219,7 @@ static struct names *names_of(struct sq *s, const struct gt_reader *r, uint32_t 
 {
 	if (id > gt_reader_string_count(r))
 		id = 0;
-	if (id >= s->nnames && gt_zgrow((void **)&s->names, &s->nnames, (size_t)id + 1, sizeof *s->names, 256))
+	if (id >= s->nnames && gt_grow_zeroed(&s->names, &s->nnames, (size_t)id + 1, sizeof *s->names, 256))
 		return NULL;
 	struct names *c = &s->names[id];
 	if (!c->clean && !(c->clean = gt_esc_dup(gt_esc_utf8, gt_reader_string(r, id))))

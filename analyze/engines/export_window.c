@@ -5,7 +5,7 @@
 #include "analyze/support/demangle.h"
 #include "analyze/support/diag.h"
 #include "analyze/support/load.h"
-#include "analyze/support/zgrow.h"
+#include "common/grow.h"
 #include "analyze/support/progress.h"
 #include "analyze/engines/timeline.h"
 
@@ -247,7 +247,7 @@ static int kernel_kept(struct gt_xwin *w, const struct gt_reader *r, uint32_t id
 	 * table as large as the id (4 GiB for one hostile record). */
 	if (id > gt_reader_string_count(r))
 		id = 0;
-	if (id >= w->nname_keep && gt_zgrow((void **)&w->name_keep, &w->nname_keep, (size_t)id + 1, 1, 256))
+	if (id >= w->nname_keep && gt_grow_zeroed(&w->name_keep, &w->nname_keep, (size_t)id + 1, 1, 256))
 		return GT_ERR_NOMEM;
 	if (!w->name_keep[id]) {
 		const char *s = gt_reader_string(r, id);

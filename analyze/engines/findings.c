@@ -18,7 +18,6 @@
 #include "analyze/support/kname.h"
 #include "analyze/support/load.h"
 #include "analyze/support/trace_end.h"
-#include "analyze/support/zgrow.h"
 #include "common/grow.h"
 #include "common/stats.h"
 #include "analyze/engines/timeline.h"
@@ -181,7 +180,7 @@ static struct devops *devops_for(struct findings_pass *p, uint32_t device)
 	size_t i = gt_idmap_get(&p->dev_index, device);
 	if (i != SIZE_MAX)
 		return &p->dev[i];
-	if ((p->ndev == p->capdev && gt_zgrow((void **)&p->dev, &p->capdev, p->ndev + 1, sizeof *p->dev, 16)) ||
+	if ((p->ndev == p->capdev && gt_grow_zeroed(&p->dev, &p->capdev, p->ndev + 1, sizeof *p->dev, 16)) ||
 	    gt_idmap_put(&p->dev_index, device, p->ndev))
 		return NULL;
 	struct devops *d = &p->dev[p->ndev++];
@@ -228,7 +227,7 @@ static int on_kernel(struct findings_pass *p, const struct gt_reader *r, const s
 	if ((k->flags & GT_KERNEL_BAD_TIMES) || k->end < k->start)
 		return 0;
 	uint32_t id = known_id(r, k->name_id);
-	if (id >= p->nk && gt_zgrow((void **)&p->k, &p->nk, (size_t)id + 1, sizeof *p->k, 16))
+	if (id >= p->nk && gt_grow_zeroed(&p->k, &p->nk, (size_t)id + 1, sizeof *p->k, 16))
 		return GT_ERR_NOMEM;
 	struct kacc *a = &p->k[id];
 	if (a->n == a->cap) {
@@ -286,7 +285,7 @@ static int on_api(struct findings_pass *p, const struct gt_reader *r, const stru
 {
 	p->F->apis++;
 	uint32_t id = known_id(r, a->name_id);
-	if (id >= p->napi_kind && gt_zgrow((void **)&p->api_kind, &p->napi_kind, (size_t)id + 1, 1, 16))
+	if (id >= p->napi_kind && gt_grow_zeroed(&p->api_kind, &p->napi_kind, (size_t)id + 1, 1, 16))
 		return GT_ERR_NOMEM;
 	if (!p->api_kind[id]) {
 		const char *n = gt_reader_string(r, id);
@@ -306,7 +305,7 @@ static int on_clock(struct findings_pass *p, const struct gt_clock_sample *c)
 			k = &p->clk[i];
 	if (!k) {
 		size_t cap = p->nclk;
-		if (gt_zgrow((void **)&p->clk, &cap, p->nclk + 1, sizeof *p->clk, 16))
+		if (gt_grow_zeroed(&p->clk, &cap, p->nclk + 1, sizeof *p->clk, 16))
 			return GT_ERR_NOMEM;
 		k = &p->clk[p->nclk++];
 		memset(k, 0, sizeof *k);
@@ -397,7 +396,7 @@ static int add(struct gt_findings *F, const char *id, int sev, char *what, char 
                char *how, char *todo)
 {
 	struct gt_finding *f = NULL;
-	if (what && where && how && todo && !gt_zgrow((void **)&F->f, &F->cap, F->n + 1, sizeof *F->f, 16))
+	if (what && where && how && todo && !gt_grow_zeroed(&F->f, &F->cap, F->n + 1, sizeof *F->f, 16))
 		f = &F->f[F->n];
 	if (!f) {
 		free(what);

@@ -13,7 +13,6 @@
 #include "analyze/support/diag.h"
 #include "analyze/support/load.h"
 #include "analyze/support/trace_end.h"
-#include "analyze/support/zgrow.h"
 #include "analyze/engines/peaks.h"
 #include "common/grow.h"
 #include "common/stats.h"
@@ -122,7 +121,7 @@ static int on_kernel(struct pass *p, const struct gt_reader *rd, const struct gt
 	/* An id the trace never defined (a corrupt record) names no kernel: it must not make the
 	 * table as large as the id (up to 4 GiB for one hostile record). */
 	uint32_t id = k->name_id > gt_reader_string_count(rd) ? 0 : k->name_id;
-	if (id >= p->ncoll && gt_zgrow((void **)&p->coll, &p->ncoll, (size_t)id + 1, 1, 64))
+	if (id >= p->ncoll && gt_grow_zeroed(&p->coll, &p->ncoll, (size_t)id + 1, 1, 64))
 		return GT_ERR_NOMEM;
 	if (!p->coll[id])
 		p->coll[id] = gt_ranks_is_collective(gt_reader_string(rd, id)) ? 1 : 2;

@@ -22,7 +22,7 @@
 #include "analyze/support/growbuf.h"
 #include "analyze/support/load.h"
 #include "analyze/support/trace_end.h"
-#include "analyze/support/zgrow.h"
+#include "common/grow.h"
 #include "analyze/engines/timeline.h"
 #include "analyze/engines/wavelet.h"
 
@@ -159,7 +159,7 @@ enum api_class { API_LAUNCH = 1, API_OTHER, API_SYNC };
  * Resolved once per name; -1 without memory. */
 static int api_class(struct pass *p, const struct gt_reader *r, uint32_t id)
 {
-	if (id >= p->napi_launch && gt_zgrow((void **)&p->api_launch, &p->napi_launch, (size_t)id + 1, 1, 64))
+	if (id >= p->napi_launch && gt_grow_zeroed(&p->api_launch, &p->napi_launch, (size_t)id + 1, 1, 64))
 		return -1;
 	if (!p->api_launch[id]) {
 		const char *n = gt_reader_string(r, id);
@@ -788,7 +788,7 @@ static int choose(struct pass *p, const struct gt_reader *r)
 			continue;
 		uint32_t id = RANGE_NAME(x);
 		if (id >= p->ncounts &&
-		    gt_zgrow((void **)&p->counts, &p->ncounts, (size_t)id + 1, sizeof *p->counts, 64))
+		    gt_grow_zeroed(&p->counts, &p->ncounts, (size_t)id + 1, sizeof *p->counts, 64))
 			return GT_ERR_NOMEM;
 		struct name_count *c = &p->counts[id];
 		if (!c->count)
@@ -819,7 +819,7 @@ static int choose(struct pass *p, const struct gt_reader *r)
 			const struct range *x = gt_tl_vec_at(&p->ranges, i);
 			uint32_t id = RANGE_NAME(x);
 			if (id >= p->nrange_match &&
-			    gt_zgrow((void **)&p->range_match, &p->nrange_match, (size_t)id + 1, 1, 64))
+			    gt_grow_zeroed(&p->range_match, &p->nrange_match, (size_t)id + 1, 1, 64))
 				return GT_ERR_NOMEM;
 			if (!p->range_match[id])
 				p->range_match[id] = strcmp(gt_reader_string(r, id), p->o->range) == 0 ? 1 : 2;

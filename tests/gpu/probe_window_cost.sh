@@ -2,10 +2,12 @@
 # Quick side-by-side cost of windowed recording (CUPTI detached between windows) on PyTorch:
 # bare, windows of 100 ms every 1 s, CUPTI detached for good after a 10 ms window, and the
 # defaults, alternating, ROUNDS rounds; prints each run's figures and records by type.
-#   bash tests/gpu/probe_window_cost.sh [ROUNDS]      (repository root, GPU machine)
+#   bash tests/gpu/probe_window_cost.sh [ROUNDS]      (repository root, GPU machine; exit 77 without one)
 # The full table is tests/gpu/overhead_frameworks.sh; this is its windowed part, short enough
 # for one call of the lent machine.
 B=$PWD/build; W=$PWD/tests/gpu/framework_workloads.py
+[ -f "$B/libgputrace.so" ] || { echo "probe_window_cost: skipped: $B/libgputrace.so missing (make)"; exit 77; }
+command -v nvidia-smi >/dev/null 2>&1 || { echo "probe_window_cost: skipped: no GPU (nvidia-smi not found)"; exit 77; }
 rounds=${1:-2}
 work=$(mktemp -d); cd "$work" || exit 1
 for r in $(seq 1 "$rounds"); do
