@@ -1,5 +1,5 @@
 /* cmd_output.c: a subcommand's run, from its argv to its output's close (see cmd_output.h for why
- * it is here), and the cmd_<name>() entries of commands.h.
+ * it is here). The cmd_<name>() entries live in each command's own file (GT_COMMAND_ENTRY).
  *
  * The order is the one the subcommands always had: the printer's failure is reported before the
  * output is closed, so a message about a short output comes after the message that explains it.
