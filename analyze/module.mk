@@ -1,9 +1,10 @@
 # analyze/: gpuanalyze. Everything but analyze/commands/gpuanalyze.c goes into libgtanalyze.a so
-# tests can link it. The four subfolders (includes name them from the root: "analyze/engines/diff.h"):
+# tests can link it. The five subfolders (includes name them from the root: "analyze/engines/diff.h"):
 #   commands/  the dispatcher gpuanalyze.c, commands.h, one cmd_<name>.c per subcommand, cmd_output
 #   engines/   the analyses, argv-free so tests call them (summary, diff, split, export, timeline...)
 #   shadow/    shadow replay (shadow, compare, calibrate, tol_json) and the installed gputrace_ref.h
-#   support/   shared by all: trace loading, options, diagnostics, output formats and escaping, names
+#   output/    how results are written: the document, its renderers, tables, escaping, JSON, JUnit, SVG
+#   support/   shared by all: trace loading, options, diagnostics, kernel names
 ANALYZE_MAIN := analyze/commands/gpuanalyze.c
 ANALYZE_SRCS += $(filter-out $(ANALYZE_MAIN),$(wildcard analyze/*/*.c))
 ANALYZE_OBJS := $(ANALYZE_SRCS:%.c=$(OBJ)/%.o)

@@ -11,10 +11,10 @@
 #include "analyze/commands/cmd_refs.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "analyze/support/escape.h"
-#include "analyze/support/json_member.h"
+#include "analyze/output/escape.h"
+#include "analyze/output/json_member.h"
 #include "analyze/support/options.h"
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 #include "analyze/shadow/tol_json.h"
 
 #include <errno.h>

@@ -11,10 +11,10 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "analyze/engines/diff.h"
-#include "analyze/support/json_member.h"
-#include "analyze/support/junit.h"
+#include "analyze/output/json_member.h"
+#include "analyze/output/junit.h"
 #include "analyze/support/options.h"
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 
 #include <math.h>
 #include <stdarg.h>

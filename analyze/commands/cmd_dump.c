@@ -16,7 +16,7 @@
 #include "schema.h"
 #include "analyze/support/load.h"
 #include "analyze/support/options.h"
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,12 +10,12 @@
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "analyze/support/escape.h"
+#include "analyze/output/escape.h"
 #include "analyze/engines/info.h"
-#include "analyze/support/json_member.h"
+#include "analyze/output/json_member.h"
 #include "analyze/support/load.h"
 #include "analyze/support/options.h"
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "gputrace.h"
-#include "analyze/support/json_member.h"
+#include "analyze/output/json_member.h"
 #include "analyze/support/options.h"
 #include "common/stats.h"
 

@@ -15,7 +15,7 @@
 #define GT_CMD_OUTPUT_H
 
 #include "analyze/commands/commands.h"
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -11,9 +11,9 @@
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "analyze/support/json_member.h"
+#include "analyze/output/json_member.h"
 #include "analyze/support/options.h"
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 #include "analyze/engines/ranks.h"
 
 #include <math.h>

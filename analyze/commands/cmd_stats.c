@@ -10,9 +10,9 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "gputrace.h"
-#include "analyze/support/json_member.h"
+#include "analyze/output/json_member.h"
 #include "analyze/support/options.h"
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 #include "analyze/engines/stats_reports.h"
 
 #include <math.h>

@@ -11,7 +11,7 @@
 #ifndef GT_EXPORT_INTERNAL_H
 #define GT_EXPORT_INTERNAL_H
 
-#include "analyze/support/escape.h"
+#include "analyze/output/escape.h"
 #include "analyze/engines/export.h"
 #include "analyze/engines/export_out.h"
 #include "analyze/engines/export_window.h"

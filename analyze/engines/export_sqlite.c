@@ -11,7 +11,7 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/demangle.h"
 #include "analyze/support/diag.h"
-#include "analyze/support/escape.h"
+#include "analyze/output/escape.h"
 #include "schema.h"
 #include "analyze/support/kname.h"
 #include "analyze/support/load.h"

@@ -12,15 +12,15 @@
 
 #include "analyze/engines/bandwidth.h"
 #include "analyze/support/diag.h"
-#include "analyze/support/escape.h"
+#include "analyze/output/escape.h"
 #include "analyze/engines/findings.h"
 #include "analyze/support/load.h"
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 #include "analyze/engines/samples.h"
 #include "analyze/shadow/shadow.h"
 #include "analyze/engines/split.h"
 #include "common/stats.h"
-#include "analyze/support/svg.h"
+#include "analyze/output/svg.h"
 #include "analyze/support/units.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* tol_json.c: the JSON shared by shadow's and calibrate's printers (tol_json.h). */
 #include "analyze/shadow/tol_json.h"
 
-#include "analyze/support/json_member.h"
+#include "analyze/output/json_member.h"
 
 void gt_json_tol(struct gt_json *j, const struct gt_ref_tol *t)
 {

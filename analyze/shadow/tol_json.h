@@ -5,7 +5,7 @@
 #define GT_TOL_JSON_H
 
 #include "analyze/shadow/gputrace_ref.h"
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 
 #include <stdio.h>
 

@@ -7,7 +7,7 @@
  */
 #include "analyze/support/diag.h"
 
-#include "analyze/support/escape.h"
+#include "analyze/output/escape.h"
 #include "analyze/support/progress.h"
 
 #include <errno.h>

@@ -28,7 +28,7 @@
 #define GT_OPTIONS_H
 
 #include "analyze/support/filter.h"
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 
 #include <stdint.h>
 #include <stdio.h>

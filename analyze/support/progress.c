@@ -1,7 +1,7 @@
 /* progress.c: the progress line (progress.h). */
 #include "analyze/support/progress.h"
 
-#include "analyze/support/escape.h"
+#include "analyze/output/escape.h"
 
 #include <stdio.h>
 #include <stdlib.h>

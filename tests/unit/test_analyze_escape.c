@@ -1,4 +1,4 @@
-/* test_analyze_escape.c: analyze/support/escape.c's rules, byte for byte, and a writer of hostile traces.
+/* test_analyze_escape.c: analyze/output/escape.c's rules, byte for byte, and a writer of hostile traces.
  *
  * The unit tests pin each format's rule on the strings that attack it: a newline followed by a
  * Markdown heading, a spreadsheet formula, terminal escape sequences, HTML, table pipes, backtick
@@ -25,8 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/support/escape.h"
-#include "analyze/support/output.h"
+#include "analyze/output/escape.h"
+#include "analyze/output/output.h"
 #include "gputrace.h"
 #include "test_shadow_synth.h"
 

@@ -1,4 +1,4 @@
-/* test_analyze_output.c: analyze/support/output.c prints every format as gpuanalyze(1) promises.
+/* test_analyze_output.c: analyze/output/output.c prints every format as gpuanalyze(1) promises.
  *
  * CSV quoting (RFC 4180), JSON escaping (quotes, backslashes, control characters, bytes that are
  * not UTF-8) and structure (commas, nesting, null for NaN), Markdown escaping of pipes, the
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 #include "gputrace.h"
 
 /* An in-memory stream and what was written to it. */

@@ -1,4 +1,4 @@
-/* test_analyze_report.c: `gpuanalyze report` (analyze/engines/report.c) and its figures (analyze/support/svg.c), on
+/* test_analyze_report.c: `gpuanalyze report` (analyze/engines/report.c) and its figures (analyze/output/svg.c), on
  * traces built through the writer API.
  *
  * The figures: every launch a dot (or 400 at evenly spaced ranks), names escaped, an axis that fits
@@ -24,7 +24,7 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "analyze/engines/report.h"
-#include "analyze/support/svg.h"
+#include "analyze/output/svg.h"
 #include "gputrace.h"
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"

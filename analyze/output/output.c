@@ -5,9 +5,9 @@
  * when they end; text and Markdown rows are copied into a second arena until gt_table_finish()
  * knows every column's width.
  */
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 
-#include "analyze/support/escape.h"
+#include "analyze/output/escape.h"
 #include "gputrace.h"
 
 #include <math.h>

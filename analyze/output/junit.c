@@ -1,9 +1,9 @@
 /* junit.c: JUnit XML documents (see junit.h for the schema; escape.h's XML rule escapes the text). */
-#include "analyze/support/junit.h"
+#include "analyze/output/junit.h"
 
 #include "common/grow.h"
 
-#include "analyze/support/escape.h"
+#include "analyze/output/escape.h"
 #include "gputrace.h"
 
 #include <stdint.h>

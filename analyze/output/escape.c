@@ -5,7 +5,7 @@
  * its own rule. gt_esc_printf lets a command keep writing lines with a printf format: the format
  * is the command's own words, and only the %s arguments, which is where names go, are escaped.
  */
-#include "analyze/support/escape.h"
+#include "analyze/output/escape.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * Every function is the same two calls, gt_json_key and then the value's, so they are written once,
  * by a macro, instead of eight times by hand.
  */
-#include "analyze/support/json_member.h"
+#include "analyze/output/json_member.h"
 
 /* A member with a value of type T, written by VALUE (a gt_json_* of output.h). */
 #define GT_JSON_MEMBER(NAME, T, VALUE)                                                             \

@@ -5,9 +5,9 @@
  * plot area and the scales are computed first, then the elements are written in drawing order:
  * grid and axes, data, labels, legend.
  */
-#include "analyze/support/svg.h"
+#include "analyze/output/svg.h"
 
-#include "analyze/support/escape.h"
+#include "analyze/output/escape.h"
 #include "gputrace.h"
 #include "common/stats.h"
 

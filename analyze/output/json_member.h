@@ -8,7 +8,7 @@
 #ifndef GT_JSON_MEMBER_H
 #define GT_JSON_MEMBER_H
 
-#include "analyze/support/output.h"
+#include "analyze/output/output.h"
 
 #include <stdint.h>
 
