@@ -44,12 +44,6 @@
 
 static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
 
-struct printer {
-	enum gt_format fmt;
-	FILE *out;
-	struct gt_json *json;
-	const struct gt_bandwidth *b;
-};
 
 /* "504.0 kB" style, decimal. */
 static const char *bytes_text(double v, char *buf, size_t len) { return gt_bytes_text(v, 1e3, buf, len); }
@@ -92,57 +86,53 @@ static void measured_text(const struct gt_bandwidth *b, const struct gt_bw_devic
 		         b->peaks_file, d->peaks.other_devices, d->peaks.no_uuid);
 }
 
-static void preamble(const struct printer *p)
+/* The human formats' notes on the trace, the rates and the devices (JSON says them as facts). */
+static void preamble(struct gt_doc *d, const struct gt_bandwidth *b)
 {
-	const struct gt_bandwidth *b = p->b;
-	if (p->fmt == GT_FMT_MD)
-		fputs("# gpuanalyze bandwidth\n\n", p->out);
-	gt_out_note(p->out, p->fmt, "trace: %s (%llu memcpy records)", b->path, (unsigned long long)b->copies);
-	gt_cmd_note_synthetic(p->out, p->fmt, b->path, b->synthetic);
-	gt_cmd_note_incomplete(p->out, p->fmt, b->path, b->complete, b->lost_bytes);
+	gt_doc_title(d, "gpuanalyze bandwidth");
+	gt_doc_note(d, "trace: %s (%llu memcpy records)", b->path, (unsigned long long)b->copies);
+	gt_cmd_doc_synthetic(d, b->path, b->synthetic);
+	gt_cmd_doc_incomplete(d, b->path, b->complete, b->lost_bytes);
 	if (b->copies_bad || b->copies_no_rate)
-		gt_out_note(p->out, p->fmt, "excluded: %llu %s with end < start, %llu of zero duration or zero bytes (no rate)",
+		gt_doc_note(d, "excluded: %llu %s with end < start, %llu of zero duration or zero bytes (no rate)",
 		     (unsigned long long)b->copies_bad, pl(b->copies_bad, "copy", "copies"),
 		     (unsigned long long)b->copies_no_rate);
-	gt_out_note(p->out, p->fmt, "measured: %s", MEASURED);
+	gt_doc_note(d, "measured: %s", MEASURED);
 	if (b->sync.count)
-		gt_out_note(p->out, p->fmt, "call rates: %llu of %llu %s without the async flag paired with a synchronous "
+		gt_doc_note(d, "call rates: %llu of %llu %s without the async flag paired with a synchronous "
 		            "copy call; %llu left out because their call made several copy records, %llu because "
 		            "the call's end is not after its start",
 		            (unsigned long long)b->sync.calls, (unsigned long long)b->sync.count,
 		            pl(b->sync.count, "copy", "copies"), (unsigned long long)b->calls_shared,
 		            (unsigned long long)b->calls_bad);
-	gt_out_note(p->out, p->fmt, "%s", GROUPS);
+	gt_doc_note(d, "%s", GROUPS);
 	for (size_t i = 0; i < b->ndevices; i++) {
-		const struct gt_bw_device *d = &b->devices[i];
-		if (!d->known) {
-			gt_out_note(p->out, p->fmt, "device %u: no DEVICE record in the trace: no theoretical peak", d->device_id);
+		const struct gt_bw_device *dev = &b->devices[i];
+		if (!dev->known) {
+			gt_doc_note(d, "device %u: no DEVICE record in the trace: no theoretical peak", dev->device_id);
 		} else {
 			char pcie[64], mem[64];
-			if (d->peak_pcie > 0)
-				snprintf(pcie, sizeof pcie, "%.1f GB/s per direction", d->peak_pcie);
+			if (dev->peak_pcie > 0)
+				snprintf(pcie, sizeof pcie, "%.1f GB/s per direction", dev->peak_pcie);
 			else
 				snprintf(pcie, sizeof pcie, "unknown");
-			if (d->peak_mem > 0)
-				snprintf(mem, sizeof mem, "%.1f GB/s", d->peak_mem);
+			if (dev->peak_mem > 0)
+				snprintf(mem, sizeof mem, "%.1f GB/s", dev->peak_mem);
 			else
 				snprintf(mem, sizeof mem, "unknown");
-			gt_out_note(p->out, p->fmt, "device %u: %s (%s): theoretical peaks: PCIe %s, memory %s", d->device_id, d->name,
-			     d->uuid[0] ? d->uuid : "UUID unknown", pcie, mem);
+			gt_doc_note(d, "device %u: %s (%s): theoretical peaks: PCIe %s, memory %s", dev->device_id, dev->name,
+			     dev->uuid[0] ? dev->uuid : "UUID unknown", pcie, mem);
 		}
 		char buf[2048];
-		measured_text(b, d, buf, sizeof buf);
-		gt_out_note(p->out, p->fmt, "  %s", buf);
+		measured_text(b, dev, buf, sizeof buf);
+		gt_doc_note(d, "  %s", buf);
 	}
-	gt_out_note(p->out, p->fmt, "%s", PERCENT);
+	gt_doc_note(d, "%s", PERCENT);
 }
 
-static int groups_table(const struct printer *p)
+static int groups_table(struct gt_doc *d, const struct gt_bandwidth *b)
 {
-	const struct gt_bandwidth *b = p->b;
 	int multi = b->ndevices > 1;
-	if (p->fmt == GT_FMT_JSON)
-		gt_json_key(p->json, "groups");
 	const struct gt_column cols[] = {
 		{ "device_id", "device", multi ? 0 : GT_COL_MACHINE },
 		{ "copy_kind", "kind", GT_COL_LEFT }, { "memory", "memory", GT_COL_LEFT },
@@ -160,9 +150,10 @@ static int groups_table(const struct printer *p)
 		{ "peak_measured_gbps", "measured GB/s", GT_COL_MACHINE },
 		{ "measured_pct", "% of measured", 0 }, { "small", "small", 0 },
 	};
-	struct gt_table *t = gt_table_open(p->fmt, p->out, p->json, GT_COLUMNS(cols));
+	struct gt_table *t = gt_doc_table(d, "groups", GT_COLUMNS(cols));
 	if (!t)
 		return GT_ERR_NOMEM;
+	gt_table_when_empty(t, "no copies with a rate");
 	for (size_t i = 0; i < b->ngroups; i++) {
 		const struct gt_bw_group *g = &b->groups[i];
 		gt_table_u64(t, g->device_id);
@@ -214,9 +205,8 @@ static void thresholds_text(const struct gt_bandwidth *b, char *buf, size_t len)
 	}
 }
 
-static void flags_text(const struct printer *p)
+static void flags_text(struct gt_doc *d, const struct gt_bandwidth *b)
 {
-	const struct gt_bandwidth *b = p->b;
 	char mb[32], thr[512];
 	const struct gt_bw_flag *f = &b->pageable;
 	char calls[128] = "";
@@ -224,131 +214,117 @@ static void flags_text(const struct printer *p)
 		snprintf(calls, sizeof calls, "; the synchronous calls of %llu of them took %.3f ms", (unsigned long long)f->calls,
 		         f->call_time_ns / 1e6);
 	if (f->count)
-		gt_out_note(p->out, p->fmt, "pageable: %llu %s (%s, %.3f ms of DMA%s) with a pageable host end: the driver "
+		gt_doc_note(d, "pageable: %llu %s (%s, %.3f ms of DMA%s) with a pageable host end: the driver "
 		        "stages them through a pinned buffer, so they do not overlap other work and stay below the "
 		        "pinned rate. Allocate the host buffers that are copied with cudaMallocHost, or pin them with "
 		        "cudaHostRegister.",
 		     (unsigned long long)f->count, pl(f->count, "copy", "copies"), bytes_text((double)f->bytes, mb, sizeof mb),
 		     f->time_ns / 1e6, calls);
 	else
-		gt_out_note(p->out, p->fmt, "pageable: none");
+		gt_doc_note(d, "pageable: none");
 	thresholds_text(b, thr, sizeof thr);
 	f = &b->small;
 	if (f->count)
-		gt_out_note(p->out, p->fmt, "small: %llu %s (%s, %.3f ms) under the size at which a copy can reach 80%% "
+		gt_doc_note(d, "small: %llu %s (%s, %.3f ms) under the size at which a copy can reach 80%% "
 		        "of its ceiling (%s): a copy takes about t0 + bytes / peak with a fixed cost t0 of "
 		        "about %.0f us, so reaching 80%% needs bytes >= 4 x t0 x peak. Batch small copies into "
 		        "larger ones, or keep the data on the device.",
 		     (unsigned long long)f->count, pl(f->count, "copy", "copies"), bytes_text((double)f->bytes, mb, sizeof mb),
 		     f->time_ns / 1e6, thr, GT_BW_FIXED_COST_NS / 1e3);
 	else
-		gt_out_note(p->out, p->fmt, "small: none (threshold: %s)", thr);
+		gt_doc_note(d, "small: none (threshold: %s)", thr);
 	f = &b->sync_critical;
 	if (f->count)
-		gt_out_note(p->out, p->fmt, "synchronous on the critical path: %llu of %llu %s without the async flag (%s, "
+		gt_doc_note(d, "synchronous on the critical path: %llu of %llu %s without the async flag (%s, "
 		        "%.3f ms) ran while the device did nothing else: the host waited, and so did the GPU. "
 		        "Use cudaMemcpyAsync from pinned memory on a stream, and give the GPU work to overlap.",
 		     (unsigned long long)f->count, (unsigned long long)b->sync.count, pl(b->sync.count, "copy", "copies"),
 		     bytes_text((double)f->bytes, mb, sizeof mb), f->time_ns / 1e6);
 	else if (b->sync.count)
-		gt_out_note(p->out, p->fmt, "synchronous on the critical path: none (%llu %s without the async flag, each "
+		gt_doc_note(d, "synchronous on the critical path: none (%llu %s without the async flag, each "
 		        "overlapped by other GPU work)",
 		     (unsigned long long)b->sync.count, pl(b->sync.count, "copy", "copies"));
 	else
-		gt_out_note(p->out, p->fmt, "synchronous on the critical path: none (no copies without the async flag)");
+		gt_doc_note(d, "synchronous on the critical path: none (no copies without the async flag)");
 }
 
-static void json_flag(struct gt_json *j, const char *key, const struct gt_bw_flag *f, uint64_t origin)
+static void json_flag(struct gt_doc *d, const char *key, const struct gt_bw_flag *f, uint64_t origin)
 {
-	gt_json_key_object(j, key);
-	gt_json_key_u64(j, "count", f->count);
-	gt_json_key_u64(j, "bytes", f->bytes);
-	gt_json_key_num(j, "time_ns", f->time_ns);
-	gt_json_key_u64_if(j, "first_offset_ns", f->count && f->first_start >= origin, f->first_start - origin);
-	gt_json_key_u64(j, "calls", f->calls);
-	gt_json_key_num(j, "call_time_ns", f->call_time_ns);
-	gt_json_object_end(j);
+	gt_doc_object(d, key);
+	gt_doc_u64(d, "count", f->count);
+	gt_doc_u64(d, "bytes", f->bytes);
+	gt_doc_num(d, "time_ns", f->time_ns);
+	gt_doc_u64_if(d, "first_offset_ns", f->count && f->first_start >= origin, f->first_start - origin);
+	gt_doc_u64(d, "calls", f->calls);
+	gt_doc_num(d, "call_time_ns", f->call_time_ns);
+	gt_doc_end(d);
 }
 
-static void json_head(const struct printer *p)
+/* The facts: JSON's head, before its groups. */
+static void facts(struct gt_doc *d, const struct gt_bandwidth *b)
 {
-	const struct gt_bandwidth *b = p->b;
-	struct gt_json *j = p->json;
-	gt_cmd_json_head(j, "bandwidth");
-	gt_cmd_json_trace(j, b->path, b->complete, b->lost_bytes, b->synthetic != NULL);
-	gt_json_key_u64(j, "memcpys", b->copies);
-	gt_json_key_u64(j, "excluded_bad_times", b->copies_bad);
-	gt_json_key_u64(j, "excluded_no_rate", b->copies_no_rate);
-	gt_json_key_u64(j, "no_call_rate_shared_call", b->calls_shared);
-	gt_json_key_u64(j, "no_call_rate_bad_call", b->calls_bad);
-	gt_json_object_end(j);
-	gt_json_key_str(j, "measured", MEASURED);
-	gt_json_key_str(j, "groups_are", GROUPS_TEXT);
-	gt_json_key_str(j, "percent_of_peak", PERCENT);
-	gt_json_key_str(j, "peaks_file", b->peaks_file);
-	gt_json_key_str(j, "peaks_file_status", !b->peaks_file ? "none" : b->peaks_missing ? "missing"
+	gt_cmd_doc_head(d, "bandwidth");
+	gt_cmd_doc_trace(d, b->path, b->complete, b->lost_bytes, b->synthetic != NULL);
+	gt_doc_u64(d, "memcpys", b->copies);
+	gt_doc_u64(d, "excluded_bad_times", b->copies_bad);
+	gt_doc_u64(d, "excluded_no_rate", b->copies_no_rate);
+	gt_doc_u64(d, "no_call_rate_shared_call", b->calls_shared);
+	gt_doc_u64(d, "no_call_rate_bad_call", b->calls_bad);
+	gt_doc_end(d);
+	gt_doc_str(d, "measured", MEASURED);
+	gt_doc_str(d, "groups_are", GROUPS_TEXT);
+	gt_doc_str(d, "percent_of_peak", PERCENT);
+	gt_doc_str(d, "peaks_file", b->peaks_file);
+	gt_doc_str(d, "peaks_file_status", !b->peaks_file ? "none" : b->peaks_missing ? "missing"
 	                                       : b->peaks_error[0] ? b->peaks_error : "read");
-	gt_json_key_array(j, "devices");
+	gt_doc_array(d, "devices");
 	for (size_t i = 0; i < b->ndevices; i++) {
-		const struct gt_bw_device *d = &b->devices[i];
-		gt_json_object_begin(j);
-		gt_json_key_u64(j, "device_id", d->device_id);
-		gt_json_key_str(j, "name", d->known ? d->name : NULL);
-		gt_json_key_str(j, "uuid", d->uuid[0] ? d->uuid : NULL);
-		gt_json_key_num(j, "peak_pcie_gbps", d->peak_pcie > 0 ? d->peak_pcie : NAN);
-		gt_json_key_num(j, "peak_mem_gbps", d->peak_mem > 0 ? d->peak_mem : NAN);
-		gt_json_key_num(j, "small_host_bytes", d->small_host > 0 ? d->small_host : NAN);
-		gt_json_key_num(j, "small_dtod_bytes", d->small_dtod > 0 ? d->small_dtod : NAN);
-		gt_json_key_object(j, "measured");
+		const struct gt_bw_device *dev = &b->devices[i];
+		gt_doc_object(d, NULL);
+		gt_doc_u64(d, "device_id", dev->device_id);
+		gt_doc_str(d, "name", dev->known ? dev->name : NULL);
+		gt_doc_str(d, "uuid", dev->uuid[0] ? dev->uuid : NULL);
+		gt_doc_num(d, "peak_pcie_gbps", dev->peak_pcie > 0 ? dev->peak_pcie : NAN);
+		gt_doc_num(d, "peak_mem_gbps", dev->peak_mem > 0 ? dev->peak_mem : NAN);
+		gt_doc_num(d, "small_host_bytes", dev->small_host > 0 ? dev->small_host : NAN);
+		gt_doc_num(d, "small_dtod_bytes", dev->small_dtod > 0 ? dev->small_dtod : NAN);
+		gt_doc_object(d, "measured");
 		for (int k = 0; k < GT_PEAK_NKINDS; k++) {
-			if (!d->peaks.have[k])
+			if (!dev->peaks.have[k])
 				continue;
-			gt_json_key_object(j, gt_peak_kind_name((enum gt_peak_kind)k));
-			gt_json_key_num(j, "gbps", d->peaks.p[k].gbps);
-			gt_json_key_u64(j, "bytes", d->peaks.p[k].bytes);
-			gt_json_key_u64(j, "reps", d->peaks.p[k].reps);
-			gt_json_key_u64(j, "line", d->peaks.p[k].line);
-			gt_json_object_end(j);
+			gt_doc_object(d, gt_peak_kind_name((enum gt_peak_kind)k));
+			gt_doc_num(d, "gbps", dev->peaks.p[k].gbps);
+			gt_doc_u64(d, "bytes", dev->peaks.p[k].bytes);
+			gt_doc_u64(d, "reps", dev->peaks.p[k].reps);
+			gt_doc_u64(d, "line", dev->peaks.p[k].line);
+			gt_doc_end(d);
 		}
-		gt_json_object_end(j);
-		gt_json_object_end(j);
+		gt_doc_end(d);
+		gt_doc_end(d);
 	}
-	gt_json_array_end(j);
-	gt_json_key_num(j, "small_fixed_cost_ns", GT_BW_FIXED_COST_NS);
-	gt_json_key_object(j, "flags");
-	json_flag(j, "pageable", &b->pageable, b->origin);
-	json_flag(j, "small", &b->small, b->origin);
-	json_flag(j, "synchronous", &b->sync, b->origin);
-	json_flag(j, "synchronous_critical", &b->sync_critical, b->origin);
-	gt_json_object_end(j);
+	gt_doc_end(d);
+	gt_doc_num(d, "small_fixed_cost_ns", GT_BW_FIXED_COST_NS);
+	gt_doc_object(d, "flags");
+	json_flag(d, "pageable", &b->pageable, b->origin);
+	json_flag(d, "small", &b->small, b->origin);
+	json_flag(d, "synchronous", &b->sync, b->origin);
+	json_flag(d, "synchronous_critical", &b->sync_critical, b->origin);
+	gt_doc_end(d);
 }
 
-/* gt_cmd_printer: the whole output, in p->fmt. */
-static int print(FILE *out, struct gt_json *j, void *ctx)
+/* gt_cmd_filler: the facts, the notes and the groups, each format taking what it carries (CSV
+ * the groups alone). */
+static int fill(struct gt_doc *d, void *ctx)
 {
-	struct printer *p = ctx;
-	p->out = out;
-	p->json = j;
-	int trc = 0;
-	if (p->fmt == GT_FMT_JSON) {
-		json_head(p);
-		trc = groups_table(p);
-		gt_json_object_end(j);
-		if (!trc)
-			trc = gt_json_finish(j);
-	} else if (p->fmt == GT_FMT_CSV) {
-		trc = groups_table(p);
-	} else {
-		preamble(p);
-		gt_out_heading(p->out, p->fmt, 2, "copies");
-		if (p->b->ngroups)
-			trc = groups_table(p);
-		else
-			gt_out_note(p->out, p->fmt, "no copies with a rate");
-		gt_out_heading(p->out, p->fmt, 2, "flags");
-		flags_text(p);
-	}
-	return trc;
+	const struct gt_bandwidth *b = ctx;
+	facts(d, b);
+	preamble(d, b);
+	gt_doc_heading(d, 2, "copies");
+	int rc = groups_table(d, b);
+	gt_doc_end(d); /* the JSON document */
+	gt_doc_heading(d, 2, "flags");
+	flags_text(d, b);
+	return rc;
 }
 
 static const char *peaks;
@@ -373,8 +349,7 @@ static int run(const struct gt_cmd_call *call)
 	struct gt_bandwidth b;
 	int rc = gt_bandwidth_run(&b, call->files[0], peaks);
 	if (!rc) {
-		struct printer p = { fmt, NULL, NULL, &b };
-		rc = gt_cmd_print(call, print, &p);
+		rc = gt_cmd_render(call, fmt, fill, &b);
 	}
 	gt_bandwidth_release(&b);
 	return rc;

@@ -59,6 +59,26 @@ int gt_cmd_print(const struct gt_cmd_call *call, gt_cmd_printer print, void *ctx
 	return rc ? rc : crc;
 }
 
+int gt_cmd_render(const struct gt_cmd_call *call, enum gt_format fmt, gt_cmd_filler fill, void *ctx)
+{
+	FILE *out = gt_output_open(call->out_path);
+	if (!out)
+		return GT_EXIT_USAGE;
+	struct gt_doc *d = gt_doc_open(fmt, out);
+	int rc = d ? fill(d, ctx) : GT_ERR_NOMEM;
+	if (d) {
+		int drc = gt_doc_close(d);
+		if (drc && !rc)
+			rc = drc == GT_ERR_ARG ? gt_error("%s: internal error: malformed %s", call->cmd->name,
+			                                  gt_format_name(fmt))
+			                       : drc;
+	}
+	if (rc < 0)
+		rc = gt_error("%s: cannot print: %s", call->cmd->name, gt_strerror(rc));
+	int crc = gt_output_close(out, call->out_path);
+	return rc ? rc : crc;
+}
+
 void gt_cmd_json_head(struct gt_json *j, const char *command)
 {
 	gt_json_object_begin(j);
@@ -103,5 +123,48 @@ void gt_cmd_note_incomplete(FILE *out, enum gt_format fmt, const char *path, int
 {
 	if (!complete)
 		gt_out_note(out, fmt, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last "
+		            "records are missing", path, (unsigned long long)lost_bytes);
+}
+
+/* The facts of a document are written by the same JSON calls, on the document's writer. */
+void gt_cmd_doc_head(struct gt_doc *d, const char *command)
+{
+	struct gt_json *j = gt_doc_json(d);
+	if (j)
+		gt_cmd_json_head(j, command);
+}
+
+void gt_cmd_doc_trace(struct gt_doc *d, const char *path, int complete, uint64_t lost_bytes, int synthetic)
+{
+	struct gt_json *j = gt_doc_json(d);
+	if (j)
+		gt_cmd_json_trace(j, path, complete, lost_bytes, synthetic);
+}
+
+void gt_cmd_doc_bad_times(struct gt_doc *d, uint64_t kernels, uint64_t memcpys, uint64_t memsets)
+{
+	struct gt_json *j = gt_doc_json(d);
+	if (j)
+		gt_cmd_json_bad_times(j, kernels, memcpys, memsets);
+}
+
+void gt_cmd_doc_statistics(struct gt_doc *d, int mad_scale)
+{
+	struct gt_json *j = gt_doc_json(d);
+	if (j)
+		gt_cmd_json_statistics(j, mad_scale);
+}
+
+void gt_cmd_doc_synthetic(struct gt_doc *d, const char *path, const char *synthetic)
+{
+	if (synthetic)
+		gt_doc_note(d, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, "
+		            "not recorded on a GPU", path, synthetic);
+}
+
+void gt_cmd_doc_incomplete(struct gt_doc *d, const char *path, int complete, uint64_t lost_bytes)
+{
+	if (!complete)
+		gt_doc_note(d, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last "
 		            "records are missing", path, (unsigned long long)lost_bytes);
 }

@@ -15,6 +15,7 @@
 #define GT_CMD_OUTPUT_H
 
 #include "analyze/commands/commands.h"
+#include "analyze/output/doc.h"
 #include "analyze/output/output.h"
 
 #include <stdint.h>
@@ -34,6 +35,16 @@ typedef int (*gt_cmd_printer)(FILE *out, struct gt_json *json, void *ctx);
  * this returns GT_EXIT_OK. */
 int gt_cmd_print(const struct gt_cmd_call *call, gt_cmd_printer print, void *ctx);
 
+/* Fills one subcommand's document (doc.h): what it found, in facts, notes and tables, without
+ * asking how its format is written. Returns 0; a negative GT_ERR_* when filling failed (reported
+ * by gt_cmd_render); or a positive exit status already reported through diag.h. */
+typedef int (*gt_cmd_filler)(struct gt_doc *d, void *ctx);
+
+/* gt_cmd_print for a document: opens the output, opens a document in fmt on it, runs fill,
+ * closes the document (a malformed one is an internal error, reported), closes the output.
+ * Returns the exit status as gt_cmd_print does. */
+int gt_cmd_render(const struct gt_cmd_call *call, enum gt_format fmt, gt_cmd_filler fill, void *ctx);
+
 /* ---- the notes every command's text and Markdown give on a trace ------------------------------
  * Written by gt_out_note (nothing in JSON or CSV, which carry the same facts as fields). */
 
@@ -42,6 +53,9 @@ void gt_cmd_note_synthetic(FILE *out, enum gt_format fmt, const char *path, cons
 /* "NOTE: PATH ends early (...)": a trace without its END record; nothing when it is complete. */
 void gt_cmd_note_incomplete(FILE *out, enum gt_format fmt, const char *path, int complete,
                             uint64_t lost_bytes);
+/* The same two notes in a document. */
+void gt_cmd_doc_synthetic(struct gt_doc *d, const char *path, const char *synthetic);
+void gt_cmd_doc_incomplete(struct gt_doc *d, const char *path, int complete, uint64_t lost_bytes);
 
 /* ---- the facts every command's JSON states the same way -------------------------------------
  * One copy each, so that a command cannot spell one of them differently from the others. */
@@ -60,5 +74,10 @@ void gt_cmd_json_bad_times(struct gt_json *j, uint64_t kernels, uint64_t memcpys
 /* Opens the member "statistics" with the percentile rule and, when mad_scale, the MAD scale; the
  * caller adds its own rules and closes the object. */
 void gt_cmd_json_statistics(struct gt_json *j, int mad_scale);
+/* The same four as facts of a document (nothing in a format without facts). */
+void gt_cmd_doc_head(struct gt_doc *d, const char *command);
+void gt_cmd_doc_trace(struct gt_doc *d, const char *path, int complete, uint64_t lost_bytes, int synthetic);
+void gt_cmd_doc_bad_times(struct gt_doc *d, uint64_t kernels, uint64_t memcpys, uint64_t memsets);
+void gt_cmd_doc_statistics(struct gt_doc *d, int mad_scale);
 
 #endif

@@ -8,6 +8,7 @@
 #include "analyze/output/output.h"
 
 #include "analyze/output/escape.h"
+#include "analyze/output/render.h"
 #include "gputrace.h"
 
 #include <math.h>
@@ -20,7 +21,7 @@ static const struct {
 	enum gt_format fmt;
 	const char *name;
 } formats[] = { { GT_FMT_TEXT, "text" }, { GT_FMT_MD, "md" }, { GT_FMT_JSON, "json" },
-	            { GT_FMT_CSV, "csv" }, { GT_FMT_JSONL, "jsonl" } };
+	            { GT_FMT_CSV, "csv" }, { GT_FMT_JSONL, "jsonl" }, { GT_FMT_JUNIT, "junit" } };
 
 const char *gt_format_name(enum gt_format f)
 {
@@ -70,23 +71,16 @@ void gt_out_md_cell(FILE *f, const char *s, int code)
 		gt_esc_md_cell(f, s);
 }
 
+/* Notes and headings are the renderers' (render.h), here under output.h's older names for the
+ * writers that hold a FILE and a format rather than a document. */
 void gt_out_vnote(FILE *f, enum gt_format fmt, const char *format, va_list ap)
 {
-	if (fmt != GT_FMT_TEXT && fmt != GT_FMT_MD)
+	const struct gt_renderer *r = gt_renderer_of(fmt);
+	if (!r || !r->note)
 		return;
 	char buf[4096];
 	vsnprintf(buf, sizeof buf, format, ap);
-	if (fmt == GT_FMT_MD) {
-		const char *s = buf;
-		while (*s == ' ')
-			s++;
-		fputs("- ", f);
-		gt_esc_md(f, s);
-		fputc('\n', f);
-	} else {
-		gt_esc_text(f, buf);
-		fputc('\n', f);
-	}
+	r->note(f, buf);
 }
 
 void gt_out_note(FILE *f, enum gt_format fmt, const char *format, ...)
@@ -97,14 +91,11 @@ void gt_out_note(FILE *f, enum gt_format fmt, const char *format, ...)
 	va_end(ap);
 }
 
-/* A title is our words (and perhaps an option's value), not markup to escape; the text rule keeps
- * it on its one line in both formats. */
 void gt_out_heading(FILE *f, enum gt_format fmt, int level, const char *title)
 {
-	if (fmt == GT_FMT_MD)
-		gt_esc_printf(f, gt_esc_text, "\n%.*s %s\n\n", level < 1 ? 1 : level > 6 ? 6 : level, "######", title);
-	else if (fmt == GT_FMT_TEXT)
-		gt_esc_printf(f, gt_esc_text, "\n%s\n", title);
+	const struct gt_renderer *r = gt_renderer_of(fmt);
+	if (r && r->heading)
+		r->heading(f, level, title);
 }
 
 void gt_out_format_double(char *buf, size_t len, double v)
@@ -342,6 +333,7 @@ struct gt_table {
 	struct cell *held;    /* rows * ncols */
 	size_t capheld;
 	struct arena heldtext;
+	char *empty_note;     /* text and md: said instead of a table without rows */
 	int error;
 };
 
@@ -392,6 +384,7 @@ void gt_table_free(struct gt_table *t)
 	free(t->rowtext.p);
 	free(t->held);
 	free(t->heldtext.p);
+	free(t->empty_note);
 	free(t);
 }
 
@@ -539,6 +532,14 @@ void gt_table_null(struct gt_table *t)
 
 size_t gt_table_rows(const struct gt_table *t) { return t->rows; }
 
+void gt_table_when_empty(struct gt_table *t, const char *note)
+{
+	free(t->empty_note);
+	t->empty_note = strdup(note);
+	if (!t->empty_note && !t->error)
+		t->error = GT_ERR_NOMEM;
+}
+
 /* One CSV line of the visible columns: their keys (the header), or the cells of the row. */
 static void csv_line(struct gt_table *t, int header)
 {
@@ -629,7 +630,7 @@ int gt_table_end_row(struct gt_table *t)
 		csv_line(t, 0);
 	else if (t->fmt == GT_FMT_JSON)
 		emit_json(t);
-	else if (hold_row(t))
+	else if (human(t) && hold_row(t)) /* a format without tables (JUnit) keeps nothing */
 		t->error = GT_ERR_NOMEM;
 	t->rows++;
 	for (size_t c = 0; c < t->ncols; c++)
@@ -744,6 +745,10 @@ int gt_table_finish(struct gt_table *t)
 		return t->error;
 	if (t->filling)
 		gt_table_end_row(t);
+	if (human(t) && !t->rows && t->empty_note) {
+		gt_out_note(t->out, t->fmt, "%s", t->empty_note);
+		return 0;
+	}
 	start(t);
 	if (t->fmt == GT_FMT_JSON) {
 		gt_json_array_end(t->json);

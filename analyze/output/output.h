@@ -38,8 +38,10 @@
 
 /* Values are bits so that a command can say which formats it offers as a mask. */
 /* GT_FMT_JSONL (JSON Lines: one object per line, no enclosing document) is for record streams
- * (dump) only: it is not in GT_FMT_ALL, and tables do not print it. */
-enum gt_format { GT_FMT_TEXT = 1, GT_FMT_MD = 2, GT_FMT_JSON = 4, GT_FMT_CSV = 8, GT_FMT_JSONL = 16 };
+ * (dump) only, GT_FMT_JUNIT (JUnit XML) for the commands that give verdicts (diff, shadow): neither
+ * is in GT_FMT_ALL, and tables do not print them. */
+enum gt_format { GT_FMT_TEXT = 1, GT_FMT_MD = 2, GT_FMT_JSON = 4, GT_FMT_CSV = 8, GT_FMT_JSONL = 16,
+	         GT_FMT_JUNIT = 32 };
 #define GT_FMT_ALL (GT_FMT_TEXT | GT_FMT_MD | GT_FMT_JSON | GT_FMT_CSV)
 
 const char *gt_format_name(enum gt_format f); /* "text", "md", "json", "csv", "jsonl" */
@@ -139,6 +141,9 @@ void gt_table_u64_as(struct gt_table *t, uint64_t machine, double human, int dec
 void gt_table_num(struct gt_table *t, double v, int decimals);
 void gt_table_num_as(struct gt_table *t, double machine, double human, int decimals);
 void gt_table_null(struct gt_table *t);                /* "n/a", null, empty */
+/* Text and Markdown: a table that ends without a row prints this note (gt_out_note) instead of
+ * its header; JSON and CSV print the empty table as always. note is copied. */
+void gt_table_when_empty(struct gt_table *t, const char *note);
 int gt_table_end_row(struct gt_table *t);
 size_t gt_table_rows(const struct gt_table *t);
 /* Prints what is held (text, md) or closes the array (json); 0, or the first error seen. */
