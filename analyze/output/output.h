@@ -99,6 +99,8 @@ void gt_json_u64(struct gt_json *j, uint64_t v);
 void gt_json_i64(struct gt_json *j, int64_t v);
 void gt_json_bool(struct gt_json *j, int v);
 void gt_json_null(struct gt_json *j);
+/* A value already written as JSON text by the caller (a number a table formatted). */
+void gt_json_raw(struct gt_json *j, const char *text);
 /* Whether a trace could be trusted whole, as every command's JSON says it, inside the object the
  * caller opened: "complete" (END record read), "lost_bytes" (of an incomplete last chunk),
  * "synthetic" (written by a program, not recorded). */

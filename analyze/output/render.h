@@ -3,8 +3,8 @@
  * doc.c hands each part of a document (doc.h) to the renderer of the document's format. A
  * renderer writes what its format carries and leaves the rest out: the human parts (titles,
  * headings, notes, lines) are text's and Markdown's, the facts are JSON's and JSON Lines', the
- * cases JUnit's, and tables everybody's but JUnit's (output.h's gt_table prints them in each
- * format). Escaping is the renderer's: its escapers say how a name and a piece of running text
+ * cases JUnit's, and tables everybody's but JUnit's (table.c stores their cells, the renderer
+ * prints them). Escaping is the renderer's: its escapers say how a name and a piece of running text
  * are made safe (escape.h).
  */
 #ifndef GT_RENDER_H
@@ -29,6 +29,12 @@ struct gt_renderer {
 	void (*heading)(FILE *f, int level, const char *title);
 	void (*note)(FILE *f, const char *line);                   /* one note, formatted */
 	void (*item)(FILE *f, const char *label, const char *text); /* a labelled fact */
+	/* Tables (table.h): the header before the first row (or at the end of an empty table), each
+	 * row as it ends (not called for text and Markdown, whose rows table.c holds), and the end:
+	 * JSON's closing bracket, text's and Markdown's whole table. NULL: nothing at that point. */
+	void (*table_start)(struct gt_table *t);
+	void (*table_row)(struct gt_table *t);
+	void (*table_end)(struct gt_table *t);
 };
 
 extern const struct gt_renderer gt_render_text, gt_render_md, gt_render_json, gt_render_jsonl,

@@ -1,0 +1,68 @@
+/* table.h: a table's cells, as the renderers read them (output.h's gt_table_* fill them).
+ *
+ * Internal to analyze/output/: table.c stores the cells of the row being filled (and, for the
+ * human formats, every row until the end, to align the columns); each renderer (render.h) prints
+ * them in its format: render_text.c aligned, render_md.c as a GFM table, render_csv.c a line a
+ * row, render_json.c an object a row.
+ */
+#ifndef GT_TABLE_H
+#define GT_TABLE_H
+
+#include "analyze/output/output.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum cell_kind { CELL_EMPTY = 0, CELL_NA, CELL_STR, CELL_NUM };
+
+struct cell {
+	size_t off, len;
+	int kind;
+};
+
+struct column {
+	char *key, *title;
+	unsigned flags;
+	int visible;
+};
+
+struct arena {
+	char *p;
+	size_t len, cap;
+};
+
+struct gt_renderer;
+
+struct gt_table {
+	enum gt_format fmt;
+	const struct gt_renderer *r; /* who prints it (render.h) */
+	FILE *out;
+	struct gt_json *json;
+	struct column *cols;
+	size_t ncols, capcols;
+	struct cell *row;     /* ncols cells of the row being filled */
+	struct arena rowtext; /* their bytes */
+	size_t cur;           /* next column to fill */
+	int filling;          /* a cell of the current row was set */
+	int started;          /* CSV header / JSON array written */
+	size_t rows;
+	/* text and md: the rows held until finish */
+	struct cell *held;    /* rows * ncols */
+	size_t capheld;
+	struct arena heldtext;
+	char *empty_note;     /* text and md: said instead of a table without rows */
+	int error;
+};
+
+/* The text of a cell of the row being filled, or of a held row (text and Markdown). */
+static inline const char *gt_cell_text(const struct gt_table *t, const struct cell *x)
+{
+	return t->rowtext.p ? t->rowtext.p + x->off : "";
+}
+
+static inline const char *gt_held_text(const struct gt_table *t, const struct cell *x)
+{
+	return t->heldtext.p + x->off;
+}
+
+#endif
