@@ -8,7 +8,6 @@
 #include "analyze/engines/export_sqlite.h"
 #include "analyze/engines/event_origin.h"
 
-#include "analyze/commands/commands.h"
 #include "analyze/support/demangle.h"
 #include "analyze/support/diag.h"
 #include "analyze/output/escape.h"

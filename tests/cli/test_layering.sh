@@ -5,7 +5,9 @@
 #   traces/   traces/ and common/ headers; no CUDA/CUPTI/NVTX/NVML header, no library but zstd and libc
 #   cupti/    traces/, common/ and cupti/ (never analyze/, preload/)
 #   preload/  cupti/, traces/, common/ and preload/ (never analyze/)
-#   analyze/  traces/, common/ and analyze/ (never cupti/, preload/, nor a CUDA/CUPTI header)
+#   analyze/  traces/, common/ and analyze/ (never cupti/, preload/, nor a CUDA/CUPTI header);
+#             inside it output/ < support/ < shadow/ < engines/ < commands/: each uses only those
+#             before it
 #   launcher  its sources (LAUNCHER_SRCS, LAUNCHER_SHARED of preload/module.mk) reach no CUDA/CUPTI
 #             header, directly or through project headers followed transitively, and compile with
 #             -I. -Itraces alone (no CUDA include path)
@@ -83,11 +85,12 @@ check_folder() {
 		r=
 		[ "$k" = q ] && resolve "$f" "$name"
 		if [ -n "$r" ]; then
-			case $r in */*) to=${r%%/*} ;; *) to="(root)" ;; esac
-			case " $allowed " in
-			*" $to "*) ;;
-			*) offence "$f:$l: $inc reaches $r: $folder/ may include only $shown" ;;
-			esac
+			# Allowed when r lies in one of the allowed folders (a stage, or a subfolder of one).
+			ok=0
+			for a in $allowed; do
+				case $r in "$a"/*) ok=1 ;; esac
+			done
+			[ "$ok" = 1 ] || offence "$f:$l: $inc reaches $r: $folder/ may include only $shown"
 		elif [ "$no_cuda" = 1 ] && is_cuda_header "$name"; then
 			offence "$f:$l: $inc is a CUDA/CUPTI header: $folder/ must never use one"
 		elif [ "$no_libs" = 1 ] && is_other_library_header "$name"; then
@@ -107,6 +110,13 @@ check_folder traces "traces common" 1 1
 check_folder cupti "cupti traces common" 0 0
 check_folder preload "preload cupti traces common" 0 0
 check_folder analyze "analyze traces common" 1 0
+# Inside analyze/, each role uses only the roles below it: output/ (the document, renderers,
+# escaping) stands alone; support/ may print through output/; shadow/ and the engines compute
+# and never reach commands/, which alone parse argv and speak.
+check_folder analyze/output "analyze/output traces common" 1 0
+check_folder analyze/support "analyze/support analyze/output traces common" 1 0
+check_folder analyze/shadow "analyze/shadow analyze/support analyze/output traces common" 1 0
+check_folder analyze/engines "analyze/engines analyze/shadow analyze/support analyze/output traces common" 1 0
 
 # --- the launcher: no CUDA/CUPTI header, followed through the project's headers ---------------
 # Its sources and the CUDA include folders, as the build has them (make evaluates the Makefile and
