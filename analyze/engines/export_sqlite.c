@@ -11,6 +11,7 @@
 #include "analyze/support/demangle.h"
 #include "analyze/support/diag.h"
 #include "analyze/output/escape.h"
+#include "gputrace.h"
 #include "schema.h"
 #include "analyze/support/kname.h"
 #include "analyze/support/load.h"
@@ -662,7 +663,7 @@ static int info_rows(struct sq *s, const struct gt_reader *r, const char *trace_
 	const char *syn = gt_load_synthetic(r);
 	snprintf(num, sizeof num, "%d", GT_SQLITE_SCHEMA_VERSION);
 	int rc = info_row(s, "schema_version", num);
-	rc = rc ? rc : info_row(s, "tool", "gpuanalyze " GT_VERSION);
+	rc = rc ? rc : info_row(s, "tool", "gpuanalyze " GT_TOOL_VERSION);
 	rc = rc ? rc : info_row(s, "trace_path", path);
 	rc = rc ? rc : info_row(s, "trace_complete", t.complete ? "1" : "0");
 	snprintf(num, sizeof num, "%llu", (unsigned long long)t.lost_bytes);
