@@ -8,10 +8,8 @@
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "analyze/output/escape.h"
 #include "analyze/engines/findings.h"
 #include "gputrace.h"
-#include "analyze/output/json_member.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
 
@@ -22,33 +20,19 @@
 
 static const char *const severities[] = { "info", "warning", "error", NULL };
 
-struct printer {
-	enum gt_format fmt;
-	FILE *out;
-	const struct gt_findings *F;
-};
-
-static void text(const struct printer *p, const char *label, const char *fmt, ...)
+static void item(struct gt_doc *d, const char *label, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* A line of the preamble: "label: text" in text, a list item in Markdown. The label is ours; the
- * text holds the trace's names and metadata, so it is escaped by the format's rule. */
-static void text(const struct printer *p, const char *label, const char *fmt, ...)
+ * text holds the trace's names and metadata, so the document escapes it. */
+static void item(struct gt_doc *d, const char *label, const char *fmt, ...)
 {
 	char buf[4096];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	if (p->fmt == GT_FMT_MD) {
-		fprintf(p->out, "- %s%s", label ? label : "", label ? ": " : "");
-		gt_esc_md(p->out, buf);
-		fputc('\n', p->out);
-	} else {
-		fprintf(p->out, "%s%s", label ? label : "", label ? ": " : "");
-		gt_esc_text(p->out, buf);
-		fputc('\n', p->out);
-	}
+	gt_doc_item(d, label, buf);
 }
 
 static void rules_text(const struct gt_findings_options *o, char *buf, size_t len)
@@ -79,103 +63,102 @@ static void cost_text(const struct gt_finding *f, char *buf, size_t len)
 		snprintf(buf, len, "%.3f ms: %s", f->cost_ns / 1e6, f->cost_how);
 }
 
-static void print_human(const struct printer *p)
+/* One fact of a finding: a bold label in a Markdown list; in text an indented label, its text
+ * aligned with the other facts'. */
+static void fact(struct gt_doc *d, const char *md_label, const char *text_label, const char *s)
 {
-	const struct gt_findings *F = p->F;
+	gt_doc_words_by_format(d, md_label, text_label);
+	gt_doc_prose(d, s);
+	gt_doc_words(d, "\n");
+}
+
+/* The human formats' account: the trace, the rules, then each finding under its numbered heading. */
+static void human(struct gt_doc *d, const struct gt_findings *F)
+{
 	char buf[1024];
-	if (p->fmt == GT_FMT_MD)
-		fputs("# gpuanalyze findings\n\n", p->out);
-	text(p, "trace", "%s (%llu kernel, %llu memcpy, %llu memset, %llu API, %llu sync, %llu clock-sample records)",
+	gt_doc_title(d, "gpuanalyze findings");
+	item(d, "trace", "%s (%llu kernel, %llu memcpy, %llu memset, %llu API, %llu sync, %llu clock-sample records)",
 	     F->path, (unsigned long long)F->kernels, (unsigned long long)F->copies,
 	     (unsigned long long)F->memsets, (unsigned long long)F->apis, (unsigned long long)F->syncs,
 	     (unsigned long long)F->clock_samples);
 	if (F->synthetic)
-		text(p, "NOTE", "%s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
+		item(d, "NOTE", "%s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, not "
 		                "recorded on a GPU",
 		     F->path, F->synthetic);
 	if (F->gpu_last > F->gpu_first)
-		text(p, "GPU span", "%.3f ms, from the first GPU operation's start (+%.3f ms from the trace's "
+		item(d, "GPU span", "%.3f ms, from the first GPU operation's start (+%.3f ms from the trace's "
 		                    "start) to the last one's end",
 		     (double)(F->gpu_last - F->gpu_first) / 1e6, (double)(F->gpu_first - F->origin) / 1e6);
 	else
-		text(p, "GPU span", "none: no GPU operations in the trace");
+		item(d, "GPU span", "none: no GPU operations in the trace");
 	rules_text(&F->opt, buf, sizeof buf);
-	text(p, "rules", "%s", buf);
+	item(d, "rules", "%s", buf);
 	severity_text(&F->opt, buf, sizeof buf);
-	text(p, "severity", "%s", buf);
-	text(p, "where", "times are from the trace's start (its earliest timestamp)");
-	text(p, "findings", "%zu (%zu error, %zu warning, %zu info)", F->n, F->by_severity[GT_SEV_ERROR],
+	item(d, "severity", "%s", buf);
+	item(d, "where", "times are from the trace's start (its earliest timestamp)");
+	item(d, "findings", "%zu (%zu error, %zu warning, %zu info)", F->n, F->by_severity[GT_SEV_ERROR],
 	     F->by_severity[GT_SEV_WARNING], F->by_severity[GT_SEV_INFO]);
 	for (size_t i = 0; i < F->n; i++) {
 		const struct gt_finding *f = &F->f[i];
-		char cost[1024];
+		char cost[1024], title[256];
 		cost_text(f, cost, sizeof cost);
-		if (p->fmt == GT_FMT_MD) {
-			fprintf(p->out, "\n## %zu. [%s] %s\n\n", i + 1, gt_severity_name(f->severity), f->id);
-			text(p, "**what**", "%s", f->what);
-			text(p, "**where**", "%s", f->where);
-			text(p, "**cost**", "%s", cost);
-			text(p, "**do**", "%s", f->todo);
-		} else {
-			fprintf(p->out, "\n%zu. [%s] %s\n", i + 1, gt_severity_name(f->severity), f->id);
-			gt_esc_printf(p->out, gt_esc_text, "   what:  %s\n   where: %s\n   cost:  %s\n   do:    %s\n",
-			              f->what, f->where, cost, f->todo);
-		}
+		/* The id is a rule's, ours: the heading's text rule leaves it as it is. */
+		snprintf(title, sizeof title, "%zu. [%s] %s", i + 1, gt_severity_name(f->severity), f->id);
+		gt_doc_heading(d, 2, title);
+		fact(d, "- **what**: ", "   what:  ", f->what);
+		fact(d, "- **where**: ", "   where: ", f->where);
+		fact(d, "- **cost**: ", "   cost:  ", cost);
+		fact(d, "- **do**: ", "   do:    ", f->todo);
 	}
 }
 
-static int print_json(const struct printer *p, struct gt_json *j)
+/* The facts: the trace, the rules and every finding, for JSON. */
+static void facts(struct gt_doc *d, const struct gt_findings *F)
 {
-	const struct gt_findings *F = p->F;
 	char buf[1024];
-	gt_cmd_json_head(j, "findings");
-	gt_cmd_json_trace(j, F->path, F->complete, F->lost_bytes, F->synthetic != NULL);
-	gt_json_key_u64(j, "origin_cupti_ns", F->origin);
-	gt_json_key_u64(j, "gpu_span_ns", F->gpu_last > F->gpu_first ? F->gpu_last - F->gpu_first : 0);
-	gt_json_object_end(j);
-	gt_json_key(j, "rules");
+	gt_cmd_doc_head(d, "findings");
+	gt_cmd_doc_trace(d, F->path, F->complete, F->lost_bytes, F->synthetic != NULL);
+	gt_doc_u64(d, "origin_cupti_ns", F->origin);
+	gt_doc_u64(d, "gpu_span_ns", F->gpu_last > F->gpu_first ? F->gpu_last - F->gpu_first : 0);
+	gt_doc_end(d);
 	rules_text(&F->opt, buf, sizeof buf);
-	gt_json_str(j, buf);
-	gt_json_key(j, "severity");
+	gt_doc_str(d, "rules", buf);
 	severity_text(&F->opt, buf, sizeof buf);
-	gt_json_str(j, buf);
-	gt_json_key_object(j, "counts");
+	gt_doc_str(d, "severity", buf);
+	gt_doc_object(d, "counts");
 	for (int s = GT_SEV_ERROR; s >= GT_SEV_INFO; s--)
-		gt_json_key_u64(j, gt_severity_name(s), F->by_severity[s]);
-	gt_json_object_end(j);
-	gt_json_key_array(j, "findings");
+		gt_doc_u64(d, gt_severity_name(s), F->by_severity[s]);
+	gt_doc_end(d);
+	gt_doc_array(d, "findings");
 	for (size_t i = 0; i < F->n; i++) {
 		const struct gt_finding *f = &F->f[i];
-		gt_json_object_begin(j);
-		gt_json_key_str(j, "id", f->id);
-		gt_json_key_str(j, "severity", gt_severity_name(f->severity));
-		gt_json_key_str(j, "what", f->what);
-		gt_json_key_u64(j, "count", f->count);
-		gt_json_key_object(j, "where");
-		gt_json_key_u64_if(j, "offset_ns", f->has_offset, f->offset_ns);
-		gt_json_key_str(j, "kernel", f->kernel);
-		gt_json_key_str(j, "kernel_name", f->kernel_name);
-		gt_json_key_i64_if(j, "stream", f->stream >= 0, f->stream);
-		gt_json_key_str(j, "text", f->where);
-		gt_json_object_end(j);
-		gt_json_key_num(j, "cost_ns", f->cost_ns);
-		gt_json_key_str(j, "cost_how", f->cost_how);
-		gt_json_key_str(j, "todo", f->todo);
-		gt_json_object_end(j);
+		gt_doc_object(d, NULL);
+		gt_doc_str(d, "id", f->id);
+		gt_doc_str(d, "severity", gt_severity_name(f->severity));
+		gt_doc_str(d, "what", f->what);
+		gt_doc_u64(d, "count", f->count);
+		gt_doc_object(d, "where");
+		gt_doc_u64_if(d, "offset_ns", f->has_offset, f->offset_ns);
+		gt_doc_str(d, "kernel", f->kernel);
+		gt_doc_str(d, "kernel_name", f->kernel_name);
+		gt_doc_i64_if(d, "stream", f->stream >= 0, f->stream);
+		gt_doc_str(d, "text", f->where);
+		gt_doc_end(d);
+		gt_doc_num(d, "cost_ns", f->cost_ns);
+		gt_doc_str(d, "cost_how", f->cost_how);
+		gt_doc_str(d, "todo", f->todo);
+		gt_doc_end(d);
 	}
-	gt_json_array_end(j);
-	gt_json_object_end(j);
-	return gt_json_finish(j);
+	gt_doc_end(d);
+	gt_doc_end(d); /* the JSON document */
 }
 
-/* gt_cmd_printer: the whole output, in p->fmt. */
-static int print(FILE *out, struct gt_json *j, void *ctx)
+/* gt_cmd_filler: the facts and the human account, each format taking what it carries. */
+static int fill(struct gt_doc *d, void *ctx)
 {
-	struct printer *p = ctx;
-	p->out = out;
-	if (p->fmt == GT_FMT_JSON)
-		return print_json(p, j);
-	print_human(p);
+	const struct gt_findings *F = ctx;
+	facts(d, F);
+	human(d, F);
 	return 0;
 }
 
@@ -200,8 +183,7 @@ static int run(const struct gt_cmd_call *call)
 	struct gt_findings F;
 	int rc = gt_findings_run(&F, call->files[0], NULL);
 	if (!rc) {
-		struct printer p = { fmt, NULL, &F };
-		rc = gt_cmd_print(call, print, &p);
+		rc = gt_cmd_render(call, fmt, fill, &F);
 	}
 	if (!rc && fail_on >= 0 && gt_findings_max_severity(&F) >= fail_on)
 		rc = GT_EXIT_CHECK;

@@ -12,7 +12,6 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "gputrace.h"
-#include "analyze/output/json_member.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
 #include "analyze/engines/split.h"
@@ -40,11 +39,12 @@
 	"statistics across units: median; MAD = median |x - median|, raw and x1.4826; p90, p99 by "   \
 	"NumPy's default 'linear' rule; gpuanalyze(1) defines them"
 
-struct printer {
-	enum gt_format fmt;
-	FILE *out;
-	struct gt_json *json;
+/* What the filler needs besides the split: the options that shape the output. */
+struct job {
 	const struct gt_split *s;
+	uint64_t warmup, limit;
+	int distribution_only;
+	int people;              /* text and md: the shown columns and --units rows only */
 	int shown[GT_M_COUNT];   /* text/md: metric columns shown */
 };
 
@@ -88,27 +88,26 @@ static void units_sentence(const struct gt_split *s, char *buf, size_t len)
 		         "to the last end");
 }
 
-static void preamble(struct printer *p)
+/* The human formats' notes on the trace, the units and the columns (JSON says them as facts). */
+static void preamble(struct gt_doc *d, const struct gt_split *s)
 {
-	const struct gt_split *s = p->s;
-	if (p->fmt == GT_FMT_MD)
-		fputs("# gpuanalyze split\n\n", p->out);
-	gt_out_note(p->out, p->fmt, "trace: %s (%llu kernel, %llu memcpy, %llu memset, %llu API, %llu sync, %llu NVTX records)",
+	gt_doc_title(d, "gpuanalyze split");
+	gt_doc_note(d, "trace: %s (%llu kernel, %llu memcpy, %llu memset, %llu API, %llu sync, %llu NVTX records)",
 	     s->path, (unsigned long long)s->kernels, (unsigned long long)s->copies,
 	     (unsigned long long)s->memsets, (unsigned long long)s->apis,
 	     (unsigned long long)s->syncs_read, (unsigned long long)s->nvtx_read);
-	gt_cmd_note_synthetic(p->out, p->fmt, s->path, s->synthetic);
-	gt_cmd_note_incomplete(p->out, p->fmt, s->path, s->complete, s->lost_bytes);
+	gt_cmd_doc_synthetic(d, s->path, s->synthetic);
+	gt_cmd_doc_incomplete(d, s->path, s->complete, s->lost_bytes);
 	if (s->kernels_bad || s->copies_bad || s->memsets_bad)
-		gt_out_note(p->out, p->fmt, "excluded: %llu kernels, %llu copies and %llu memsets with bad timestamps "
+		gt_doc_note(d, "excluded: %llu kernels, %llu copies and %llu memsets with bad timestamps "
 		        "(GT_KERNEL_BAD_TIMES or end < start)",
 		     (unsigned long long)s->kernels_bad, (unsigned long long)s->copies_bad,
 		     (unsigned long long)s->memsets_bad);
 	char buf[1024];
 	units_sentence(s, buf, sizeof buf);
-	gt_out_note(p->out, p->fmt, "%s", buf);
+	gt_doc_note(d, "%s", buf);
 	if (s->windows)
-		gt_out_note(p->out, p->fmt, "recorded in windows: %llu %s, %.3f s of a %.3f s run (%.1f%%); "
+		gt_doc_note(d, "recorded in windows: %llu %s, %.3f s of a %.3f s run (%.1f%%); "
 		            "nothing outside them was recorded",
 		            (unsigned long long)s->windows, pl(s->windows, "window", "windows"),
 		            (double)s->window_ns / 1e9, (double)s->run_ns / 1e9,
@@ -124,76 +123,73 @@ static void preamble(struct printer *p)
 			                        s->names[i].name, (unsigned long long)s->names[i].count);
 		}
 		if (shown)
-			gt_out_note(p->out, p->fmt, "  %s top-level ranges: %s", s->range_given ? "the trace's" : "other", list);
+			gt_doc_note(d, "  %s top-level ranges: %s", s->range_given ? "the trace's" : "other", list);
 	}
 	if (s->warmup_dropped)
-		gt_out_note(p->out, p->fmt, "warm-up: the first %llu %s by start time dropped (--warmup %llu); %zu %s measured",
+		gt_doc_note(d, "warm-up: the first %llu %s by start time dropped (--warmup %llu); %zu %s measured",
 		     (unsigned long long)s->warmup_dropped, pl(s->warmup_dropped, "unit", "units"),
 		     (unsigned long long)s->warmup_dropped, s->nunits, pl(s->nunits, "unit", "units"));
 	else
-		gt_out_note(p->out, p->fmt, "warm-up: none dropped (--warmup 0); %zu %s measured", s->nunits, pl(s->nunits, "unit", "units"));
-	gt_out_note(p->out, p->fmt, "%s", ATTRIBUTION);
-	gt_out_note(p->out, p->fmt, "%s", COLUMNS);
+		gt_doc_note(d, "warm-up: none dropped (--warmup 0); %zu %s measured", s->nunits, pl(s->nunits, "unit", "units"));
+	gt_doc_note(d, "%s", ATTRIBUTION);
+	gt_doc_note(d, "%s", COLUMNS);
 	if (s->launches_paired)
-		gt_out_note(p->out, p->fmt, "launch latency: %llu of %llu kernels paired with their launch call, %llu of them "
+		gt_doc_note(d, "launch latency: %llu of %llu kernels paired with their launch call, %llu of them "
 		        "with queued timestamps (call->queued, queued->start: medians per unit of queued - "
 		        "call start and start - queued; per unit in json and csv)",
 		     (unsigned long long)s->launches_paired,
 		     (unsigned long long)(s->kernels - s->kernels_bad), (unsigned long long)s->launches_queued);
 	else
-		gt_out_note(p->out, p->fmt, "launch latency: unavailable: no kernel could be paired with a launch API call "
+		gt_doc_note(d, "launch latency: unavailable: no kernel could be paired with a launch API call "
 		        "(API records missing, or no kernels)");
-	gt_out_note(p->out, p->fmt, "%s", STATISTICS);
+	gt_doc_note(d, "%s", STATISTICS);
 }
 
 /* The one-line answer to "kernel 4.1 ms, end to end 11.8 ms". */
-static void headline(const struct printer *p)
+static void headline(struct gt_doc *d, const struct gt_split *s)
 {
-	const struct gt_split *s = p->s;
 	if (!s->nunits)
 		return;
 	const struct gt_stats *st = s->st;
 	double wall = st[GT_M_WALL].median, k = st[GT_M_KERNEL].median;
 	char copies[256] = "";
 	size_t len = 0;
-	for (int d = 0; d < GT_DIR_COUNT; d++) {
-		if (!s->dir_copies[d])
+	for (int dir = 0; dir < GT_DIR_COUNT; dir++) {
+		if (!s->dir_copies[dir])
 			continue;
 		len += (size_t)snprintf(copies + len, sizeof copies - len, ", %s %.3f ms",
-		                        gt_split_dir_name((enum gt_split_dir)d), st[GT_M_HTOD + d].median / 1e6);
+		                        gt_split_dir_name((enum gt_split_dir)dir), st[GT_M_HTOD + dir].median / 1e6);
 	}
-	gt_out_note(p->out, p->fmt, "medians across units: end to end %.3f ms, kernel %.3f ms (%.1f%% of end to end)%s, API "
+	gt_doc_note(d, "medians across units: end to end %.3f ms, kernel %.3f ms (%.1f%% of end to end)%s, API "
 	        "%.3f ms, GPU idle %.3f ms",
 	     wall / 1e6, k / 1e6, wall > 0 ? 100 * k / wall : NAN, copies, st[GT_M_API].median / 1e6,
 	     st[GT_M_IDLE].median / 1e6);
 }
 
-static int human(const struct printer *p) { return p->fmt == GT_FMT_TEXT || p->fmt == GT_FMT_MD; }
-
 static void us(struct gt_table *t, double ns) { gt_table_num_as(t, ns, ns / 1e3, 1); }
 
-static int distribution(const struct printer *p)
+/* The metric is named by its title for people, by its key for machines. */
+static int distribution(struct gt_doc *d, const struct job *x)
 {
-	const struct gt_split *s = p->s;
-	if (p->fmt == GT_FMT_JSON)
-		gt_json_key(p->json, "distribution");
+	const struct gt_split *s = x->s;
 	const struct gt_column cols[] = {
-		{ "metric", "metric", GT_COL_LEFT }, { "n", "n", 0 }, { "median_ns", "median", 0 },
+		{ "metric", "metric", GT_COL_LEFT | GT_COL_HUMAN }, { "metric", "metric", GT_COL_MACHINE },
+		{ "n", "n", 0 }, { "median_ns", "median", 0 },
 		{ "mad_ns", "MAD", 0 }, { "mad_scaled_ns", "MADx1.4826", 0 }, { "p90_ns", "p90", 0 },
 		{ "p99_ns", "p99", 0 }, { "min_ns", "min", 0 }, { "max_ns", "max", 0 },
 	};
-	struct gt_table *t = gt_table_open(p->fmt, p->out, p->json, GT_COLUMNS(cols));
+	struct gt_table *t = gt_doc_table(d, "distribution", GT_COLUMNS(cols));
 	if (!t)
 		return GT_ERR_NOMEM;
 	for (int m = 0; m < GT_M_COUNT; m++) {
 		/* The latency's two parts have rows here when some launch has them, though the
 		 * per-unit table leaves them to json and csv. */
 		int part = m == GT_M_LAUNCH_QUEUE || m == GT_M_LAUNCH_START;
-		if (human(p) && !p->shown[m] && !(part && s->launches_queued))
+		if (x->people && !x->shown[m] && !(part && s->launches_queued))
 			continue;
 		const struct gt_stats *st = &s->st[m];
-		gt_table_str(t, human(p) ? gt_split_metric_title((enum gt_split_metric)m)
-		                         : gt_split_metric_key((enum gt_split_metric)m));
+		gt_table_str(t, gt_split_metric_title((enum gt_split_metric)m));
+		gt_table_str(t, gt_split_metric_key((enum gt_split_metric)m));
 		gt_table_u64(t, st->n);
 		us(t, st->median);
 		us(t, st->mad);
@@ -207,7 +203,7 @@ static int distribution(const struct printer *p)
 	return gt_table_close(t);
 }
 
-static void unit_columns(const struct printer *p, struct gt_table *t)
+static void unit_columns(const struct job *x, struct gt_table *t)
 {
 	const struct gt_column cols[] = {
 		{ "index", "#", 0 }, { "start_ns", "start ms", 0 },
@@ -217,14 +213,13 @@ static void unit_columns(const struct printer *p, struct gt_table *t)
 	gt_table_columns(t, GT_COLUMNS(cols));
 	for (int m = 0; m < GT_M_COUNT; m++)
 		gt_table_column(t, gt_split_metric_key((enum gt_split_metric)m),
-		                gt_split_metric_title((enum gt_split_metric)m), p->shown[m] ? 0 : GT_COL_MACHINE);
+		                gt_split_metric_title((enum gt_split_metric)m), x->shown[m] ? 0 : GT_COL_MACHINE);
 	gt_table_column(t, "kernels", "kernels", 0);
 	gt_table_column(t, "copies", "copies", 0);
 }
 
-static void unit_row(const struct printer *p, struct gt_table *t, const struct gt_split_unit *u)
+static void unit_row(const struct gt_split *s, struct gt_table *t, const struct gt_split_unit *u)
 {
-	const struct gt_split *s = p->s;
 	gt_table_u64(t, u->index);
 	uint64_t off = u->start - s->origin;
 	gt_table_u64_as(t, off, (double)off / 1e6, 3);
@@ -240,135 +235,128 @@ static void unit_row(const struct printer *p, struct gt_table *t, const struct g
 	gt_table_end_row(t);
 }
 
-static int units_table(const struct printer *p, size_t limit)
+/* Text and md show the first --units rows, JSON and CSV every unit. */
+static int units_table(struct gt_doc *d, const struct job *x)
 {
-	const struct gt_split *s = p->s;
-	if (p->fmt == GT_FMT_JSON)
-		gt_json_key(p->json, "units");
-	struct gt_table *t = gt_table_new(p->fmt, p->out, p->json);
+	const struct gt_split *s = x->s;
+	struct gt_table *t = gt_doc_table(d, "units", NULL, 0);
 	if (!t)
 		return GT_ERR_NOMEM;
-	unit_columns(p, t);
-	size_t n = human(p) && limit && limit < s->nunits ? limit : s->nunits;
+	unit_columns(x, t);
+	gt_table_when_empty(t, "no units to show");
+	size_t n = x->people && x->limit && x->limit < s->nunits ? (size_t)x->limit : s->nunits;
 	for (size_t i = 0; i < n; i++)
-		unit_row(p, t, &s->units[i]);
+		unit_row(s, t, &s->units[i]);
 	return gt_table_close(t);
 }
 
-static void json_head(const struct printer *p, uint64_t warmup)
+/* The facts: JSON's head, before its tables. */
+static void facts(struct gt_doc *d, const struct gt_split *s, uint64_t warmup)
 {
-	const struct gt_split *s = p->s;
-	struct gt_json *j = p->json;
-	gt_cmd_json_head(j, "split");
-	gt_json_key_str(j, "unit", "ns");
-	gt_cmd_json_trace(j, s->path, s->complete, s->lost_bytes, s->synthetic != NULL);
-	gt_json_key_u64(j, "origin_cupti_ns", s->origin);
-	gt_json_key_object(j, "records");
+	gt_cmd_doc_head(d, "split");
+	gt_doc_str(d, "unit", "ns");
+	gt_cmd_doc_trace(d, s->path, s->complete, s->lost_bytes, s->synthetic != NULL);
+	gt_doc_u64(d, "origin_cupti_ns", s->origin);
+	gt_doc_object(d, "records");
 	const char *keys[] = { "kernel", "memcpy", "memset", "api", "sync", "nvtx" };
 	uint64_t vals[] = { s->kernels, s->copies, s->memsets, s->apis, s->syncs_read, s->nvtx_read };
 	for (int i = 0; i < 6; i++)
-		gt_json_key_u64(j, keys[i], vals[i]);
-	gt_json_object_end(j);
-	gt_cmd_json_bad_times(j, s->kernels_bad, s->copies_bad, s->memsets_bad);
+		gt_doc_u64(d, keys[i], vals[i]);
+	gt_doc_end(d);
+	gt_cmd_doc_bad_times(d, s->kernels_bad, s->copies_bad, s->memsets_bad);
 	if (s->windows) {
 		/* Only in windowed traces: how much of the run the records can speak for. */
-		gt_json_key_object(j, "windows");
-		gt_json_key_u64(j, "count", s->windows);
-		gt_json_key_u64(j, "recorded_ns", s->window_ns);
-		gt_json_key_u64(j, "run_ns", s->run_ns);
-		gt_json_object_end(j);
+		gt_doc_object(d, "windows");
+		gt_doc_u64(d, "count", s->windows);
+		gt_doc_u64(d, "recorded_ns", s->window_ns);
+		gt_doc_u64(d, "run_ns", s->run_ns);
+		gt_doc_end(d);
 	}
-	gt_json_object_end(j);
+	gt_doc_end(d);
 
-	gt_json_key_object(j, "units_from");
-	gt_json_key_str(j, "mode", mode_name(s->mode));
-	gt_json_key_str(j, "range", s->mode == GT_SPLIT_NVTX ? s->range : NULL);
-	gt_json_key_bool(j, "range_given", s->range_given);
-	gt_json_key_str(j, "top_level_pool", s->mode != GT_SPLIT_NVTX ? NULL
-	                                     : s->range_domain_default ? "default domain" : "all domains");
-	gt_json_key_array(j, "top_level_ranges");
+	gt_doc_object(d, "units_from");
+	gt_doc_str(d, "mode", mode_name(s->mode));
+	gt_doc_str(d, "range", s->mode == GT_SPLIT_NVTX ? s->range : NULL);
+	gt_doc_bool(d, "range_given", s->range_given);
+	gt_doc_str(d, "top_level_pool", s->mode != GT_SPLIT_NVTX ? NULL
+	                                : s->range_domain_default ? "default domain" : "all domains");
+	gt_doc_array(d, "top_level_ranges");
 	for (size_t i = 0; i < s->nnames; i++) {
-		gt_json_object_begin(j);
-		gt_json_key_str(j, "name", s->names[i].name);
-		gt_json_key_u64(j, "count", s->names[i].count);
-		gt_json_object_end(j);
+		gt_doc_object(d, NULL);
+		gt_doc_str(d, "name", s->names[i].name);
+		gt_doc_u64(d, "count", s->names[i].count);
+		gt_doc_end(d);
 	}
-	gt_json_array_end(j);
-	gt_json_key_u64(j, "host_syncs", s->syncs);
-	gt_json_key_u64(j, "intervals_without_gpu_work", s->empty_dropped);
-	gt_json_key_u64(j, "units_total", s->units_total);
-	gt_json_key_u64(j, "warmup", warmup);
-	gt_json_key_u64(j, "warmup_dropped", s->warmup_dropped);
-	gt_json_key_u64(j, "units_measured", s->nunits);
+	gt_doc_end(d);
+	gt_doc_u64(d, "host_syncs", s->syncs);
+	gt_doc_u64(d, "intervals_without_gpu_work", s->empty_dropped);
+	gt_doc_u64(d, "units_total", s->units_total);
+	gt_doc_u64(d, "warmup", warmup);
+	gt_doc_u64(d, "warmup_dropped", s->warmup_dropped);
+	gt_doc_u64(d, "units_measured", s->nunits);
 	char buf[1024];
 	units_sentence(s, buf, sizeof buf);
-	gt_json_key_str(j, "description", buf + strlen("units: "));
-	gt_json_object_end(j);
+	gt_doc_str(d, "description", buf + strlen("units: "));
+	gt_doc_end(d);
 
-	gt_json_key_object(j, "launches");
-	gt_json_key_u64(j, "kernels", s->kernels - s->kernels_bad);
-	gt_json_key_u64(j, "paired", s->launches_paired);
-	gt_json_key_u64(j, "with_queued", s->launches_queued);
-	gt_json_object_end(j);
-	gt_json_key_str(j, "attribution", ATTRIBUTION_TEXT);
-	gt_json_key_str(j, "columns", COLUMNS_TEXT);
-	gt_cmd_json_statistics(j, 1);
-	gt_json_object_end(j);
+	gt_doc_object(d, "launches");
+	gt_doc_u64(d, "kernels", s->kernels - s->kernels_bad);
+	gt_doc_u64(d, "paired", s->launches_paired);
+	gt_doc_u64(d, "with_queued", s->launches_queued);
+	gt_doc_end(d);
+	gt_doc_str(d, "attribution", ATTRIBUTION_TEXT);
+	gt_doc_str(d, "columns", COLUMNS_TEXT);
+	gt_cmd_doc_statistics(d, 1);
+	gt_doc_end(d);
 }
 
-/* What the printer needs besides the split: the options that shape the output. */
-struct job {
-	enum gt_format fmt;
-	const struct gt_split *s;
-	uint64_t warmup, limit;
-	int distribution_only;
-};
-
-/* gt_cmd_printer: the whole output, in x->fmt. */
-static int print(FILE *out, struct gt_json *j, void *ctx)
+/* The headings of the two tables, for people. */
+static void distribution_heading(struct gt_doc *d, const struct gt_split *s)
 {
-	const struct job *x = ctx;
+	char title[256];
+	snprintf(title, sizeof title, "distribution across %zu %s (us)", s->nunits, pl(s->nunits, "unit", "units"));
+	gt_doc_heading(d, 2, title);
+}
+
+static void units_heading(struct gt_doc *d, const struct job *x)
+{
 	const struct gt_split *s = x->s;
-	struct printer p = { x->fmt, out, j, s, { 0 } };
+	size_t shown = x->limit && x->limit < s->nunits ? (size_t)x->limit : s->nunits;
+	char title[256];
+	snprintf(title, sizeof title, "units (us; start in ms from the trace's start): %zu of %zu shown%s",
+	         shown, s->nunits, shown < s->nunits ? " (--units 0 shows all)" : "");
+	gt_doc_heading(d, 2, title);
+}
+
+/* gt_cmd_filler: the facts, the notes, the distribution and the units. CSV holds one of the two
+ * tables (--distribution picks it, and is refused in any other format); the others hold both. */
+static int fill(struct gt_doc *d, void *ctx)
+{
+	struct job *x = ctx;
+	const struct gt_split *s = x->s;
+	enum gt_format fmt = gt_doc_format(d);
+	x->people = fmt == GT_FMT_TEXT || fmt == GT_FMT_MD;
 	for (int m = 0; m < GT_M_COUNT; m++)
-		p.shown[m] = 1;
+		x->shown[m] = 1;
 	/* Text and md leave out the directions and memsets the trace has none of, and the latency's
 	 * parts; JSON and CSV hold every column. */
-	for (int d = 0; d < GT_DIR_COUNT; d++)
-		p.shown[GT_M_HTOD + d] = s->dir_copies[d] > 0;
-	p.shown[GT_M_MEMSET] = s->memsets > 0;
-	p.shown[GT_M_LAUNCH_QUEUE] = p.shown[GT_M_LAUNCH_START] = 0;
-	int trc = 0;
-	if (p.fmt == GT_FMT_JSON) {
-		json_head(&p, x->warmup);
-		trc = distribution(&p);
-		if (!trc)
-			trc = units_table(&p, 0);
-		gt_json_object_end(j);
-		if (!trc)
-			trc = gt_json_finish(j);
-	} else if (p.fmt == GT_FMT_CSV) {
-		trc = x->distribution_only ? distribution(&p) : units_table(&p, 0);
-	} else {
-		preamble(&p);
-		char title[256];
-		snprintf(title, sizeof title, "distribution across %zu %s (us)", s->nunits, pl(s->nunits, "unit", "units"));
-		gt_out_heading(p.out, p.fmt, 2, title);
-		trc = distribution(&p);
-		if (!trc) {
-			fputc('\n', out); /* Markdown: a list item right after a table needs the blank line */
-			headline(&p);
-			size_t shown = x->limit && x->limit < s->nunits ? (size_t)x->limit : s->nunits;
-			snprintf(title, sizeof title, "units (us; start in ms from the trace's start): %zu of %zu shown%s",
-			         shown, s->nunits, shown < s->nunits ? " (--units 0 shows all)" : "");
-			gt_out_heading(p.out, p.fmt, 2, title);
-			if (s->nunits)
-				trc = units_table(&p, (size_t)x->limit);
-			else
-				gt_out_note(p.out, p.fmt, "no units to show");
-		}
+	for (int dir = 0; dir < GT_DIR_COUNT; dir++)
+		x->shown[GT_M_HTOD + dir] = s->dir_copies[dir] > 0;
+	x->shown[GT_M_MEMSET] = s->memsets > 0;
+	x->shown[GT_M_LAUNCH_QUEUE] = x->shown[GT_M_LAUNCH_START] = 0;
+	facts(d, s, x->warmup);
+	preamble(d, s);
+	distribution_heading(d, s);
+	int rc = fmt != GT_FMT_CSV || x->distribution_only ? distribution(d, x) : 0;
+	if (!rc) {
+		gt_doc_words(d, "\n"); /* Markdown: a list item right after a table needs the blank line */
+		headline(d, s);
+		units_heading(d, x);
+		if (!x->distribution_only)
+			rc = units_table(d, x);
 	}
-	return trc;
+	gt_doc_end(d); /* the JSON document */
+	return rc;
 }
 
 /* The options; reset() gives them their defaults (0 where none is named) before each parse. */
@@ -408,8 +396,8 @@ static int run(const struct gt_cmd_call *call)
 	struct gt_split_options o = { arg.range, arg.warmup };
 	int rc = gt_split_run(&s, call->files[0], &o);
 	if (!rc) {
-		struct job x = { arg.fmt, &s, arg.warmup, arg.limit, arg.distribution_only };
-		rc = gt_cmd_print(call, print, &x);
+		struct job x = { &s, arg.warmup, arg.limit, arg.distribution_only, 0, { 0 } };
+		rc = gt_cmd_render(call, arg.fmt, fill, &x);
 	}
 	gt_split_release(&s);
 	return rc;

@@ -10,7 +10,6 @@
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "analyze/output/json_member.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
 #include "analyze/engines/summary.h"
@@ -28,18 +27,21 @@ static const char *const sort_names[] = { "total", "median", "count", "name", NU
 	"normal data); p90, p99 and IQR = p75 - p25 by NumPy's default 'linear' rule; stddev with "   \
 	"n - 1; outliers: |x - median| > 3 scaled MADs (gpuanalyze(1): the rule when MAD is 0)"
 
-struct printer {
-	enum gt_format fmt;
-	FILE *out;
-	struct gt_json *json;
-	int multi;               /* several files: a files column */
-	struct gt_table *csv;    /* csv: the one table every row goes to */
+/* What the filler needs besides the summary: the options that shape the output. */
+struct job {
+	const struct gt_summary *s;
+	uint64_t warmup;
+	int sort;
+	uint64_t top;
+	const struct gt_name_filter *filter;
+	int csv;              /* CSV holds one table of every row, with the kind of each */
+	struct gt_table *all; /* csv: that table */
 };
 
 /* The columns of every table; kind decides the name column's title and the extra machine fields. */
-static void columns(const struct printer *p, struct gt_table *t, int kind)
+static void columns(const struct job *x, struct gt_table *t, int kind)
 {
-	if (p->fmt == GT_FMT_CSV)
+	if (x->csv)
 		gt_table_column(t, "kind", "kind", GT_COL_LEFT);
 	const struct gt_column cols[] = {
 		{ "launches", kind == GT_SUMMARY_KERNEL ? "launches" : "count", 0 },
@@ -51,10 +53,10 @@ static void columns(const struct printer *p, struct gt_table *t, int kind)
 		{ "mean_ns", "mean us", 0 }, { "stddev_ns", "stddev us", 0 }, { "iqr_ns", "IQR us", 0 },
 		{ "outliers", "outliers", 0 }, { "outlier_rule", "outlier rule", GT_COL_MACHINE },
 		{ "bytes", "total MB", kind == GT_SUMMARY_KERNEL ? GT_COL_MACHINE : 0 },
-		{ "files", "files", p->multi ? 0 : GT_COL_MACHINE },
+		{ "files", "files", x->s->nfiles > 1 ? 0 : GT_COL_MACHINE },
 	};
 	gt_table_columns(t, GT_COLUMNS(cols));
-	if (kind == GT_SUMMARY_MEMCPY || p->fmt == GT_FMT_CSV) {
+	if (kind == GT_SUMMARY_MEMCPY || x->csv) {
 		const struct gt_column cols[] = {
 			{ "copy_kind", "copy kind", GT_COL_MACHINE },
 			{ "src_kind", "src kind", GT_COL_MACHINE },
@@ -62,7 +64,7 @@ static void columns(const struct printer *p, struct gt_table *t, int kind)
 		};
 		gt_table_columns(t, GT_COLUMNS(cols));
 	}
-	if (kind == GT_SUMMARY_MEMSET || p->fmt == GT_FMT_CSV)
+	if (kind == GT_SUMMARY_MEMSET || x->csv)
 		gt_table_column(t, "mem_kind", "memory kind", GT_COL_MACHINE);
 	gt_table_column(t, "name", kind == GT_SUMMARY_KERNEL ? "name" : kind == GT_SUMMARY_MEMCPY ? "copy" : "memory",
 	                GT_COL_LEFT | GT_COL_CODE | GT_COL_MACHINE);
@@ -77,11 +79,11 @@ static const char *rule_name(int rule)
 
 static void duration(struct gt_table *t, double ns) { gt_table_num_as(t, ns, ns / 1e3, 3); }
 
-static void row(const struct printer *p, struct gt_table *t, const struct gt_summary_row *r)
+static void row(const struct job *x, struct gt_table *t, const struct gt_summary_row *r)
 {
 	static const char *const kind_name[] = { "kernel", "memcpy", "memset" };
 	const struct gt_stats *s = &r->st;
-	if (p->fmt == GT_FMT_CSV)
+	if (x->csv)
 		gt_table_str(t, kind_name[r->kind]);
 	gt_table_u64(t, s->n);
 	gt_table_u64(t, r->warmup_dropped);
@@ -113,159 +115,140 @@ static void row(const struct printer *p, struct gt_table *t, const struct gt_sum
 		gt_table_str(t, gt_copy_kind_name(r->copy_kind));
 		gt_table_str(t, gt_mem_kind_name(r->src_kind));
 		gt_table_str(t, gt_mem_kind_name(r->dst_kind));
-	} else if (p->fmt == GT_FMT_CSV) {
+	} else if (x->csv) {
 		gt_table_str(t, NULL);
 		gt_table_str(t, NULL);
 		gt_table_str(t, NULL);
 	}
 	if (r->kind == GT_SUMMARY_MEMSET)
 		gt_table_str(t, gt_mem_kind_name(r->mem_kind));
-	else if (p->fmt == GT_FMT_CSV)
+	else if (x->csv)
 		gt_table_str(t, NULL);
 	gt_table_str(t, r->name);
 	gt_table_str(t, r->display);
 	gt_table_end_row(t);
 }
 
-/* One table (kernels, copies or memsets). In CSV every row goes to the single table. */
-static int table(const struct printer *p, const char *key, int kind, const struct gt_summary_row *rows,
-                 size_t n)
+/* One table (kernels, copies or memsets), or, in CSV, its rows in the single table; empty: the
+ * note that text and Markdown give instead (NULL: none). */
+static int table(const struct job *x, struct gt_doc *d, const char *key, int kind,
+                 const struct gt_summary_row *rows, size_t n, const char *empty)
 {
-	if (p->fmt == GT_FMT_CSV) {
+	if (x->csv) {
 		for (size_t i = 0; i < n; i++)
-			row(p, p->csv, &rows[i]);
+			row(x, x->all, &rows[i]);
 		return 0;
 	}
-	if (p->fmt == GT_FMT_JSON)
-		gt_json_key(p->json, key);
-	struct gt_table *t = gt_table_new(p->fmt, p->out, p->json);
+	struct gt_table *t = gt_doc_table(d, key, NULL, 0);
 	if (!t)
 		return GT_ERR_NOMEM;
-	columns(p, t, kind);
+	columns(x, t, kind);
+	if (empty)
+		gt_table_when_empty(t, empty);
 	for (size_t i = 0; i < n; i++)
-		row(p, t, &rows[i]);
+		row(x, t, &rows[i]);
 	return gt_table_close(t);
 }
 
-static void preamble(const struct printer *p, const struct gt_summary *s, uint64_t warmup)
+/* The human formats' notes on the traces, the warm-up, the exclusions and the statistics (JSON
+ * says them as facts). */
+static void preamble(struct gt_doc *d, const struct gt_summary *s, uint64_t warmup)
 {
-	if (p->fmt == GT_FMT_MD)
-		fputs("# gpuanalyze summary\n\n", p->out);
+	gt_doc_title(d, "gpuanalyze summary");
 	if (s->nfiles == 1) {
 		const struct gt_summary_file *f = &s->files[0];
-		gt_out_note(p->out, p->fmt, "trace: %s (%llu kernel, %llu memcpy, %llu memset records)", f->path,
+		gt_doc_note(d, "trace: %s (%llu kernel, %llu memcpy, %llu memset records)", f->path,
 		     (unsigned long long)f->kernels, (unsigned long long)f->memcpys,
 		     (unsigned long long)f->memsets);
 	} else {
-		gt_out_note(p->out, p->fmt, "traces: %zu files, kernels merged by name; the files column says which hold each",
+		gt_doc_note(d, "traces: %zu files, kernels merged by name; the files column says which hold each",
 		     s->nfiles);
 		for (size_t i = 0; i < s->nfiles; i++) {
 			const struct gt_summary_file *f = &s->files[i];
-			gt_out_note(p->out, p->fmt, "  [%zu] %s (%llu kernel, %llu memcpy, %llu memset records)", i + 1, f->path,
+			gt_doc_note(d, "  [%zu] %s (%llu kernel, %llu memcpy, %llu memset records)", i + 1, f->path,
 			     (unsigned long long)f->kernels, (unsigned long long)f->memcpys,
 			     (unsigned long long)f->memsets);
 		}
 	}
 	for (size_t i = 0; i < s->nfiles; i++) {
 		const struct gt_summary_file *f = &s->files[i];
-		gt_cmd_note_synthetic(p->out, p->fmt, f->path, f->synthetic);
+		gt_cmd_doc_synthetic(d, f->path, f->synthetic);
 		if (f->window)
-			gt_out_note(p->out, p->fmt, "NOTE: %s was recorded in windows (GPUTRACE_WINDOW=%s ms): the "
+			gt_doc_note(d, "NOTE: %s was recorded in windows (GPUTRACE_WINDOW=%s ms): the "
 			        "statistics cover the launches inside them; gpuanalyze split says how much of the run "
 			        "that was",
 			     f->path, f->window);
-		gt_cmd_note_incomplete(p->out, p->fmt, f->path, f->complete, f->lost_bytes);
+		gt_cmd_doc_incomplete(d, f->path, f->complete, f->lost_bytes);
 	}
-	gt_out_note(p->out, p->fmt, "%s", MEASURED);
+	gt_doc_note(d, "%s", MEASURED);
 	if (warmup == 1)
-		gt_out_note(p->out, p->fmt, "warm-up: first launch of each kernel%s dropped (%llu in all); copies and memsets "
+		gt_doc_note(d, "warm-up: first launch of each kernel%s dropped (%llu in all); copies and memsets "
 		        "all counted",
 		     s->nfiles > 1 ? " in each file" : "", (unsigned long long)s->warmup_dropped);
 	else if (warmup)
-		gt_out_note(p->out, p->fmt, "warm-up: first %llu launches of each kernel%s dropped (%llu in all); copies and "
+		gt_doc_note(d, "warm-up: first %llu launches of each kernel%s dropped (%llu in all); copies and "
 		        "memsets all counted",
 		     (unsigned long long)warmup, s->nfiles > 1 ? " in each file" : "",
 		     (unsigned long long)s->warmup_dropped);
 	else
-		gt_out_note(p->out, p->fmt, "warm-up: none dropped (--warmup 0)");
+		gt_doc_note(d, "warm-up: none dropped (--warmup 0)");
 	if (s->kernels_bad)
-		gt_out_note(p->out, p->fmt, "excluded: %llu kernel launches with bad timestamps (GT_KERNEL_BAD_TIMES or end < "
+		gt_doc_note(d, "excluded: %llu kernel launches with bad timestamps (GT_KERNEL_BAD_TIMES or end < "
 		        "start)",
 		     (unsigned long long)s->kernels_bad);
 	if (s->copies_bad || s->memsets_bad)
-		gt_out_note(p->out, p->fmt, "excluded: %llu copies and %llu memsets with end < start",
+		gt_doc_note(d, "excluded: %llu copies and %llu memsets with end < start",
 		     (unsigned long long)s->copies_bad, (unsigned long long)s->memsets_bad);
 	if (s->copies_tool)
-		gt_out_note(p->out, p->fmt, "excluded: %llu copies made by gputrace's shadow capture, not by the program",
+		gt_doc_note(d, "excluded: %llu copies made by gputrace's shadow capture, not by the program",
 		     (unsigned long long)s->copies_tool);
-	gt_out_note(p->out, p->fmt, "%s", DEFINITIONS);
-	gt_out_note(p->out, p->fmt, "durations in microseconds (us), totals in milliseconds; share: of all kernels' summed "
+	gt_doc_note(d, "%s", DEFINITIONS);
+	gt_doc_note(d, "durations in microseconds (us), totals in milliseconds; share: of all kernels' summed "
 	        "time (kernels may overlap)");
 }
 
-static void json_head(const struct printer *p, const struct gt_summary *s, uint64_t warmup,
-                      const char *sort, const struct gt_name_filter *filter)
+/* The facts: JSON's head, before its tables. */
+static void facts(struct gt_doc *d, const struct job *x)
 {
-	struct gt_json *j = p->json;
-	gt_cmd_json_head(j, "summary");
-	gt_json_key_str(j, "measured", MEASURED);
-	gt_json_key_str(j, "unit", "ns");
-	gt_json_key_array(j, "files");
+	const struct gt_summary *s = x->s;
+	gt_cmd_doc_head(d, "summary");
+	gt_doc_str(d, "measured", MEASURED);
+	gt_doc_str(d, "unit", "ns");
+	gt_doc_array(d, "files");
 	for (size_t i = 0; i < s->nfiles; i++) {
 		const struct gt_summary_file *f = &s->files[i];
-		gt_json_object_begin(j);
-		gt_json_key_u64(j, "index", i + 1);
-		gt_json_key_str(j, "path", f->path);
-		gt_json_key_u64(j, "kernels", f->kernels);
-		gt_json_key_u64(j, "memcpys", f->memcpys);
-		gt_json_key_u64(j, "memsets", f->memsets);
-		gt_json_trace_state(j, f->complete, f->lost_bytes, f->synthetic != NULL);
-		gt_json_object_end(j);
+		gt_doc_object(d, NULL);
+		gt_doc_u64(d, "index", i + 1);
+		gt_doc_str(d, "path", f->path);
+		gt_doc_u64(d, "kernels", f->kernels);
+		gt_doc_u64(d, "memcpys", f->memcpys);
+		gt_doc_u64(d, "memsets", f->memsets);
+		/* The trace's state in output.h's one spelling, on the document's writer (NULL
+		 * outside JSON). */
+		struct gt_json *j = gt_doc_json(d);
+		if (j)
+			gt_json_trace_state(j, f->complete, f->lost_bytes, f->synthetic != NULL);
+		gt_doc_end(d);
 	}
-	gt_json_array_end(j);
-	gt_json_key_u64(j, "warmup_per_kernel", warmup);
-	gt_json_key_u64(j, "warmup_dropped", s->warmup_dropped);
-	gt_cmd_json_bad_times(j, s->kernels_bad, s->copies_bad, s->memsets_bad);
-	gt_json_key_str(j, "kernel_filter", filter->active ? filter->pattern : NULL);
-	gt_json_key_u64(j, "kernels_hidden", s->kernels_hidden);
-	gt_json_key_num(j, "kernel_total_ns", s->kernel_total_ns);
-	gt_json_key_str(j, "sort", sort);
-	gt_cmd_json_statistics(j, 1);
-	gt_json_key_str(j, "stddev", "sample (n - 1)");
-	gt_json_key(j, "outliers");
-	gt_json_str(j, "mad: |x - median| > 3 * 1.4826 * MAD; meanad (MAD = 0): |x - median| > 3 * "
-	               "1.2533 * mean |x - median|; none: all values equal");
-	gt_json_object_end(j);
+	gt_doc_end(d);
+	gt_doc_u64(d, "warmup_per_kernel", x->warmup);
+	gt_doc_u64(d, "warmup_dropped", s->warmup_dropped);
+	gt_cmd_doc_bad_times(d, s->kernels_bad, s->copies_bad, s->memsets_bad);
+	gt_doc_str(d, "kernel_filter", x->filter->active ? x->filter->pattern : NULL);
+	gt_doc_u64(d, "kernels_hidden", s->kernels_hidden);
+	gt_doc_num(d, "kernel_total_ns", s->kernel_total_ns);
+	gt_doc_str(d, "sort", sort_names[x->sort]);
+	gt_cmd_doc_statistics(d, 1);
+	gt_doc_str(d, "stddev", "sample (n - 1)");
+	gt_doc_str(d, "outliers", "mad: |x - median| > 3 * 1.4826 * MAD; meanad (MAD = 0): |x - median| > 3 * "
+	                          "1.2533 * mean |x - median|; none: all values equal");
+	gt_doc_end(d);
 }
 
-/* What the printer needs besides the summary: the options that shape the output. */
-struct job {
-	enum gt_format fmt;
-	const struct gt_summary *s;
-	uint64_t warmup;
-	int sort;
-	uint64_t top;
-	const struct gt_name_filter *filter;
-};
-
-/* gt_cmd_printer: the whole output, in x->fmt. A positive return is an error already reported. */
-static int print(FILE *out, struct gt_json *j, void *ctx)
+/* The kernels' heading: how many are shown, which --kernel and --top hid, the order. */
+static void kernels_heading(struct gt_doc *d, const struct job *x, size_t shown)
 {
-	const struct job *x = ctx;
 	const struct gt_summary *s = x->s;
-	enum gt_format fmt = x->fmt;
-	size_t shown = x->top && x->top < s->nkernels ? (size_t)x->top : s->nkernels;
-	struct printer p = { fmt, out, j, s->nfiles > 1, NULL };
-	int trc = 0;
-	if (fmt == GT_FMT_JSON) {
-		json_head(&p, s, x->warmup, sort_names[x->sort], x->filter);
-	} else if (fmt == GT_FMT_CSV) {
-		if (!(p.csv = gt_table_new(fmt, out, NULL)))
-			return gt_error("summary: out of memory");
-		columns(&p, p.csv, GT_SUMMARY_KERNEL);
-	} else {
-		preamble(&p, s, x->warmup);
-	}
 	char title[512];
 	if (x->filter->active)
 		snprintf(title, sizeof title, "kernels: %zu of %zu shown (--kernel '%s'%s), sorted by %s",
@@ -274,27 +257,44 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	else
 		snprintf(title, sizeof title, "kernels: %zu of %zu shown%s, sorted by %s", shown, s->nkernels,
 		         shown < s->nkernels ? " (--top)" : "", sort_names[x->sort]);
-	gt_out_heading(p.out, p.fmt, 2, title);
-	if (shown || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)
-		trc = table(&p, "kernels", GT_SUMMARY_KERNEL, s->kernels, shown);
-	else
-		gt_out_note(p.out, p.fmt, "no kernel launches counted");
-	if (!trc && (s->ncopies || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)) {
-		gt_out_heading(p.out, p.fmt, 2, "copies (memcpy durations by copy kind and source->destination memory; all counted)");
-		trc = table(&p, "copies", GT_SUMMARY_MEMCPY, s->copies, s->ncopies);
+	gt_doc_heading(d, 2, title);
+}
+
+/* gt_cmd_filler: the facts, the notes and the three tables. Text and Markdown leave out the
+ * copies and memsets when there are none; JSON and CSV always hold them. A positive return is an
+ * error already reported. */
+static int fill(struct gt_doc *d, void *ctx)
+{
+	struct job *x = ctx;
+	const struct gt_summary *s = x->s;
+	enum gt_format fmt = gt_doc_format(d);
+	int people = fmt == GT_FMT_TEXT || fmt == GT_FMT_MD;
+	size_t shown = x->top && x->top < s->nkernels ? (size_t)x->top : s->nkernels;
+	x->csv = fmt == GT_FMT_CSV;
+	facts(d, x);
+	preamble(d, s, x->warmup);
+	if (x->csv) {
+		if (!(x->all = gt_doc_table(d, NULL, NULL, 0)))
+			return gt_error("summary: out of memory");
+		columns(x, x->all, GT_SUMMARY_KERNEL);
 	}
-	if (!trc && (s->nmemsets || fmt == GT_FMT_JSON || fmt == GT_FMT_CSV)) {
-		gt_out_heading(p.out, p.fmt, 2, "memsets (durations by memory kind; all counted)");
-		trc = table(&p, "memsets", GT_SUMMARY_MEMSET, s->memsets, s->nmemsets);
+	kernels_heading(d, x, shown);
+	int rc = table(x, d, "kernels", GT_SUMMARY_KERNEL, s->kernels, shown, "no kernel launches counted");
+	if (!rc && (s->ncopies || !people)) {
+		gt_doc_heading(d, 2, "copies (memcpy durations by copy kind and source->destination memory; all counted)");
+		rc = table(x, d, "copies", GT_SUMMARY_MEMCPY, s->copies, s->ncopies, NULL);
 	}
-	if (!trc && fmt == GT_FMT_CSV)
-		trc = gt_table_close(p.csv);
-	if (fmt == GT_FMT_JSON) {
-		gt_json_object_end(j);
-		if (!trc)
-			trc = gt_json_finish(j);
+	if (!rc && (s->nmemsets || !people)) {
+		gt_doc_heading(d, 2, "memsets (durations by memory kind; all counted)");
+		rc = table(x, d, "memsets", GT_SUMMARY_MEMSET, s->memsets, s->nmemsets, NULL);
 	}
-	return trc;
+	if (x->all) {
+		int crc = gt_table_close(x->all);
+		if (!rc)
+			rc = crc;
+	}
+	gt_doc_end(d); /* the JSON document */
+	return rc;
 }
 
 static uint64_t warmup, top;
@@ -338,7 +338,7 @@ static int run(const struct gt_cmd_call *call)
 		goto done;
 	}
 	gt_summary_sort(&s, (enum gt_summary_sort)sort);
-	rc = gt_cmd_print(call, print, &(struct job){ fmt, &s, warmup, sort, top, &filter });
+	rc = gt_cmd_render(call, fmt, fill, &(struct job){ &s, warmup, sort, top, &filter, 0, NULL });
 done:
 	gt_summary_release(&s);
 	return rc;
