@@ -1,18 +1,17 @@
 /* cmd_calibrate.c: `gpuanalyze calibrate`: a tolerance for one kernel from the measured spread of
  * correct results, and what candidate rules do with planted errors.
  *
- * Options and printing only; calibrate.c measures (the method is in calibrate.h). The output states
- * every condition the bound belongs to: the trace, the kernel, how many launches and which orders,
- * the margin, the planted distribution and the seed, so that the bound can be re-derived when any of
- * them changes.
+ * Options and the document it fills only; calibrate.c measures (the method is in calibrate.h). The
+ * output states every condition the bound belongs to: the trace, the kernel, how many launches and
+ * which orders, the margin, the planted distribution and the seed, so that the bound can be
+ * re-derived when any of them changes.
  */
 #include "analyze/shadow/calibrate.h"
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/cmd_refs.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "analyze/output/escape.h"
-#include "analyze/output/json_member.h"
+#include "analyze/output/doc.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
 #include "analyze/shadow/tol_json.h"
@@ -25,8 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { F_TEXT, F_MD, F_JSON };
-static const char *const formats[] = { "text", "md", "json", NULL };
+#define FORMATS (GT_FMT_TEXT | GT_FMT_MD | GT_FMT_JSON)
 
 static int parse_double(const char *opt, const char *s, double lo, double hi, int lo_open, double *out)
 {
@@ -44,9 +42,6 @@ struct ctx {
 	const char *trace;
 	const struct gt_refs *refs;
 	const struct gt_calib_report *rep;
-	FILE *out;
-	int md;
-	int json;
 };
 
 static const char *rule_label(const struct gt_calib_output *o, int rule, char *buf, size_t len)
@@ -64,45 +59,25 @@ static const char *rule_label(const struct gt_calib_output *o, int rule, char *b
 
 static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : NAN; }
 
-static int print_output(const struct ctx *x, const struct gt_calib_output *o)
+/* The tables are the human formats' alone: JSON says the same in its outputs' members. */
+static int human(const struct gt_doc *d)
 {
-	const struct gt_calib_report *rep = x->rep;
-	const struct gt_calib_options *opt = &rep->opt;
-	enum gt_format tf = x->md ? GT_FMT_MD : GT_FMT_TEXT;
-	int rc = 0;
-	char lb[160];
-	const char *name = o->decl->name && *o->decl->name ? o->decl->name : "?";
-	if (x->md) {
-		fputs("\n## Output ", x->out);
-		gt_esc_md_code(x->out, name);
-		fprintf(x->out, " (parameter %u, %s)\n\n", o->param, gt_elem_type_name(o->decl->type));
-	} else {
-		gt_esc_printf(x->out, gt_esc_text, "\noutput %s (parameter %u, %s)\n", name, o->param,
-		              gt_elem_type_name(o->decl->type));
-	}
-	if (o->ndist)
-		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "spread of the correct results against the reference, in ULPs: worst %.0f, p99 %.1f, "
-		     "median %.1f (%zu element distances from %zu results; p99 and median by NumPy's "
-		     "'linear' rule)", o->st.max, o->st.p99, o->st.median, o->ndist, o->nsources);
-	else
-		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "spread of the correct results against the reference: nothing to measure (no "
-		     "computed element with a finite distance in %zu results)", o->nsources);
-	if (o->nonfinite)
-		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "%" PRIu64 " elements of the correct results are NaN or an unmatched infinity: they "
-		     "have no ULP distance, are left out of the spread and rejected by every rule; a correct "
-		     "result should have none", o->nonfinite);
-	if (o->has_bound)
-		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "proposed bound: %" PRIu64 " ULP = worst observed %.0f x margin %g, rounded up",
-		     o->bound, o->st.max, opt->margin);
-	else
-		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "proposed bound: none (no finite distance to measure)");
-	fputc('\n', x->out);
-	const struct gt_column source_cols[] = {
+	return gt_doc_format(d) == GT_FMT_TEXT || gt_doc_format(d) == GT_FMT_MD;
+}
+
+/* The first error of rc and trc. */
+static int first_error(int rc, int trc) { return rc ? rc : trc; }
+
+/* Each table: GT_ERR_NOMEM when it could not be opened (the output stops there); else 0, its
+ * close's error folded into *rc (the output goes on, as it always did). */
+static int sources_table(struct gt_doc *d, const struct gt_calib_output *o, int *rc)
+{
+	const struct gt_column cols[] = {
 		{ "source", "correct result", GT_COL_LEFT }, { "elements", "elements", 0 },
 		{ "unchanged", "left as before", 0 }, { "nonfinite", "NaN/inf", 0 },
 		{ "worst", "worst ULP", 0 }, { "p99", "p99 ULP", 0 }, { "median", "median ULP", 0 },
 	};
-	struct gt_table *t = gt_table_open(tf, x->out, NULL, GT_COLUMNS(source_cols));
+	struct gt_table *t = gt_doc_table(d, NULL, GT_COLUMNS(cols));
 	if (!t)
 		return GT_ERR_NOMEM;
 	for (size_t s = 0; s < o->nsources; s++) {
@@ -116,21 +91,19 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 		gt_table_num(t, src->st.median, 1);
 		gt_table_end_row(t);
 	}
-	rc = gt_table_close(t);
+	*rc = first_error(*rc, gt_table_close(t));
+	return 0;
+}
 
-	fputc('\n', x->out);
-	gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "planted: %zu wrong elements: %g of the %" PRIu64 " finite non-zero elements of the correct "
-	     "results, chosen by selection sampling, each multiplied by (1 + s e) with s a random sign "
-	     "and e log-uniform in [%g, %g], seed %" PRIu64 "; %" PRIu64 " more rounded back to the "
-	     "correct value and were left out", o->nplanted, opt->plant_fraction, o->eligible,
-	     opt->plant_min, opt->plant_max, opt->seed, o->rounded_back);
-	fputc('\n', x->out);
-	const struct gt_column rule_cols[] = {
+static int rules_table(struct gt_doc *d, const struct gt_calib_output *o, int *rc)
+{
+	char lb[160];
+	const struct gt_column cols[] = {
 		{ "rule", "rule", GT_COL_LEFT }, { "accepts_wrong", "accepts wrong", 0 },
 		{ "accepts_wrong_pct", "%", 0 }, { "rejects_correct", "rejects correct", 0 },
 		{ "rejects_correct_pct", "%", 0 },
 	};
-	t = gt_table_open(tf, x->out, NULL, GT_COLUMNS(rule_cols));
+	struct gt_table *t = gt_doc_table(d, NULL, GT_COLUMNS(cols));
 	if (!t)
 		return GT_ERR_NOMEM;
 	uint64_t correct = o->ndist + o->nonfinite;
@@ -142,182 +115,247 @@ static int print_output(const struct ctx *x, const struct gt_calib_output *o)
 		gt_table_num(t, pct(o->rejected_correct[r], correct), 2);
 		gt_table_end_row(t);
 	}
-	int trc = gt_table_close(t);
-	if (trc && !rc)
-		rc = trc;
-	fprintf(x->out, x->md ? "\nPlanted errors accepted, by the size of the error:\n\n"
-	                      : "\nplanted errors accepted, by the size of the error:\n");
-	const struct gt_column decade_cols[] = {
+	*rc = first_error(*rc, gt_table_close(t));
+	return 0;
+}
+
+static int decades_table(struct gt_doc *d, const struct gt_calib_output *o, int *rc)
+{
+	const struct gt_column cols[] = {
 		{ "error", "relative error", GT_COL_LEFT }, { "planted", "planted", 0 },
 		{ "rel_1pct", "1% rel", 0 }, { "rel_1e5", "1e-5 rel", 0 },
 		{ "declared", "declared", 0 }, { "calibrated", "calibrated", 0 },
 	};
-	t = gt_table_open(tf, x->out, NULL, GT_COLUMNS(decade_cols));
+	struct gt_table *t = gt_doc_table(d, NULL, GT_COLUMNS(cols));
 	if (!t)
 		return GT_ERR_NOMEM;
-	for (int d = 0; d < o->ndecades; d++) {
+	for (int k = 0; k < o->ndecades; k++) {
 		char range[64];
-		snprintf(range, sizeof range, "1e%d .. 1e%d", o->decade0 + d, o->decade0 + d + 1);
+		snprintf(range, sizeof range, "1e%d .. 1e%d", o->decade0 + k, o->decade0 + k + 1);
 		gt_table_str(t, range);
-		gt_table_u64(t, o->dec_planted[d]);
+		gt_table_u64(t, o->dec_planted[k]);
 		for (int r = 0; r < GT_CALIB_RULES; r++)
-			gt_table_u64(t, o->dec_accepted[d][r]);
+			gt_table_u64(t, o->dec_accepted[k][r]);
 		gt_table_end_row(t);
 	}
-	trc = gt_table_close(t);
-	if (trc && !rc)
-		rc = trc;
+	*rc = first_error(*rc, gt_table_close(t));
+	return 0;
+}
+
+/* The spread and the proposed bound of one output, for people. */
+static void spread_notes(struct gt_doc *d, const struct gt_calib_output *o,
+                         const struct gt_calib_options *opt)
+{
+	if (o->ndist)
+		gt_doc_note(d, "spread of the correct results against the reference, in ULPs: worst %.0f, p99 %.1f, "
+		            "median %.1f (%zu element distances from %zu results; p99 and median by NumPy's "
+		            "'linear' rule)", o->st.max, o->st.p99, o->st.median, o->ndist, o->nsources);
+	else
+		gt_doc_note(d, "spread of the correct results against the reference: nothing to measure (no "
+		            "computed element with a finite distance in %zu results)", o->nsources);
+	if (o->nonfinite)
+		gt_doc_note(d, "%" PRIu64 " elements of the correct results are NaN or an unmatched infinity: they "
+		            "have no ULP distance, are left out of the spread and rejected by every rule; a correct "
+		            "result should have none", o->nonfinite);
+	if (o->has_bound)
+		gt_doc_note(d, "proposed bound: %" PRIu64 " ULP = worst observed %.0f x margin %g, rounded up",
+		            o->bound, o->st.max, opt->margin);
+	else
+		gt_doc_note(d, "proposed bound: none (no finite distance to measure)");
+}
+
+/* One output for people: its heading, its spread, its tables and the declared tolerance's reason. */
+static int output_text(struct gt_doc *d, const struct gt_calib_report *rep,
+                       const struct gt_calib_output *o)
+{
+	const struct gt_calib_options *opt = &rep->opt;
+	const char *name = o->decl->name && *o->decl->name ? o->decl->name : "?";
+	gt_doc_words_by_format(d, "\n## Output ", "\noutput ");
+	gt_doc_name(d, name);
+	gt_doc_words(d, " (parameter %u, %s)\n", o->param, gt_elem_type_name(o->decl->type));
+	gt_doc_words_by_format(d, "\n", NULL);
+	spread_notes(d, o, opt);
+	gt_doc_words(d, "\n");
+	int rc = 0;
+	if (sources_table(d, o, &rc))
+		return GT_ERR_NOMEM;
+	gt_doc_words(d, "\n");
+	gt_doc_note(d, "planted: %zu wrong elements: %g of the %" PRIu64 " finite non-zero elements of the correct "
+	            "results, chosen by selection sampling, each multiplied by (1 + s e) with s a random sign "
+	            "and e log-uniform in [%g, %g], seed %" PRIu64 "; %" PRIu64 " more rounded back to the "
+	            "correct value and were left out", o->nplanted, opt->plant_fraction, o->eligible,
+	            opt->plant_min, opt->plant_max, opt->seed, o->rounded_back);
+	gt_doc_words(d, "\n");
+	if (rules_table(d, o, &rc))
+		return GT_ERR_NOMEM;
+	gt_doc_words_by_format(d, "\nPlanted errors accepted, by the size of the error:\n\n",
+	                       "\nplanted errors accepted, by the size of the error:\n");
+	if (decades_table(d, o, &rc))
+		return GT_ERR_NOMEM;
 	if (o->decl->reason && *o->decl->reason) {
-		fputc('\n', x->out);
-		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "the declared tolerance's reason: %s", o->decl->reason);
+		gt_doc_words(d, "\n");
+		gt_doc_note(d, "the declared tolerance's reason: %s", o->decl->reason);
 	}
 	return rc;
 }
 
-static int print_text(const struct ctx *x)
+/* The human formats' title and notes on the trace, the reference and the correct results. */
+static void preamble(struct gt_doc *d, const struct ctx *x)
 {
 	const struct gt_calib_report *rep = x->rep;
 	const struct gt_ref *ref = rep->ref;
-	if (x->md) {
-		fputs("# Calibration: ", x->out);
-		gt_esc_md_code(x->out, rep->demangled);
-		fputs("\n\n", x->out);
-	} else {
-		gt_esc_printf(x->out, gt_esc_text, "calibration of %s\n", rep->demangled);
-	}
-	gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "trace: %s%s%s%s", x->trace, rep->info.synthetic ? " (synthetic: " : "",
-	     rep->info.synthetic ? rep->info.synthetic : "", rep->info.synthetic ? "; not recorded on a GPU)" : "");
+	gt_doc_words_by_format(d, "# Calibration: ", "calibration of ");
+	gt_doc_name(d, rep->demangled);
+	gt_doc_words_by_format(d, "\n\n", "\n");
+	const char *synthetic = rep->info.synthetic;
+	gt_doc_note(d, "trace: %s%s%s%s", x->trace, synthetic ? " (synthetic: " : "", synthetic ? synthetic : "",
+	            synthetic ? "; not recorded on a GPU)" : "");
 	if (rep->info.recorded_on)
-		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "recorded on: %s", rep->info.recorded_on);
-	gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "reference: %s in %s; computes: %s", ref->kernel, x->refs->path ? x->refs->path : "(in-process)",
-	     ref->description ? ref->description : "(no description)");
-	gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "correct results: the GPU's outputs of %" PRIu64 " captured launch%s (assumed correct: check "
-	     "them with 'gpuanalyze shadow' first) and, for each launch, %u alternative evaluation "
-	     "order%s of the reference", rep->launches, rep->launches == 1 ? "" : "es", ref->norders,
-	     ref->norders == 1 ? "" : "s");
+		gt_doc_note(d, "recorded on: %s", rep->info.recorded_on);
+	gt_doc_note(d, "reference: %s in %s; computes: %s", ref->kernel,
+	            x->refs->path ? x->refs->path : "(in-process)",
+	            ref->description ? ref->description : "(no description)");
+	gt_doc_note(d, "correct results: the GPU's outputs of %" PRIu64 " captured launch%s (assumed correct: check "
+	            "them with 'gpuanalyze shadow' first) and, for each launch, %u alternative evaluation "
+	            "order%s of the reference", rep->launches, rep->launches == 1 ? "" : "es", ref->norders,
+	            ref->norders == 1 ? "" : "s");
 	for (unsigned k = 0; k < ref->norders; k++)
-		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "  order %u: %s", k, ref->order_names[k]);
+		gt_doc_note(d, "  order %u: %s", k, ref->order_names[k]);
 	if (rep->skipped)
-		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "skipped: %" PRIu64 " selected captures could not be replayed (%s)", rep->skipped,
-		     rep->skipped_why);
+		gt_doc_note(d, "skipped: %" PRIu64 " selected captures could not be replayed (%s)", rep->skipped,
+		            rep->skipped_why);
 	else if (rep->skipped_why[0])
-		gt_out_note(x->out, x->md ? GT_FMT_MD : GT_FMT_TEXT, "note: %s", rep->skipped_why);
-	int rc = 0;
-	for (unsigned k = 0; k < rep->noutputs && !rc; k++)
-		rc = print_output(x, &rep->outputs[k]);
-	return rc;
+		gt_doc_note(d, "note: %s", rep->skipped_why);
 }
 
-static void json_u64_or_null(struct gt_json *j, int has, uint64_t v)
+/* The JSON names of the rules, in calibrate.h's order. */
+static const char *const rule_keys[GT_CALIB_RULES] = {
+	"rel_1pct", "rel_1e5", "declared", "calibrated",
+};
+
+/* A tolerance as the member key, by tol_json.h's writer (nothing outside JSON). */
+static void json_tol(struct gt_doc *d, const char *key, const struct gt_ref_tol *tol)
 {
-	if (has)
-		gt_json_u64(j, v);
-	else
-		gt_json_null(j);
+	struct gt_json *j = gt_doc_json_member(d, key);
+	if (j)
+		gt_json_tol(j, tol);
 }
 
-static int print_json(const struct ctx *x)
+/* One output's facts, after its spread: the planted errors, the rules and the errors by size. */
+static void json_planted(struct gt_doc *d, const struct gt_calib_output *o)
 {
-	static const char *const rule_keys[GT_CALIB_RULES] = { "rel_1pct", "rel_1e5", "declared", "calibrated" };
+	gt_doc_u64(d, "planted", o->nplanted);
+	gt_doc_u64(d, "eligible", o->eligible);
+	gt_doc_u64(d, "rounded_back", o->rounded_back);
+	gt_doc_u64(d, "correct_elements", o->ndist + o->nonfinite);
+	gt_doc_array(d, "rules");
+	for (int r = 0; r < GT_CALIB_RULES; r++) {
+		gt_doc_object(d, NULL);
+		gt_doc_str(d, "rule", rule_keys[r]);
+		json_tol(d, "tolerance", &o->rule[r]);
+		gt_doc_u64(d, "accepts_wrong", o->accepted[r]);
+		gt_doc_u64(d, "rejects_correct", o->rejected_correct[r]);
+		gt_doc_end(d);
+	}
+	gt_doc_end(d);
+	gt_doc_array(d, "by_error_size");
+	for (int k = 0; k < o->ndecades; k++) {
+		gt_doc_object(d, NULL);
+		gt_doc_num(d, "from", pow(10.0, o->decade0 + k));
+		gt_doc_num(d, "to", pow(10.0, o->decade0 + k + 1));
+		gt_doc_u64(d, "planted", o->dec_planted[k]);
+		for (int r = 0; r < GT_CALIB_RULES; r++)
+			gt_doc_u64(d, rule_keys[r], o->dec_accepted[k][r]);
+		gt_doc_end(d);
+	}
+	gt_doc_end(d);
+}
+
+/* One output's facts: an element of the JSON "outputs". */
+static void json_output(struct gt_doc *d, const struct gt_calib_output *o)
+{
+	gt_doc_object(d, NULL);
+	gt_doc_str(d, "name", o->decl->name);
+	gt_doc_u64(d, "param", o->param);
+	gt_doc_str(d, "type", gt_elem_type_name(o->decl->type));
+	gt_doc_u64(d, "distances", o->ndist);
+	gt_doc_u64(d, "nonfinite", o->nonfinite);
+	gt_doc_num(d, "worst_ulps", o->st.max);
+	gt_doc_num(d, "p99_ulps", o->st.p99);
+	gt_doc_num(d, "median_ulps", o->st.median);
+	gt_doc_u64_if(d, "bound_ulps", o->has_bound, o->bound);
+	json_tol(d, "declared", &o->decl->tol);
+	gt_doc_array(d, "sources");
+	for (size_t s = 0; s < o->nsources; s++) {
+		const struct gt_calib_source *src = &o->sources[s];
+		gt_doc_object(d, NULL);
+		gt_doc_str(d, "name", src->name);
+		gt_doc_u64(d, "capture_id", src->capture_id);
+		gt_doc_u64_if(d, "order", src->order >= 0, (uint64_t)src->order);
+		gt_doc_u64(d, "elements", src->elements);
+		gt_doc_u64(d, "unchanged", src->unchanged);
+		gt_doc_u64(d, "nonfinite", src->nonfinite);
+		gt_doc_num(d, "worst_ulps", src->st.max);
+		gt_doc_num(d, "p99_ulps", src->st.p99);
+		gt_doc_num(d, "median_ulps", src->st.median);
+		gt_doc_end(d);
+	}
+	gt_doc_end(d);
+	json_planted(d, o);
+	gt_doc_end(d);
+}
+
+/* The facts before the outputs: JSON's head, the kernel, the launches, the margin and the plant. */
+static void json_head(struct gt_doc *d, const struct ctx *x)
+{
 	const struct gt_calib_report *rep = x->rep;
 	const struct gt_calib_options *opt = &rep->opt;
-	struct gt_json j;
-	gt_json_ref_head(&j, x->out, "calibrate", x->trace, rep->info.synthetic, rep->info.recorded_on);
-	gt_json_key_str(&j, "references", x->refs->path);
-	gt_json_key_str(&j, "kernel", rep->kernel);
-	gt_json_key_str(&j, "demangled", rep->demangled);
-	gt_json_key_str(&j, "reference", rep->ref->kernel);
-	gt_json_key_u64(&j, "launches", rep->launches);
-	gt_json_key_u64(&j, "skipped", rep->skipped);
-	gt_json_key_array(&j, "orders");
+	struct gt_json *j = gt_doc_json(d);
+	/* The document's writer has written nothing yet: tol_json.h's head starts it on its own FILE. */
+	if (j)
+		gt_json_ref_head(j, j->f, "calibrate", x->trace, rep->info.synthetic, rep->info.recorded_on);
+	gt_doc_str(d, "references", x->refs->path);
+	gt_doc_str(d, "kernel", rep->kernel);
+	gt_doc_str(d, "demangled", rep->demangled);
+	gt_doc_str(d, "reference", rep->ref->kernel);
+	gt_doc_u64(d, "launches", rep->launches);
+	gt_doc_u64(d, "skipped", rep->skipped);
+	gt_doc_array(d, "orders");
 	for (unsigned k = 0; k < rep->ref->norders; k++)
-		gt_json_str(&j, rep->ref->order_names[k]);
-	gt_json_array_end(&j);
-	gt_json_key_num(&j, "margin", opt->margin);
-	gt_json_key_object(&j, "plant");
-	gt_json_key_num(&j, "fraction", opt->plant_fraction);
-	gt_json_key_num(&j, "min", opt->plant_min);
-	gt_json_key_num(&j, "max", opt->plant_max);
-	gt_json_key_str(&j, "distribution", "relative error log-uniform in [min, max], random sign");
-	gt_json_key_u64(&j, "seed", opt->seed);
-	gt_json_object_end(&j);
-	gt_json_key_array(&j, "outputs");
-	for (unsigned k = 0; k < rep->noutputs; k++) {
-		const struct gt_calib_output *o = &rep->outputs[k];
-		gt_json_object_begin(&j);
-		gt_json_key_str(&j, "name", o->decl->name);
-		gt_json_key_u64(&j, "param", o->param);
-		gt_json_key_str(&j, "type", gt_elem_type_name(o->decl->type));
-		gt_json_key_u64(&j, "distances", o->ndist);
-		gt_json_key_u64(&j, "nonfinite", o->nonfinite);
-		gt_json_key_num(&j, "worst_ulps", o->st.max);
-		gt_json_key_num(&j, "p99_ulps", o->st.p99);
-		gt_json_key_num(&j, "median_ulps", o->st.median);
-		gt_json_key(&j, "bound_ulps");
-		json_u64_or_null(&j, o->has_bound, o->bound);
-		gt_json_key(&j, "declared");
-		gt_json_tol(&j, &o->decl->tol);
-		gt_json_key_array(&j, "sources");
-		for (size_t s = 0; s < o->nsources; s++) {
-			const struct gt_calib_source *src = &o->sources[s];
-			gt_json_object_begin(&j);
-			gt_json_key_str(&j, "name", src->name);
-			gt_json_key_u64(&j, "capture_id", src->capture_id);
-			gt_json_key_u64_if(&j, "order", src->order >= 0, (uint64_t)src->order);
-			gt_json_key_u64(&j, "elements", src->elements);
-			gt_json_key_u64(&j, "unchanged", src->unchanged);
-			gt_json_key_u64(&j, "nonfinite", src->nonfinite);
-			gt_json_key_num(&j, "worst_ulps", src->st.max);
-			gt_json_key_num(&j, "p99_ulps", src->st.p99);
-			gt_json_key_num(&j, "median_ulps", src->st.median);
-			gt_json_object_end(&j);
-		}
-		gt_json_array_end(&j);
-		gt_json_key_u64(&j, "planted", o->nplanted);
-		gt_json_key_u64(&j, "eligible", o->eligible);
-		gt_json_key_u64(&j, "rounded_back", o->rounded_back);
-		gt_json_key_u64(&j, "correct_elements", o->ndist + o->nonfinite);
-		gt_json_key_array(&j, "rules");
-		for (int r = 0; r < GT_CALIB_RULES; r++) {
-			gt_json_object_begin(&j);
-			gt_json_key_str(&j, "rule", rule_keys[r]);
-			gt_json_key(&j, "tolerance");
-			gt_json_tol(&j, &o->rule[r]);
-			gt_json_key_u64(&j, "accepts_wrong", o->accepted[r]);
-			gt_json_key_u64(&j, "rejects_correct", o->rejected_correct[r]);
-			gt_json_object_end(&j);
-		}
-		gt_json_array_end(&j);
-		gt_json_key_array(&j, "by_error_size");
-		for (int d = 0; d < o->ndecades; d++) {
-			gt_json_object_begin(&j);
-			gt_json_key_num(&j, "from", pow(10.0, o->decade0 + d));
-			gt_json_key_num(&j, "to", pow(10.0, o->decade0 + d + 1));
-			gt_json_key_u64(&j, "planted", o->dec_planted[d]);
-			for (int r = 0; r < GT_CALIB_RULES; r++)
-				gt_json_key_u64(&j, rule_keys[r], o->dec_accepted[d][r]);
-			gt_json_object_end(&j);
-		}
-		gt_json_array_end(&j);
-		gt_json_object_end(&j);
-	}
-	gt_json_array_end(&j);
-	gt_json_object_end(&j);
-	return gt_json_finish(&j);
+		gt_doc_str(d, NULL, rep->ref->order_names[k]);
+	gt_doc_end(d);
+	gt_doc_num(d, "margin", opt->margin);
+	gt_doc_object(d, "plant");
+	gt_doc_num(d, "fraction", opt->plant_fraction);
+	gt_doc_num(d, "min", opt->plant_min);
+	gt_doc_num(d, "max", opt->plant_max);
+	gt_doc_str(d, "distribution", "relative error log-uniform in [min, max], random sign");
+	gt_doc_u64(d, "seed", opt->seed);
+	gt_doc_end(d);
 }
 
-/* gt_cmd_print's printer (print_json starts its own JSON writer). */
-static int print_report(FILE *out, struct gt_json *json, void *ctx)
+/* gt_cmd_filler: JSON the facts, text and Markdown the notes and tables of each output. */
+static int fill(struct gt_doc *d, void *ctx)
 {
-	(void)json;
-	struct ctx *x = ctx;
-	x->out = out;
-	return x->json ? print_json(x) : print_text(x);
+	const struct ctx *x = ctx;
+	const struct gt_calib_report *rep = x->rep;
+	json_head(d, x);
+	preamble(d, x);
+	gt_doc_array(d, "outputs");
+	int rc = 0;
+	for (unsigned k = 0; k < rep->noutputs && !rc; k++) {
+		json_output(d, &rep->outputs[k]);
+		if (human(d))
+			rc = output_text(d, rep, &rep->outputs[k]);
+	}
+	gt_doc_end(d);
+	gt_doc_end(d);
+	return rc;
 }
 
 static const char *ref_path, *margin_s, *fraction_s, *min_s, *max_s;
 static uint64_t seed;
-static int fmt;
+static enum gt_format fmt;
 static struct gt_name_filter filter;
 
 static const struct gt_option options[] = {
@@ -336,7 +374,8 @@ static const struct gt_option options[] = {
 	  .help = "largest planted relative error (default 0.1)", .value = &max_s },
 	{ .kind = GT_OPT_UINT, .long_name = "seed", .arg = "N",
 	  .help = "seed of the planted errors (default 7)", .value = &seed },
-	GT_OPT_FORMAT_CHOICE(&fmt, formats, "output format (default text)"),
+	{ .kind = GT_OPT_FORMAT, .short_name = 'f', .long_name = "format",
+	  .help = "output format (default text)", .value = &fmt, .formats = FORMATS },
 	GT_OPT_END_OF_LIST,
 };
 
@@ -344,7 +383,7 @@ static void reset(void)
 {
 	ref_path = margin_s = fraction_s = min_s = max_s = NULL;
 	seed = 7;
-	fmt = F_TEXT;
+	fmt = GT_FMT_TEXT;
 	filter = (struct gt_name_filter){ 0 };
 }
 
@@ -389,8 +428,8 @@ static int run(const struct gt_cmd_call *call)
 		rc = gt_error("calibrate: %s", gt_strerror(crc));
 	if (rc)
 		goto done;
-	struct ctx x = { trace, refs, &rep, NULL, fmt == F_MD, fmt == F_JSON };
-	rc = gt_cmd_print(call, print_report, &x);
+	struct ctx x = { trace, refs, &rep };
+	rc = gt_cmd_render(call, fmt, fill, &x);
 done:
 	gt_calib_report_release(&rep);
 	gt_refs_free(refs);

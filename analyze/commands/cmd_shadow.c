@@ -1,19 +1,19 @@
 /* cmd_shadow.c: `gpuanalyze shadow`: captured kernel launches replayed on CPU references.
  *
- * Options and printing only; shadow.c loads the references, walks the trace and compares. Every
- * format carries the same facts: per launch its verdict, mismatches, worst element (index, both
- * values and their bits, absolute error, ULPs) and ULP histogram; the tolerance of every output with
- * its reason; launches that could not be checked and why. Exit status 0 only when every selected
- * launch was checked and passed: a launch without a reference, or whose memory was not captured,
- * is not a pass (exit 1), and neither is a trace without captures (exit 2, an input error).
+ * Options and the document it fills only; shadow.c loads the references, walks the trace and
+ * compares. Every format carries the same facts: per launch its verdict, mismatches, worst element
+ * (index, both values and their bits, absolute error, ULPs) and ULP histogram; the tolerance of
+ * every output with its reason; launches that could not be checked and why. Exit status 0 only
+ * when every selected launch was checked and passed: a launch without a reference, or whose memory
+ * was not captured, is not a pass (exit 1), and neither is a trace without captures (exit 2, an
+ * input error).
  */
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/cmd_refs.h"
 #include "analyze/commands/commands.h"
 #include "analyze/shadow/compare.h"
 #include "analyze/support/diag.h"
-#include "analyze/output/escape.h"
-#include "analyze/output/json_member.h"
+#include "analyze/output/doc.h"
 #include "analyze/output/junit.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { F_TEXT, F_MD, F_JSON, F_JUNIT };
-static const char *const formats[] = { "text", "md", "json", "junit", NULL };
+/* The formats offered: JUnit for CI's test reporters, beside the usual ones but CSV. */
+#define FORMATS (GT_FMT_TEXT | GT_FMT_MD | GT_FMT_JSON | GT_FMT_JUNIT)
 
 #define RULE                                                                                       \
 	"an element passes when |g - r| <= abs, or |g - r| <= rel * max(|g|, |r|), or its ULP "      \
@@ -145,70 +145,88 @@ static uint64_t total_elements(const struct gt_shadow_result *r, uint64_t *misma
 	return n;
 }
 
-static void histogram_text(FILE *f, const struct gt_compare_result *c)
+static void histogram_text(struct gt_doc *d, const struct gt_compare_result *c)
 {
 	int first = 1;
 	for (int b = 0; b < GT_ULP_BUCKETS; b++) {
 		if (!c->hist[b])
 			continue;
 		char lb[64];
-		fprintf(f, "%s%s: %" PRIu64, first ? "" : ", ", gt_ulp_bucket_label(b, lb, sizeof lb), c->hist[b]);
+		gt_doc_words(d, "%s%s: %" PRIu64, first ? "" : ", ", gt_ulp_bucket_label(b, lb, sizeof lb),
+		             c->hist[b]);
 		first = 0;
 	}
 	if (first)
-		fputs("(no elements)", f);
+		gt_doc_words(d, "(no elements)");
 }
 
-/* The detail of one launch, for text (prefix "  "), a Markdown code block and a JUnit case body
- * (prefix ""). The kernel's name, the reason and the output names go through the text rule: one
- * line each, no controls. */
-static void launch_detail(FILE *f, const struct gt_shadow_result *r, const char *ind)
+/* The start of a line of a launch's detail: text indents it under the launch's line by ind; a
+ * Markdown code block and a JUnit case's body (a text document of its own, ind "") do not. */
+static void indent(struct gt_doc *d, const char *ind) { gt_doc_words_by_format(d, NULL, ind); }
+
+static void output_detail(struct gt_doc *d, const struct gt_shadow_output *o, const char *ind)
 {
 	char tb[128], nb[32], g[48], rv[48], gb[24], rb[24], u[32];
-	gt_esc_printf(f, gt_esc_text, "%s%s; grid (%u, %u, %u), block (%u, %u, %u), %u B dynamic shared memory\n",
-	              ind, r->demangled, r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1],
-	              r->block[2], r->dynamic_smem);
+	const struct gt_compare_result *c = &o->cmp;
+	indent(d, ind);
+	gt_doc_printf_plain(d, "output %s (parameter %u, %s, %" PRIu64 " elements from the pointer to the "
+	                    "end of its allocation), tolerance %s: %s\n", out_name(o, nb, sizeof nb), o->param,
+	                    gt_elem_type_name(c->type), c->elements,
+	                    gt_tol_describe(&o->decl->tol, tb, sizeof tb), gt_compare_passed(c) ? "pass" : "FAIL");
+	if (c->mismatches) {
+		indent(d, ind);
+		gt_doc_words(d, "  %" PRIu64 " mismatch%s, the first at [%" PRIu64 "]\n", c->mismatches,
+		             c->mismatches == 1 ? "" : "es", c->first_mismatch);
+	}
+	if (c->has_worst) {
+		const struct gt_compare_worst *w = &c->worst;
+		indent(d, ind);
+		gt_doc_words(d, "  worst [%" PRIu64 "]: GPU %s (%s), reference %s (%s), abs error %.6g, %s ULP\n",
+		             w->index, value_text(g, sizeof g, c->type, w->gpu_bits),
+		             bits_text(gb, sizeof gb, c->type, w->gpu_bits),
+		             value_text(rv, sizeof rv, c->type, w->ref_bits),
+		             bits_text(rb, sizeof rb, c->type, w->ref_bits), w->abs_err,
+		             ulps_text(u, sizeof u, w->ulps));
+	}
+	indent(d, ind);
+	gt_doc_words(d, "  ULP distances: ");
+	histogram_text(d, c);
+	gt_doc_words(d, "\n");
+	if (c->tail_bytes) {
+		indent(d, ind);
+		gt_doc_words(d, "  %" PRIu64 " bytes after the last whole element: %" PRIu64 " differ\n",
+		             c->tail_bytes, c->tail_mismatches);
+	}
+}
+
+/* The detail of one launch, for text (ind "  "), a Markdown code block and a JUnit case body
+ * (ind ""). The kernel's name, the reason and the output names go through the text rule in every
+ * one of them: one line each, no controls. */
+static void launch_detail(struct gt_doc *d, const struct gt_shadow_result *r, const char *ind)
+{
+	indent(d, ind);
+	gt_doc_printf_plain(d, "%s; grid (%u, %u, %u), block (%u, %u, %u), %u B dynamic shared memory\n",
+	                    r->demangled, r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1],
+	                    r->block[2], r->dynamic_smem);
 	if (r->status != GT_SHADOW_PASS && r->status != GT_SHADOW_FAIL) {
-		gt_esc_printf(f, gt_esc_text, "%s%s: %s\n", ind, gt_shadow_status_name(r->status), r->why);
+		indent(d, ind);
+		gt_doc_printf_plain(d, "%s: %s\n", gt_shadow_status_name(r->status), r->why);
 		return;
 	}
-	for (unsigned k = 0; k < r->noutputs; k++) {
-		const struct gt_shadow_output *o = &r->outputs[k];
-		const struct gt_compare_result *c = &o->cmp;
-		gt_esc_printf(f, gt_esc_text, "%soutput %s (parameter %u, %s, %" PRIu64 " elements from the pointer "
-		              "to the end of its allocation), tolerance %s: %s\n", ind, out_name(o, nb, sizeof nb),
-		              o->param, gt_elem_type_name(c->type), c->elements,
-		              gt_tol_describe(&o->decl->tol, tb, sizeof tb), gt_compare_passed(c) ? "pass" : "FAIL");
-		if (c->mismatches)
-			fprintf(f, "%s  %" PRIu64 " mismatch%s, the first at [%" PRIu64 "]\n", ind, c->mismatches,
-			        c->mismatches == 1 ? "" : "es", c->first_mismatch);
-		if (c->has_worst) {
-			const struct gt_compare_worst *w = &c->worst;
-			fprintf(f, "%s  worst [%" PRIu64 "]: GPU %s (%s), reference %s (%s), abs error %.6g, %s "
-			        "ULP\n", ind, w->index, value_text(g, sizeof g, c->type, w->gpu_bits),
-			        bits_text(gb, sizeof gb, c->type, w->gpu_bits),
-			        value_text(rv, sizeof rv, c->type, w->ref_bits),
-			        bits_text(rb, sizeof rb, c->type, w->ref_bits), w->abs_err,
-			        ulps_text(u, sizeof u, w->ulps));
-		}
-		fprintf(f, "%s  ULP distances: ", ind);
-		histogram_text(f, c);
-		fputc('\n', f);
-		if (c->tail_bytes)
-			fprintf(f, "%s  %" PRIu64 " bytes after the last whole element: %" PRIu64 " differ\n", ind,
-			        c->tail_bytes, c->tail_mismatches);
-	}
+	for (unsigned k = 0; k < r->noutputs; k++)
+		output_detail(d, &r->outputs[k], ind);
 	for (unsigned k = 0; k < r->nother; k++) {
 		const struct gt_shadow_other *ot = &r->other[k];
 		if (!ot->bytes)
 			continue;
+		indent(d, ind);
 		if (ot->differing)
-			fprintf(f, "%sparameter %u's allocation, outside the declared outputs: %" PRIu64 " of %"
-			        PRIu64 " bytes changed, the first at byte %" PRIu64 "\n", ind, ot->param,
-			        ot->differing, ot->bytes, ot->first);
+			gt_doc_words(d, "parameter %u's allocation, outside the declared outputs: %" PRIu64 " of %" PRIu64
+			             " bytes changed, the first at byte %" PRIu64 "\n", ot->param, ot->differing, ot->bytes,
+			             ot->first);
 		else
-			fprintf(f, "%sparameter %u's allocation, outside the declared outputs: %" PRIu64
-			        " bytes, unchanged\n", ind, ot->param, ot->bytes);
+			gt_doc_words(d, "parameter %u's allocation, outside the declared outputs: %" PRIu64
+			             " bytes, unchanged\n", ot->param, ot->bytes);
 	}
 }
 
@@ -216,17 +234,16 @@ struct ctx {
 	const char *trace;
 	const struct gt_refs *refs;
 	const struct gt_shadow_report *rep;
-	FILE *out;
-	int fmt;                 /* F_* */
 };
 
-static void summary_table(const struct ctx *x, enum gt_format fmt, int *rc)
+/* The summary table is the human formats' alone: JSON's launches say more, as objects. */
+static int human(const struct gt_doc *d)
 {
-	struct gt_table *t = gt_table_new(fmt, x->out, NULL);
-	if (!t) {
-		*rc = GT_ERR_NOMEM;
-		return;
-	}
+	return gt_doc_format(d) == GT_FMT_TEXT || gt_doc_format(d) == GT_FMT_MD;
+}
+
+static int summary_table(struct gt_doc *d, const struct ctx *x)
+{
 	const struct gt_column cols[] = {
 		{ "capture", "capture", 0 }, { "launch", "launch", 0 },
 		{ "kernel", "kernel", GT_COL_LEFT | GT_COL_CODE },
@@ -234,7 +251,9 @@ static void summary_table(const struct ctx *x, enum gt_format fmt, int *rc)
 		{ "elements", "elements", 0 },
 		{ "worst", "worst element (GPU vs reference)", GT_COL_LEFT | GT_COL_CODE },
 	};
-	gt_table_columns(t, GT_COLUMNS(cols));
+	struct gt_table *t = gt_doc_table(d, NULL, GT_COLUMNS(cols));
+	if (!t)
+		return GT_ERR_NOMEM;
 	for (size_t i = 0; i < x->rep->n; i++) {
 		const struct gt_shadow_result *r = &x->rep->launches[i];
 		char *owned, wb[256];
@@ -256,13 +275,12 @@ static void summary_table(const struct ctx *x, enum gt_format fmt, int *rc)
 		}
 		gt_table_end_row(t);
 	}
-	int trc = gt_table_close(t);
-	if (trc && !*rc)
-		*rc = trc;
+	return gt_table_close(t);
 }
 
-/* Each distinct (reference, output) once: the tolerance and its reason. */
-static void tolerances(const struct ctx *x, int md)
+/* Each distinct (reference, output) once: the tolerance and its reason. The line starts with the
+ * reference's kernel name, so it is no note (a note's Markdown item drops leading spaces). */
+static void tolerances(struct gt_doc *d, const struct ctx *x)
 {
 	size_t total = 1, nseen = 0;
 	for (size_t i = 0; i < x->rep->n; i++)
@@ -271,28 +289,22 @@ static void tolerances(const struct ctx *x, int md)
 	for (size_t i = 0; i < x->rep->n; i++) {
 		const struct gt_shadow_result *r = &x->rep->launches[i];
 		for (unsigned k = 0; k < r->noutputs; k++) {
-			const struct gt_ref_output *d = r->outputs[k].decl;
+			const struct gt_ref_output *o = r->outputs[k].decl;
 			int dup = 0;
 			for (size_t s = 0; s < nseen && !dup; s++)
-				dup = seen[s] == d;
+				dup = seen[s] == o;
 			if (dup)
 				continue;
 			if (seen)
-				seen[nseen++] = d;
+				seen[nseen++] = o;
 			char tb[128], nb[32], line[2048];
 			snprintf(line, sizeof line, "%s %s (%s): %s. %s", r->ref->kernel,
-			         out_name(&r->outputs[k], nb, sizeof nb), gt_elem_type_name(d->type),
-			         gt_tol_describe(&d->tol, tb, sizeof tb),
-			         d->reason && *d->reason ? d->reason : "(no reason given)");
-			if (md) {
-				fputs("- ", x->out);
-				gt_esc_md(x->out, line);
-				fputc('\n', x->out);
-			} else {
-				fputs("  ", x->out);
-				gt_esc_text(x->out, line);
-				fputc('\n', x->out);
-			}
+			         out_name(&r->outputs[k], nb, sizeof nb), gt_elem_type_name(o->type),
+			         gt_tol_describe(&o->tol, tb, sizeof tb),
+			         o->reason && *o->reason ? o->reason : "(no reason given)");
+			gt_doc_words_by_format(d, "- ", "  ");
+			gt_doc_prose(d, line);
+			gt_doc_words(d, "\n");
 		}
 	}
 	free(seen);
@@ -308,40 +320,44 @@ static void result_line(const struct ctx *x, char *buf, size_t len)
 	         c[GT_SHADOW_NO_REF]);
 }
 
-static void preamble_lines(const struct ctx *x, int md)
+/* One note, cut at 1 KiB as the preamble's lines always were. */
+static void line_note(struct gt_doc *d, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void line_note(struct gt_doc *d, const char *format, ...)
+{
+	char line[1024];
+	va_list ap;
+	va_start(ap, format);
+	vsnprintf(line, sizeof line, format, ap);
+	va_end(ap);
+	gt_doc_note(d, "%s", line);
+}
+
+/* The human formats' title and notes on the references and the trace (JSON says them as facts). */
+static void preamble(struct gt_doc *d, const struct ctx *x)
 {
 	const struct gt_shadow_walk_info *in = &x->rep->info;
 	const struct gt_ref_table *t = x->refs->table;
-	char lines[9][1024];
-	int n = 0;
-	snprintf(lines[n++], sizeof lines[0], "references: %s (\"%s\", reference ABI %u, %u references)",
-	         x->refs->path ? x->refs->path : "(in-process)", t->name ? t->name : "", (unsigned)t->abi,
-	         t->count);
+	gt_doc_words_by_format(d, "# Shadow replay: ", "shadow replay of ");
+	gt_doc_name(d, x->trace);
+	gt_doc_words_by_format(d, "\n\n", "\n");
+	line_note(d, "references: %s (\"%s\", reference ABI %u, %u references)",
+	          x->refs->path ? x->refs->path : "(in-process)", t->name ? t->name : "", (unsigned)t->abi,
+	          t->count);
 	if (in->synthetic)
-		snprintf(lines[n++], sizeof lines[0], "trace: synthetic (%s): not recorded on a GPU",
-		         in->synthetic);
+		line_note(d, "trace: synthetic (%s): not recorded on a GPU", in->synthetic);
 	if (in->recorded_on)
-		snprintf(lines[n++], sizeof lines[0], "recorded on: %s", in->recorded_on);
+		line_note(d, "recorded on: %s", in->recorded_on);
 	if (!in->complete)
-		snprintf(lines[n++], sizeof lines[0], "trace: ends early (%" PRIu64 " bytes of an incomplete "
-		         "chunk lost): captures after its last complete chunk are missing", in->lost_bytes);
-	snprintf(lines[n++], sizeof lines[0], "captures: %" PRIu64 " in the trace, %" PRIu64 " selected; %"
-	         PRIu64 " launches the recorder did not capture (caps, uncopyable memory)", in->captures,
-	         in->selected, in->captures_dropped);
-	snprintf(lines[n++], sizeof lines[0], "buffers: %.3f MB reassembled, at most %.3f MB held at once "
-	         "(the before and after copies of the captures being replayed, one working copy)",
-	         (double)in->blob_bytes_read / 1e6, (double)in->peak_bytes / 1e6);
-	snprintf(lines[n++], sizeof lines[0], "rule: %s", RULE);
-	for (int i = 0; i < n; i++) {
-		if (md) {
-			fputs("- ", x->out);
-			gt_esc_md(x->out, lines[i]);
-			fputc('\n', x->out);
-		} else {
-			gt_esc_text(x->out, lines[i]);
-			fputc('\n', x->out);
-		}
-	}
+		line_note(d, "trace: ends early (%" PRIu64 " bytes of an incomplete chunk lost): captures after its "
+		          "last complete chunk are missing", in->lost_bytes);
+	line_note(d, "captures: %" PRIu64 " in the trace, %" PRIu64 " selected; %" PRIu64 " launches the "
+	          "recorder did not capture (caps, uncopyable memory)", in->captures, in->selected,
+	          in->captures_dropped);
+	line_note(d, "buffers: %.3f MB reassembled, at most %.3f MB held at once (the before and after copies "
+	          "of the captures being replayed, one working copy)", (double)in->blob_bytes_read / 1e6,
+	          (double)in->peak_bytes / 1e6);
+	line_note(d, "rule: %s", RULE);
+	gt_doc_words(d, "\n");
 }
 
 /* A Markdown code block of a launch's detail is fenced by more backticks than any run in the kernel's
@@ -357,246 +373,244 @@ static int fence_length(const char *name)
 	return longest < 3 ? 3 : longest + 1;
 }
 
-static void fence_line(FILE *f, int n)
+/* The fence of a Markdown code block; text has none. */
+static void fence_line(struct gt_doc *d, int n)
 {
 	while (n-- > 0)
-		fputc('`', f);
-	fputc('\n', f);
+		gt_doc_words_by_format(d, "`", NULL);
+	gt_doc_words_by_format(d, "\n", NULL);
 }
 
-static int print_text(const struct ctx *x, int md)
+/* One launch for people: its line (a Markdown heading) and its detail (a Markdown code block). */
+static void launch_text(struct gt_doc *d, const struct gt_shadow_result *r)
 {
-	int rc = 0;
-	char res[256];
-	if (md) {
-		fputs("# Shadow replay: ", x->out);
-		gt_esc_md_code(x->out, x->trace);
-		fputs("\n\n", x->out);
-	} else {
-		gt_esc_printf(x->out, gt_esc_text, "shadow replay of %s\n", x->trace);
-	}
-	preamble_lines(x, md);
-	fputs(md ? "\n" : "\n", x->out);
-	summary_table(x, md ? GT_FMT_MD : GT_FMT_TEXT, &rc);
-	fputs(md ? "\n## Launches\n\n" : "\n", x->out);
-	for (size_t i = 0; i < x->rep->n; i++) {
-		const struct gt_shadow_result *r = &x->rep->launches[i];
-		char *owned;
-		const char *name = base_name(r, &owned);
-		int fence = md ? fence_length(r->demangled) : 0;
-		if (md) {
-			fprintf(x->out, "### capture %" PRIu64 ", ", r->capture_id);
-			gt_esc_md_code(x->out, name);
-			fprintf(x->out, " launch %u: %s\n\n", r->launch_index, verdict_upper(r->status));
-			fence_line(x->out, fence);
-		} else {
-			gt_esc_printf(x->out, gt_esc_text, "capture %" PRIu64 ", %s launch %u: %s\n", r->capture_id,
-			              name, r->launch_index, verdict_upper(r->status));
-		}
-		free(owned);
-		launch_detail(x->out, r, md ? "" : "  ");
-		if (md)
-			fence_line(x->out, fence);
-		fputc('\n', x->out);
-	}
-	fputs(md ? "## Tolerances\n\n" : "tolerances:\n", x->out);
-	tolerances(x, md);
-	result_line(x, res, sizeof res);
-	if (md)
-		fprintf(x->out, "\n**%s**\n", res);
-	else
-		fprintf(x->out, "\nresult: %s\n", res);
-	return rc;
-}
-
-static void json_launch(struct gt_json *j, const struct gt_shadow_result *r)
-{
-	char *owned, buf[64];
-	gt_json_object_begin(j);
-	gt_json_key_u64(j, "capture_id", r->capture_id);
-	gt_json_key_u64(j, "launch_index", r->launch_index);
-	gt_json_key_str(j, "kernel", r->kernel);
-	gt_json_key_str(j, "demangled", r->demangled);
-	gt_json_key_str(j, "name", base_name(r, &owned));
+	char *owned;
+	const char *name = base_name(r, &owned);
+	int fence = fence_length(r->demangled);
+	gt_doc_words_by_format(d, "### ", NULL);
+	gt_doc_words(d, "capture %" PRIu64 ", ", r->capture_id);
+	gt_doc_name(d, name);
+	gt_doc_words(d, " launch %u: %s\n", r->launch_index, verdict_upper(r->status));
 	free(owned);
-	gt_json_key_str(j, "reference", r->ref ? r->ref->kernel : NULL);
-	gt_json_key_array(j, "grid");
-	for (int i = 0; i < 3; i++)
-		gt_json_u64(j, r->grid[i]);
-	gt_json_array_end(j);
-	gt_json_key_array(j, "block");
-	for (int i = 0; i < 3; i++)
-		gt_json_u64(j, r->block[i]);
-	gt_json_array_end(j);
-	gt_json_key_u64(j, "dynamic_smem", r->dynamic_smem);
-	gt_json_key_str(j, "verdict", gt_shadow_status_name(r->status));
-	gt_json_key_str(j, "why", r->why[0] ? r->why : NULL);
-	gt_json_key_array(j, "outputs");
-	for (unsigned k = 0; k < r->noutputs; k++) {
-		const struct gt_shadow_output *o = &r->outputs[k];
-		const struct gt_compare_result *c = &o->cmp;
-		gt_json_object_begin(j);
-		gt_json_key_str(j, "name", out_name(o, buf, sizeof buf));
-		gt_json_key_u64(j, "param", o->param);
-		gt_json_key_str(j, "type", gt_elem_type_name(c->type));
-		gt_json_key(j, "tolerance");
+	gt_doc_words_by_format(d, "\n", NULL);
+	fence_line(d, fence);
+	launch_detail(d, r, "  ");
+	fence_line(d, fence);
+	gt_doc_words(d, "\n");
+}
+
+static void json_output(struct gt_doc *d, const struct gt_shadow_output *o)
+{
+	char buf[64];
+	const struct gt_compare_result *c = &o->cmp;
+	gt_doc_object(d, NULL);
+	gt_doc_str(d, "name", out_name(o, buf, sizeof buf));
+	gt_doc_u64(d, "param", o->param);
+	gt_doc_str(d, "type", gt_elem_type_name(c->type));
+	struct gt_json *j = gt_doc_json_member(d, "tolerance");
+	if (j)
 		gt_json_tol(j, &o->decl->tol);
-		gt_json_key_bool(j, "passed", gt_compare_passed(c));
-		gt_json_key_u64(j, "elements", c->elements);
-		gt_json_key_u64(j, "mismatches", c->mismatches);
-		gt_json_key_u64_if(j, "first_mismatch", c->first_mismatch != UINT64_MAX, c->first_mismatch);
-		gt_json_key(j, "worst");
-		if (!c->has_worst) {
-			gt_json_null(j);
-		} else {
-			const struct gt_compare_worst *w = &c->worst;
-			gt_json_object_begin(j);
-			gt_json_key_u64(j, "index", w->index);
-			gt_json_key_num(j, "gpu", w->gpu);
-			gt_json_key_num(j, "ref", w->ref);
-			gt_json_key_str(j, "gpu_bits", bits_text(buf, sizeof buf, c->type, w->gpu_bits));
-			gt_json_key_str(j, "ref_bits", bits_text(buf, sizeof buf, c->type, w->ref_bits));
-			gt_json_key_num(j, "abs_err", w->abs_err);
-			gt_json_key_u64_if(j, "ulps", w->ulps != GT_ULP_INFINITE, w->ulps);
-			gt_json_key_bool(j, "nonfinite", w->ulps == GT_ULP_INFINITE);
-			gt_json_key_bool(j, "passed", w->pass);
-			gt_json_object_end(j);
-		}
-		gt_json_key_u64(j, "tail_bytes", c->tail_bytes);
-		gt_json_key_u64(j, "tail_mismatches", c->tail_mismatches);
-		gt_json_key_array(j, "ulp_histogram");
-		for (int b = 0; b < GT_ULP_BUCKETS; b++) {
-			if (!c->hist[b])
-				continue;
-			gt_json_object_begin(j);
-			gt_json_key_str(j, "ulps", gt_ulp_bucket_label(b, buf, sizeof buf));
-			gt_json_key_u64(j, "count", c->hist[b]);
-			gt_json_object_end(j);
-		}
-		gt_json_array_end(j);
-		gt_json_object_end(j);
+	gt_doc_bool(d, "passed", gt_compare_passed(c));
+	gt_doc_u64(d, "elements", c->elements);
+	gt_doc_u64(d, "mismatches", c->mismatches);
+	gt_doc_u64_if(d, "first_mismatch", c->first_mismatch != UINT64_MAX, c->first_mismatch);
+	if (!c->has_worst) {
+		gt_doc_null(d, "worst");
+	} else {
+		const struct gt_compare_worst *w = &c->worst;
+		gt_doc_object(d, "worst");
+		gt_doc_u64(d, "index", w->index);
+		gt_doc_num(d, "gpu", w->gpu);
+		gt_doc_num(d, "ref", w->ref);
+		gt_doc_str(d, "gpu_bits", bits_text(buf, sizeof buf, c->type, w->gpu_bits));
+		gt_doc_str(d, "ref_bits", bits_text(buf, sizeof buf, c->type, w->ref_bits));
+		gt_doc_num(d, "abs_err", w->abs_err);
+		gt_doc_u64_if(d, "ulps", w->ulps != GT_ULP_INFINITE, w->ulps);
+		gt_doc_bool(d, "nonfinite", w->ulps == GT_ULP_INFINITE);
+		gt_doc_bool(d, "passed", w->pass);
+		gt_doc_end(d);
 	}
-	gt_json_array_end(j);
-	gt_json_key_array(j, "outside_outputs");
+	gt_doc_u64(d, "tail_bytes", c->tail_bytes);
+	gt_doc_u64(d, "tail_mismatches", c->tail_mismatches);
+	gt_doc_array(d, "ulp_histogram");
+	for (int b = 0; b < GT_ULP_BUCKETS; b++) {
+		if (!c->hist[b])
+			continue;
+		gt_doc_object(d, NULL);
+		gt_doc_str(d, "ulps", gt_ulp_bucket_label(b, buf, sizeof buf));
+		gt_doc_u64(d, "count", c->hist[b]);
+		gt_doc_end(d);
+	}
+	gt_doc_end(d);
+	gt_doc_end(d);
+}
+
+static void json_launch(struct gt_doc *d, const struct gt_shadow_result *r)
+{
+	char *owned;
+	gt_doc_object(d, NULL);
+	gt_doc_u64(d, "capture_id", r->capture_id);
+	gt_doc_u64(d, "launch_index", r->launch_index);
+	gt_doc_str(d, "kernel", r->kernel);
+	gt_doc_str(d, "demangled", r->demangled);
+	gt_doc_str(d, "name", base_name(r, &owned));
+	free(owned);
+	gt_doc_str(d, "reference", r->ref ? r->ref->kernel : NULL);
+	gt_doc_array(d, "grid");
+	for (int i = 0; i < 3; i++)
+		gt_doc_u64(d, NULL, r->grid[i]);
+	gt_doc_end(d);
+	gt_doc_array(d, "block");
+	for (int i = 0; i < 3; i++)
+		gt_doc_u64(d, NULL, r->block[i]);
+	gt_doc_end(d);
+	gt_doc_u64(d, "dynamic_smem", r->dynamic_smem);
+	gt_doc_str(d, "verdict", gt_shadow_status_name(r->status));
+	gt_doc_str(d, "why", r->why[0] ? r->why : NULL);
+	gt_doc_array(d, "outputs");
+	for (unsigned k = 0; k < r->noutputs; k++)
+		json_output(d, &r->outputs[k]);
+	gt_doc_end(d);
+	gt_doc_array(d, "outside_outputs");
 	for (unsigned k = 0; k < r->nother; k++) {
 		const struct gt_shadow_other *ot = &r->other[k];
-		gt_json_object_begin(j);
-		gt_json_key_u64(j, "param", ot->param);
-		gt_json_key_u64(j, "bytes", ot->bytes);
-		gt_json_key_u64(j, "differing", ot->differing);
-		gt_json_key_u64_if(j, "first", ot->first != UINT64_MAX, ot->first);
-		gt_json_object_end(j);
+		gt_doc_object(d, NULL);
+		gt_doc_u64(d, "param", ot->param);
+		gt_doc_u64(d, "bytes", ot->bytes);
+		gt_doc_u64(d, "differing", ot->differing);
+		gt_doc_u64_if(d, "first", ot->first != UINT64_MAX, ot->first);
+		gt_doc_end(d);
 	}
-	gt_json_array_end(j);
-	gt_json_object_end(j);
+	gt_doc_end(d);
+	gt_doc_end(d);
 }
 
-static int print_json(const struct ctx *x)
+/* The facts before the launches: JSON's head, the references, the rule and the captures. */
+static void json_head(struct gt_doc *d, const struct ctx *x)
 {
 	const struct gt_shadow_walk_info *in = &x->rep->info;
 	const struct gt_ref_table *t = x->refs->table;
-	struct gt_json j;
-	gt_json_ref_head(&j, x->out, "shadow", x->trace, in->synthetic, in->recorded_on);
-	gt_json_key_bool(&j, "complete", in->complete);
-	gt_json_key_object(&j, "references");
-	gt_json_key_str(&j, "path", x->refs->path);
-	gt_json_key_str(&j, "name", t->name);
-	gt_json_key_u64(&j, "abi", t->abi);
-	gt_json_key_u64(&j, "count", t->count);
-	gt_json_object_end(&j);
-	gt_json_key_str(&j, "rule", RULE);
-	gt_json_key_u64(&j, "captures", in->captures);
-	gt_json_key_u64(&j, "selected", in->selected);
-	gt_json_key_u64(&j, "captures_dropped", in->captures_dropped);
-	gt_json_key_u64(&j, "buffer_bytes_reassembled", in->blob_bytes_read);
-	gt_json_key_u64(&j, "buffer_bytes_peak", in->peak_bytes);
-	gt_json_key_array(&j, "launches");
-	for (size_t i = 0; i < x->rep->n; i++)
-		json_launch(&j, &x->rep->launches[i]);
-	gt_json_array_end(&j);
-	gt_json_key_object(&j, "counts");
-	for (int s = 0; s < GT_SHADOW_NSTATUS; s++) {
-		gt_json_key_u64(&j, s == GT_SHADOW_NO_REF ? "no_reference" : gt_shadow_status_name(s),
-		                x->rep->count[s]);
-	}
-	gt_json_object_end(&j);
-	gt_json_key_bool(&j, "passed", gt_shadow_all_passed(x->rep));
-	gt_json_object_end(&j);
-	return gt_json_finish(&j);
+	struct gt_json *j = gt_doc_json(d);
+	/* The document's writer has written nothing yet: tol_json.h's head starts it on its own FILE. */
+	if (j)
+		gt_json_ref_head(j, j->f, "shadow", x->trace, in->synthetic, in->recorded_on);
+	gt_doc_bool(d, "complete", in->complete);
+	gt_doc_object(d, "references");
+	gt_doc_str(d, "path", x->refs->path);
+	gt_doc_str(d, "name", t->name);
+	gt_doc_u64(d, "abi", t->abi);
+	gt_doc_u64(d, "count", t->count);
+	gt_doc_end(d);
+	gt_doc_str(d, "rule", RULE);
+	gt_doc_u64(d, "captures", in->captures);
+	gt_doc_u64(d, "selected", in->selected);
+	gt_doc_u64(d, "captures_dropped", in->captures_dropped);
+	gt_doc_u64(d, "buffer_bytes_reassembled", in->blob_bytes_read);
+	gt_doc_u64(d, "buffer_bytes_peak", in->peak_bytes);
 }
 
-static int print_junit(const struct ctx *x)
+/* The facts after the launches: the counts and the verdict; the end of the JSON document. */
+static void json_tail(struct gt_doc *d, const struct ctx *x)
 {
-	struct gt_junit *ju = gt_junit_new("gpuanalyze shadow");
-	if (!ju)
-		return GT_ERR_NOMEM;
-	int rc = gt_junit_property(ju, "trace", x->trace);
-	if (!rc)
-		rc = gt_junit_property(ju, "references", x->refs->path ? x->refs->path : "(in-process)");
-	if (!rc && x->rep->info.synthetic)
-		rc = gt_junit_property(ju, "synthetic", x->rep->info.synthetic);
-	for (size_t i = 0; i < x->rep->n && !rc; i++) {
-		const struct gt_shadow_result *r = &x->rep->launches[i];
-		char *owned, cls[256], name[512], msg[512];
-		const char *base = base_name(r, &owned);
-		snprintf(cls, sizeof cls, "shadow.%s", base);
-		snprintf(name, sizeof name, "%s launch %u (capture %" PRIu64 ")", base, r->launch_index,
-		         r->capture_id);
-		free(owned);
-		enum gt_junit_result res = GT_JUNIT_PASS;
-		switch (r->status) {
-		case GT_SHADOW_FAIL: res = GT_JUNIT_FAILURE; break;
-		case GT_SHADOW_ERROR: res = GT_JUNIT_ERROR; break;
-		case GT_SHADOW_INCOMPLETE:
-		case GT_SHADOW_NO_REF: res = GT_JUNIT_SKIPPED; break;
-		}
-		snprintf(msg, sizeof msg, "%s: %s", gt_shadow_status_name(r->status), r->why);
-		char *text = NULL;
-		size_t tlen = 0;
-		FILE *m = open_memstream(&text, &tlen);
-		if (!m) {
-			rc = GT_ERR_NOMEM;
-			break;
-		}
-		launch_detail(m, r, "");
-		if (fclose(m) != 0) {
-			free(text);
-			rc = GT_ERR_NOMEM;
-			break;
-		}
-		rc = gt_junit_case(ju, cls, name, -1, res, msg, text);
-		free(text);
+	gt_doc_object(d, "counts");
+	for (int s = 0; s < GT_SHADOW_NSTATUS; s++)
+		gt_doc_u64(d, s == GT_SHADOW_NO_REF ? "no_reference" : gt_shadow_status_name(s), x->rep->count[s]);
+	gt_doc_end(d);
+	gt_doc_bool(d, "passed", gt_shadow_all_passed(x->rep));
+	gt_doc_end(d);
+}
+
+/* JUnit's suite and its properties. */
+static void junit_head(struct gt_doc *d, const struct ctx *x)
+{
+	gt_doc_suite(d, "gpuanalyze shadow");
+	gt_doc_property(d, "trace", x->trace);
+	gt_doc_property(d, "references", x->refs->path ? x->refs->path : "(in-process)");
+	if (x->rep->info.synthetic)
+		gt_doc_property(d, "synthetic", x->rep->info.synthetic);
+}
+
+/* One launch as a JUnit case, its body the launch's detail as text writes it, unindented. Only
+ * JUnit has cases: the body is not written for another format. */
+static int junit_case(struct gt_doc *d, const struct gt_shadow_result *r)
+{
+	if (gt_doc_format(d) != GT_FMT_JUNIT)
+		return 0;
+	char *owned, cls[256], name[512], msg[512];
+	const char *base = base_name(r, &owned);
+	snprintf(cls, sizeof cls, "shadow.%s", base);
+	snprintf(name, sizeof name, "%s launch %u (capture %" PRIu64 ")", base, r->launch_index,
+	         r->capture_id);
+	free(owned);
+	enum gt_junit_result res = GT_JUNIT_PASS;
+	switch (r->status) {
+	case GT_SHADOW_FAIL: res = GT_JUNIT_FAILURE; break;
+	case GT_SHADOW_ERROR: res = GT_JUNIT_ERROR; break;
+	case GT_SHADOW_INCOMPLETE:
+	case GT_SHADOW_NO_REF: res = GT_JUNIT_SKIPPED; break;
 	}
-	if (!rc)
-		rc = gt_junit_finish(ju, x->out);
-	gt_junit_free(ju);
+	snprintf(msg, sizeof msg, "%s: %s", gt_shadow_status_name(r->status), r->why);
+	struct gt_doc *body = gt_doc_open_string(GT_FMT_TEXT);
+	if (!body)
+		return GT_ERR_NOMEM;
+	launch_detail(body, r, "");
+	int rc;
+	char *text = gt_doc_close_string(body, &rc);
+	if (text)
+		gt_doc_case(d, cls, name, -1, res, msg, text);
+	free(text);
 	return rc;
 }
 
-/* gt_cmd_print's printer: the report in the format asked for (each printer starts its own JSON). */
-static int print_report(FILE *out, struct gt_json *json, void *ctx)
+/* gt_cmd_filler: the report, each format taking what it carries: JSON the facts, JUnit the suite
+ * and its cases, text and Markdown the rest. */
+static int fill(struct gt_doc *d, void *ctx)
 {
-	(void)json;
-	struct ctx *x = ctx;
-	x->out = out;
-	return x->fmt == F_JSON ? print_json(x) : x->fmt == F_JUNIT ? print_junit(x) : print_text(x, x->fmt == F_MD);
+	const struct ctx *x = ctx;
+	int rc = 0;
+	json_head(d, x);
+	junit_head(d, x);
+	preamble(d, x);
+	if (human(d))
+		rc = summary_table(d, x);
+	gt_doc_words_by_format(d, "\n## Launches\n\n", "\n");
+	gt_doc_array(d, "launches");
+	for (size_t i = 0; i < x->rep->n; i++) {
+		const struct gt_shadow_result *r = &x->rep->launches[i];
+		json_launch(d, r);
+		launch_text(d, r);
+		int crc = junit_case(d, r);
+		if (crc)
+			return crc;
+	}
+	gt_doc_end(d);
+	json_tail(d, x);
+	gt_doc_words_by_format(d, "## Tolerances\n\n", "tolerances:\n");
+	tolerances(d, x);
+	char res[256];
+	result_line(x, res, sizeof res);
+	gt_doc_words_by_format(d, "\n**", "\nresult: ");
+	gt_doc_words(d, "%s", res);
+	gt_doc_words_by_format(d, "**\n", "\n");
+	return rc;
 }
 
 static const char *ref_path;
-static int fmt;
+static enum gt_format fmt;
 static struct gt_name_filter filter;
 
 static const struct gt_option options[] = {
 	GT_OPT_REF(&ref_path),
 	GT_OPT_KERNEL(&filter),
-	GT_OPT_FORMAT_CHOICE(&fmt, formats, "output format (default text)"),
+	{ .kind = GT_OPT_FORMAT, .short_name = 'f', .long_name = "format",
+	  .help = "output format (default text)", .value = &fmt, .formats = FORMATS },
 	GT_OPT_END_OF_LIST,
 };
 
 static void reset(void)
 {
 	ref_path = NULL;
-	fmt = F_TEXT;
+	fmt = GT_FMT_TEXT;
 	filter = (struct gt_name_filter){ 0 };
 }
 
@@ -633,8 +647,8 @@ static int run(const struct gt_cmd_call *call)
 			              "GPUTRACE_SHADOW=PATTERN to capture some)", trace);
 		goto done;
 	}
-	struct ctx x = { trace, refs, &rep, NULL, fmt };
-	rc = gt_cmd_print(call, print_report, &x);
+	struct ctx x = { trace, refs, &rep };
+	rc = gt_cmd_render(call, fmt, fill, &x);
 	if (rc == GT_EXIT_OK && !gt_shadow_all_passed(&rep))
 		rc = GT_EXIT_CHECK;
 done:

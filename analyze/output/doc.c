@@ -1,6 +1,7 @@
 /* doc.c: a document's parts handed to its format's renderer (doc.h says what a command may
  * write, render.h who writes it). Facts go through output.h's JSON writer, cases into a junit.h
- * suite written at the close, tables to output.h's gt_table; the human parts to the renderer. */
+ * suite written at the close, tables to output.h's gt_table; the human parts to the renderer. A
+ * document of gt_doc_open_string writes to a memory stream of its own, closed with it. */
 #include "analyze/output/doc.h"
 
 #include "analyze/output/escape.h"
@@ -17,26 +18,58 @@ struct gt_doc {
 	struct gt_json json;
 	struct gt_junit *junit; /* JUnit: the suite, made by gt_doc_suite */
 	int error;
+	/* gt_doc_open_string: out is a memory stream that writes these two, and is the document's */
+	int in_memory;
+	char *mem;
+	size_t mem_len;
 };
 
 /* A note or a formatted line is cut at this length, as output.h's notes always were. */
 #define LINE_MAX_BYTES 4096
 
-struct gt_doc *gt_doc_open(enum gt_format fmt, FILE *out)
+/* A document in fmt, not yet on an output; NULL when out of memory or fmt names no format. */
+static struct gt_doc *doc_new(enum gt_format fmt)
 {
 	const struct gt_renderer *r = gt_renderer_of(fmt);
 	struct gt_doc *d = r ? calloc(1, sizeof *d) : NULL;
-	if (!d)
-		return NULL;
-	d->r = r;
-	d->out = out;
-	gt_json_init(&d->json, out);
-	if (fmt == GT_FMT_JSONL)
-		d->json.inline_depth = 1;
+	if (d)
+		d->r = r;
 	return d;
 }
 
-int gt_doc_close(struct gt_doc *d)
+static void doc_start(struct gt_doc *d, FILE *out)
+{
+	d->out = out;
+	gt_json_init(&d->json, out);
+	if (d->r->fmt == GT_FMT_JSONL)
+		d->json.inline_depth = 1;
+}
+
+struct gt_doc *gt_doc_open(enum gt_format fmt, FILE *out)
+{
+	struct gt_doc *d = doc_new(fmt);
+	if (d)
+		doc_start(d, out);
+	return d;
+}
+
+struct gt_doc *gt_doc_open_string(enum gt_format fmt)
+{
+	struct gt_doc *d = doc_new(fmt);
+	if (!d)
+		return NULL;
+	FILE *m = open_memstream(&d->mem, &d->mem_len);
+	if (!m) {
+		free(d);
+		return NULL;
+	}
+	d->in_memory = 1;
+	doc_start(d, m);
+	return d;
+}
+
+/* What closing writes (the end of a JSON document, a JUnit suite); 0 or the first error. */
+static int doc_finish(struct gt_doc *d)
 {
 	int rc = d->error;
 	if (d->r->fmt == GT_FMT_JSON) {
@@ -51,8 +84,40 @@ int gt_doc_close(struct gt_doc *d)
 			rc = jrc;
 	}
 	gt_junit_free(d->junit);
+	return rc;
+}
+
+int gt_doc_close(struct gt_doc *d)
+{
+	if (d->in_memory) {
+		int rc;
+		free(gt_doc_close_string(d, &rc));
+		return rc;
+	}
+	int rc = doc_finish(d);
 	free(d);
 	return rc;
+}
+
+char *gt_doc_close_string(struct gt_doc *d, int *rc)
+{
+	if (!d->in_memory) { /* an output's document: its FILE is the caller's, not ours to close */
+		*rc = gt_doc_close(d);
+		*rc = *rc ? *rc : GT_ERR_STATE;
+		return NULL;
+	}
+	*rc = doc_finish(d);
+	/* A memory stream fails only for memory: a write that failed, or the flush of the close. */
+	int werr = ferror(d->out);
+	if (fclose(d->out) != 0 || werr)
+		*rc = *rc ? *rc : GT_ERR_NOMEM;
+	char *s = d->mem;
+	if (*rc) {
+		free(s);
+		s = NULL;
+	}
+	free(d);
+	return s;
 }
 
 enum gt_format gt_doc_format(const struct gt_doc *d) { return d->r->fmt; }
@@ -257,6 +322,8 @@ void gt_doc_i64_if(struct gt_doc *d, const char *key, int known, int64_t v)
 void gt_doc_set_inline_depth(struct gt_doc *d, int depth) { d->json.inline_depth = depth; }
 
 struct gt_json *gt_doc_json(struct gt_doc *d) { return fact(d, NULL); }
+
+struct gt_json *gt_doc_json_member(struct gt_doc *d, const char *key) { return fact(d, key); }
 
 /* ---- cases -------------------------------------------------------------------------------- */
 

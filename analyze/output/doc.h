@@ -38,6 +38,15 @@ int gt_doc_close(struct gt_doc *d);
 
 enum gt_format gt_doc_format(const struct gt_doc *d);
 
+/* A document written into memory instead of an output, for a part that another document carries
+ * whole as a string (a JUnit case's body, written in the text layout by the calls that write the
+ * text output). NULL when out of memory. */
+struct gt_doc *gt_doc_open_string(enum gt_format fmt);
+/* Closes a document of gt_doc_open_string as gt_doc_close does and returns what it wrote
+ * (malloc'd and NUL-terminated; the caller frees it), or NULL with *rc the error (GT_ERR_NOMEM
+ * when memory ran out while writing). gt_doc_close on such a document drops what it wrote. */
+char *gt_doc_close_string(struct gt_doc *d, int *rc);
+
 /* ---- for people: text and Markdown; nothing in JSON, JSON Lines or CSV ------------------------ */
 /* The document's title: Markdown "# TITLE" and a blank line; nothing in text, whose output starts
  * with its first note. TITLE is our words (printf; %s arguments are ours too). */
@@ -91,6 +100,9 @@ void gt_doc_set_inline_depth(struct gt_doc *d, int depth);
 /* The JSON writer under the facts, for the shared writers that take one (json_member.h, tol_json.h);
  * NULL in every other format, where such a writer must not run. */
 struct gt_json *gt_doc_json(struct gt_doc *d);
+/* The same writer after the member's key, for a shared writer that writes a member's value
+ * (tol_json.h's gt_json_tol); NULL, and nothing written, in every other format. */
+struct gt_json *gt_doc_json_member(struct gt_doc *d, const char *key);
 
 /* ---- for CI's test reporters: JUnit; nothing in any other format ----------------------------- */
 /* The <testsuite name>; its <property>s; its cases (junit.h). Held until the document closes,
