@@ -2,7 +2,7 @@
 # tests can link it. The five subfolders (includes name them from the root: "analyze/engines/diff.h"):
 #   commands/  the dispatcher gpuanalyze.c, commands.h, one cmd_<name>.c per subcommand, cmd_output
 #   engines/   the analyses, argv-free so tests call them (summary, diff, split, export, timeline...)
-#   shadow/    shadow replay (shadow, compare, calibrate, tol_json) and the installed gputrace_ref.h
+#   shadow/    shadow replay (shadow, compare, calibrate) and the installed gputrace_ref.h
 #   output/    how results are written: the document, its renderers, tables, escaping, JSON, JUnit, SVG
 #   support/   shared by all: trace loading, options, diagnostics, kernel names
 ANALYZE_MAIN := analyze/commands/gpuanalyze.c

@@ -14,7 +14,6 @@
 #include "analyze/output/doc.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
-#include "analyze/shadow/tol_json.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -233,14 +232,6 @@ static const char *const rule_keys[GT_CALIB_RULES] = {
 	"rel_1pct", "rel_1e5", "declared", "calibrated",
 };
 
-/* A tolerance as the member key, by tol_json.h's writer (nothing outside JSON). */
-static void json_tol(struct gt_doc *d, const char *key, const struct gt_ref_tol *tol)
-{
-	struct gt_json *j = gt_doc_json_member(d, key);
-	if (j)
-		gt_json_tol(j, tol);
-}
-
 /* One output's facts, after its spread: the planted errors, the rules and the errors by size. */
 static void json_planted(struct gt_doc *d, const struct gt_calib_output *o)
 {
@@ -252,7 +243,7 @@ static void json_planted(struct gt_doc *d, const struct gt_calib_output *o)
 	for (int r = 0; r < GT_CALIB_RULES; r++) {
 		gt_doc_object(d, NULL);
 		gt_doc_str(d, "rule", rule_keys[r]);
-		json_tol(d, "tolerance", &o->rule[r]);
+		gt_cmd_ref_tol(d, "tolerance", &o->rule[r]);
 		gt_doc_u64(d, "accepts_wrong", o->accepted[r]);
 		gt_doc_u64(d, "rejects_correct", o->rejected_correct[r]);
 		gt_doc_end(d);
@@ -284,7 +275,7 @@ static void json_output(struct gt_doc *d, const struct gt_calib_output *o)
 	gt_doc_num(d, "p99_ulps", o->st.p99);
 	gt_doc_num(d, "median_ulps", o->st.median);
 	gt_doc_u64_if(d, "bound_ulps", o->has_bound, o->bound);
-	json_tol(d, "declared", &o->decl->tol);
+	gt_cmd_ref_tol(d, "declared", &o->decl->tol);
 	gt_doc_array(d, "sources");
 	for (size_t s = 0; s < o->nsources; s++) {
 		const struct gt_calib_source *src = &o->sources[s];
@@ -310,10 +301,7 @@ static void json_head(struct gt_doc *d, const struct ctx *x)
 {
 	const struct gt_calib_report *rep = x->rep;
 	const struct gt_calib_options *opt = &rep->opt;
-	struct gt_json *j = gt_doc_json(d);
-	/* The document's writer has written nothing yet: tol_json.h's head starts it on its own FILE. */
-	if (j)
-		gt_json_ref_head(j, j->f, "calibrate", x->trace, rep->info.synthetic, rep->info.recorded_on);
+	gt_cmd_ref_head(d, "calibrate", x->trace, rep->info.synthetic, rep->info.recorded_on);
 	gt_doc_str(d, "references", x->refs->path);
 	gt_doc_str(d, "kernel", rep->kernel);
 	gt_doc_str(d, "demangled", rep->demangled);

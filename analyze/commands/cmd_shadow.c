@@ -17,7 +17,6 @@
 #include "analyze/output/junit.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
-#include "analyze/shadow/tol_json.h"
 #include "analyze/shadow/shadow.h"
 
 #include <inttypes.h>
@@ -407,9 +406,7 @@ static void json_output(struct gt_doc *d, const struct gt_shadow_output *o)
 	gt_doc_str(d, "name", out_name(o, buf, sizeof buf));
 	gt_doc_u64(d, "param", o->param);
 	gt_doc_str(d, "type", gt_elem_type_name(c->type));
-	struct gt_json *j = gt_doc_json_member(d, "tolerance");
-	if (j)
-		gt_json_tol(j, &o->decl->tol);
+	gt_cmd_ref_tol(d, "tolerance", &o->decl->tol);
 	gt_doc_bool(d, "passed", gt_compare_passed(c));
 	gt_doc_u64(d, "elements", c->elements);
 	gt_doc_u64(d, "mismatches", c->mismatches);
@@ -490,10 +487,7 @@ static void json_head(struct gt_doc *d, const struct ctx *x)
 {
 	const struct gt_shadow_walk_info *in = &x->rep->info;
 	const struct gt_ref_table *t = x->refs->table;
-	struct gt_json *j = gt_doc_json(d);
-	/* The document's writer has written nothing yet: tol_json.h's head starts it on its own FILE. */
-	if (j)
-		gt_json_ref_head(j, j->f, "shadow", x->trace, in->synthetic, in->recorded_on);
+	gt_cmd_ref_head(d, "shadow", x->trace, in->synthetic, in->recorded_on);
 	gt_doc_bool(d, "complete", in->complete);
 	gt_doc_object(d, "references");
 	gt_doc_str(d, "path", x->refs->path);

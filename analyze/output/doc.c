@@ -323,7 +323,6 @@ void gt_doc_set_inline_depth(struct gt_doc *d, int depth) { d->json.inline_depth
 
 struct gt_json *gt_doc_json(struct gt_doc *d) { return fact(d, NULL); }
 
-struct gt_json *gt_doc_json_member(struct gt_doc *d, const char *key) { return fact(d, key); }
 
 /* ---- cases -------------------------------------------------------------------------------- */
 

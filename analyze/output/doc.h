@@ -97,12 +97,9 @@ void gt_doc_i64_if(struct gt_doc *d, const char *key, int known, int64_t v);
 /* Containers opened at this nesting depth or deeper are written on one line (output.h's
  * inline_depth; the top-level value is depth 1, the default 3). */
 void gt_doc_set_inline_depth(struct gt_doc *d, int depth);
-/* The JSON writer under the facts, for the shared writers that take one (json_member.h, tol_json.h);
- * NULL in every other format, where such a writer must not run. */
+/* The JSON writer under the facts, for the shared writers that take one (output.h's
+ * gt_json_trace_state); NULL in every other format, where such a writer must not run. */
 struct gt_json *gt_doc_json(struct gt_doc *d);
-/* The same writer after the member's key, for a shared writer that writes a member's value
- * (tol_json.h's gt_json_tol); NULL, and nothing written, in every other format. */
-struct gt_json *gt_doc_json_member(struct gt_doc *d, const char *key);
 
 /* ---- for CI's test reporters: JUnit; nothing in any other format ----------------------------- */
 /* The <testsuite name>; its <property>s; its cases (junit.h). Held until the document closes,
