@@ -2,7 +2,7 @@
  * who recorded each, their clocks aligned, kernels per rank and merged, each kernel's spread across
  * ranks, the straggler of every step, and peer-to-peer copies against their link's peak.
  *
- * Options and printing only; ranks.c computes and ranks.h defines every quantity, align.h the clock
+ * Options and the document only; ranks.c computes and ranks.h defines every quantity, align.h the clock
  * alignment. Text and Markdown show microseconds (times on the aligned clock in milliseconds from the
  * earliest trace start) and at most --steps steps; JSON gives nanoseconds and everything. CSV is one
  * long table, `table,rank,item,field,value`, one line per value, so that tables of different shapes
@@ -11,7 +11,6 @@
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "analyze/output/json_member.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
 #include "analyze/engines/ranks.h"
@@ -46,19 +45,19 @@
 #define SH_ITEM 0x200u
 #define SH_MAXCOLS 32
 
-struct printer {
-	enum gt_format fmt;
-	FILE *out;
-	struct gt_json *json;
-	struct gt_table *csv;    /* csv: the one long table */
+/* What the parts of the document share. */
+struct filler {
+	struct gt_doc *d;
+	struct gt_table *csv;    /* CSV: the one long table that holds every sheet */
 	const struct gt_ranks *g;
-	int listed;              /* md: a list item was written since the last heading */
+	int human;               /* text or md: people read "?", "NO" and "tie" where machines get null */
+	int listed;              /* a note was written since the last heading or table */
 };
 
-/* A table written once for every format: text, md and json through a gt_table of their own; csv as
+/* A table filled once for every format: text, md and json through a table of their own; csv as
  * one line per cell of the long table. */
 struct sheet {
-	struct printer *p;
+	struct filler *p;
 	struct gt_table *t;
 	const char *name;
 	const char *keys[SH_MAXCOLS];
@@ -67,39 +66,34 @@ struct sheet {
 	char rank[32], item[512];
 };
 
-static int human(struct printer *p) { return p->fmt == GT_FMT_TEXT || p->fmt == GT_FMT_MD; }
+static void line(struct filler *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void line(struct printer *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void line(struct printer *p, const char *fmt, ...)
+static void line(struct filler *p, const char *fmt, ...)
 {
-	if (p->fmt == GT_FMT_MD)
-		p->listed = 1;
+	p->listed = 1;
 	va_list ap;
 	va_start(ap, fmt);
-	gt_out_vnote(p->out, p->fmt, fmt, ap);
+	gt_doc_vnote(p->d, fmt, ap);
 	va_end(ap);
 }
 
-static void heading(struct printer *p, const char *title)
+static void heading(struct filler *p, const char *title)
 {
 	p->listed = 0;
-	gt_out_heading(p->out, p->fmt, 2, title);
+	gt_doc_heading(p->d, 2, title);
 }
 
-static int sheet_begin(struct sheet *sh, struct printer *p, const char *name)
+static int sheet_begin(struct sheet *sh, struct filler *p, const char *name)
 {
 	memset(sh, 0, sizeof *sh);
 	sh->p = p;
 	sh->name = name;
-	if (p->fmt == GT_FMT_CSV)
+	if (p->csv)
 		return 0;
-	if (p->fmt == GT_FMT_JSON)
-		gt_json_key(p->json, name);
-	if (p->fmt == GT_FMT_MD && p->listed) /* a table right after a list would continue the list */
-		fputc('\n', p->out);
+	if (p->listed) /* md: a table right after a list would continue the list */
+		gt_doc_words_by_format(p->d, "\n", NULL);
 	p->listed = 0;
-	sh->t = gt_table_new(p->fmt, p->out, p->json);
+	sh->t = gt_doc_table(p->d, name, NULL, 0);
 	return sh->t ? 0 : GT_ERR_NOMEM;
 }
 
@@ -211,7 +205,7 @@ static void sheet_rank(struct sheet *sh, const struct gt_ranks *g, size_t i)
 /* A step's rank, or "tie" (null for machines) when none stands out. */
 static void sheet_step_rank(struct sheet *sh, const struct gt_ranks *g, size_t i, int available)
 {
-	if (i >= g->nranks && available && human(sh->p))
+	if (i >= g->nranks && available && sh->p->human)
 		sheet_str(sh, "tie");
 	else
 		sheet_rank(sh, g, i);
@@ -223,6 +217,13 @@ static void sheet_end_row(struct sheet *sh)
 		gt_table_end_row(sh->t);
 	sh->col = 0;
 	sh->rank[0] = sh->item[0] = '\0';
+}
+
+/* Text and md: the note said instead of a sheet without rows (machines get the empty table). */
+static void sheet_when_empty(struct sheet *sh, const char *note)
+{
+	if (sh->t)
+		gt_table_when_empty(sh->t, note);
 }
 
 static int sheet_finish(struct sheet *sh)
@@ -266,18 +267,17 @@ static void devices_text(const struct gt_rank *r, char *buf, size_t len)
 		snprintf(buf, len, "none described");
 }
 
-static void preamble(struct printer *p)
+static void preamble(struct filler *p)
 {
 	const struct gt_ranks *g = p->g;
 	char buf[1024];
-	if (p->fmt == GT_FMT_MD)
-		fputs("# gpuanalyze ranks\n\n", p->out);
+	gt_doc_title(p->d, "gpuanalyze ranks");
 	line(p, "traces: %zu, one per process (rank)", g->nranks);
 	line(p, "%s", rank_source_text(g, buf, sizeof buf));
 	for (size_t i = 0; i < g->nranks; i++) {
 		const struct gt_rank *r = &g->ranks[i];
-		gt_cmd_note_synthetic(p->out, p->fmt, r->path, r->synthetic);
-		gt_cmd_note_incomplete(p->out, p->fmt, r->path, r->complete, r->lost_bytes);
+		gt_cmd_doc_synthetic(p->d, r->path, r->synthetic);
+		gt_cmd_doc_incomplete(p->d, r->path, r->complete, r->lost_bytes);
 	}
 	line(p, "clock: %s", ALIGNMENT);
 	if (g->one_host)
@@ -304,7 +304,7 @@ static void preamble(struct printer *p)
 	line(p, "%s", STATISTICS);
 }
 
-static int ranks_table(struct printer *p)
+static int ranks_table(struct filler *p)
 {
 	const struct gt_ranks *g = p->g;
 	struct sheet sh;
@@ -335,8 +335,8 @@ static int ranks_table(struct printer *p)
 		devices_text(r, dev, sizeof dev);
 		sheet_i64(&sh, r->rank);
 		sheet_u64(&sh, r->given);
-		sheet_str(&sh, r->host ? r->host : (human(p) ? "?" : NULL));
-		sheet_str(&sh, r->pid ? r->pid : (human(p) ? "?" : NULL));
+		sheet_str(&sh, r->host ? r->host : (p->human ? "?" : NULL));
+		sheet_str(&sh, r->pid ? r->pid : (p->human ? "?" : NULL));
 		sheet_str(&sh, r->rank_meta);
 		sheet_str(&sh, r->rank_from);
 		sheet_str(&sh, dev);
@@ -345,7 +345,7 @@ static int ranks_table(struct printer *p)
 		sheet_u64(&sh, r->memsets);
 		sheet_u64(&sh, r->comm_kernels);
 		sheet_u64(&sh, r->clock_syncs);
-		sheet_str(&sh, a->state == GT_ALIGN_NONE && human(p) ? "NO" : gt_align_state_name(a->state));
+		sheet_str(&sh, a->state == GT_ALIGN_NONE && p->human ? "NO" : gt_align_state_name(a->state));
 		if (a->state != GT_ALIGN_NONE) {
 			sheet_i64(&sh, a->offset_start_ns);
 			sheet_i64(&sh, a->offset_end_ns);
@@ -385,30 +385,29 @@ static int ranks_table(struct printer *p)
 }
 
 /* JSON only: the devices of each rank, with their NVLink description. */
-static void json_devices(struct printer *p)
+static void facts_devices(struct filler *p)
 {
 	const struct gt_ranks *g = p->g;
-	struct gt_json *j = p->json;
-	gt_json_key_array(j, "devices");
+	struct gt_doc *d = p->d;
+	gt_doc_array(d, "devices");
 	for (size_t i = 0; i < g->nranks; i++) {
 		const struct gt_rank *r = &g->ranks[i];
 		for (size_t k = 0; k < r->ndevices; k++) {
-			const struct gt_rank_device *d = &r->devices[k];
-			gt_json_object_begin(j);
-			gt_json_key_i64(j, "rank", r->rank);
-			gt_json_key_u64(j, "device", d->id);
-			gt_json_key_str(j, "name", d->name);
-			gt_json_key_str(j, "uuid", d->uuid[0] ? d->uuid : NULL);
-			gt_json_key_num(j, "pcie_peak_gbps", d->peak_pcie > 0 ? d->peak_pcie : NAN);
-			gt_json_key_bool(j, "nvlink_known", d->nvlink_known);
-			gt_json_key_str(j, "pci_bus_id", d->nvlink_known ? d->pci : NULL);
-			gt_json_key_num(j, "nvlink_link_gbps",
-			                d->nvlink_known && d->link_gbps > 0 ? d->link_gbps : NAN);
-			gt_json_key_str(j, "nvlink_remote", d->nvlink_remote);
-			gt_json_object_end(j);
+			const struct gt_rank_device *dev = &r->devices[k];
+			gt_doc_object(d, NULL);
+			gt_doc_i64(d, "rank", r->rank);
+			gt_doc_u64(d, "device", dev->id);
+			gt_doc_str(d, "name", dev->name);
+			gt_doc_str(d, "uuid", dev->uuid[0] ? dev->uuid : NULL);
+			gt_doc_num(d, "pcie_peak_gbps", dev->peak_pcie > 0 ? dev->peak_pcie : NAN);
+			gt_doc_bool(d, "nvlink_known", dev->nvlink_known);
+			gt_doc_str(d, "pci_bus_id", dev->nvlink_known ? dev->pci : NULL);
+			gt_doc_num(d, "nvlink_link_gbps", dev->nvlink_known && dev->link_gbps > 0 ? dev->link_gbps : NAN);
+			gt_doc_str(d, "nvlink_remote", dev->nvlink_remote);
+			gt_doc_end(d);
 		}
 	}
-	gt_json_array_end(j);
+	gt_doc_end(d);
 }
 
 /* ---- kernels ----------------------------------------------------------------------------------- */
@@ -444,7 +443,7 @@ static void kernel_stat_cells(struct sheet *sh, const struct gt_summary_row *k)
 	sheet_us(sh, s->max);
 }
 
-static int kernels_per_rank(struct printer *p)
+static int kernels_per_rank(struct filler *p)
 {
 	const struct gt_ranks *g = p->g;
 	struct sheet sh;
@@ -466,7 +465,7 @@ static int kernels_per_rank(struct printer *p)
 	return sheet_finish(&sh);
 }
 
-static int kernels_merged(struct printer *p)
+static int kernels_merged(struct filler *p)
 {
 	const struct gt_summary *s = &p->g->merged;
 	struct sheet sh;
@@ -485,7 +484,7 @@ static int kernels_merged(struct printer *p)
 	return sheet_finish(&sh);
 }
 
-static int spread_table(struct printer *p)
+static int spread_table(struct filler *p)
 {
 	const struct gt_ranks *g = p->g;
 	struct sheet sh;
@@ -538,7 +537,7 @@ static void steps_sentence(const struct gt_ranks *g, char *buf, size_t len)
 		                   "process is one step");
 }
 
-static int steps_table(struct printer *p, size_t limit)
+static int steps_table(struct filler *p, size_t limit)
 {
 	const struct gt_ranks *g = p->g;
 	struct sheet sh;
@@ -553,7 +552,7 @@ static int steps_table(struct printer *p, size_t limit)
 		{ "wait_others_median_ns", "others' NCCL us", comm },
 	};
 	sheet_cols(&sh, GT_COLUMNS(cols));
-	size_t n = human(p) && limit && limit < g->nsteps ? limit : g->nsteps;
+	size_t n = p->human && limit && limit < g->nsteps ? limit : g->nsteps;
 	for (size_t s = 0; s < n; s++) {
 		const struct gt_rank_step *st = &g->steps[s];
 		sheet_u64(&sh, st->index);
@@ -571,7 +570,7 @@ static int steps_table(struct printer *p, size_t limit)
 }
 
 /* JSON and CSV: every rank's value in every step. */
-static int step_ranks_table(struct printer *p)
+static int step_ranks_table(struct filler *p)
 {
 	const struct gt_ranks *g = p->g;
 	struct sheet sh;
@@ -596,7 +595,7 @@ static int step_ranks_table(struct printer *p)
 	return sheet_finish(&sh);
 }
 
-static int stragglers_table(struct printer *p)
+static int stragglers_table(struct filler *p)
 {
 	const struct gt_ranks *g = p->g;
 	struct sheet sh;
@@ -621,7 +620,7 @@ static int stragglers_table(struct printer *p)
 	return sheet_finish(&sh);
 }
 
-static void steps_preamble(struct printer *p)
+static void steps_preamble(struct filler *p)
 {
 	const struct gt_ranks *g = p->g;
 	char buf[1536];
@@ -650,7 +649,7 @@ static void steps_preamble(struct printer *p)
 		line(p, "collectives: none (no NCCL kernels in any trace)");
 }
 
-static void straggler_headline(struct printer *p)
+static void straggler_headline(struct filler *p)
 {
 	const struct gt_ranks *g = p->g;
 	if (g->most_slowest != SIZE_MAX) {
@@ -674,12 +673,13 @@ static void straggler_headline(struct printer *p)
 
 /* ---- peer copies --------------------------------------------------------------------------------- */
 
-static int peers_table(struct printer *p)
+static int peers_table(struct filler *p)
 {
 	const struct gt_ranks *g = p->g;
 	struct sheet sh;
 	if (sheet_begin(&sh, p, "peer_copies"))
 		return GT_ERR_NOMEM;
+	sheet_when_empty(&sh, "none: no PtoP copies and no copies between two devices in any trace");
 	const struct gt_column cols[] = {
 		{ "rank", "rank", SH_RANK }, { "pair", "pair", GT_COL_MACHINE | SH_ITEM },
 		{ "src_device", "src", 0 }, { "dst_device", "dst", 0 }, { "copies", "copies", 0 },
@@ -714,7 +714,7 @@ static int peers_table(struct printer *p)
 		sheet_num_as(&sh, pe->p90, pe->p90, 2);
 		sheet_num_as(&sh, pe->min, pe->min, 2);
 		sheet_num_as(&sh, pe->max, pe->max, 2);
-		sheet_str(&sh, human(p) ? link : gt_link_kind_name(pe->link));
+		sheet_str(&sh, p->human ? link : gt_link_kind_name(pe->link));
 		sheet_u64(&sh, pe->links);
 		sheet_num_as(&sh, pe->peak, pe->peak, 1);
 		sheet_num_as(&sh, pe->pct, pe->pct, 1);
@@ -723,7 +723,7 @@ static int peers_table(struct printer *p)
 	return sheet_finish(&sh);
 }
 
-static void peers_preamble(struct printer *p)
+static void peers_preamble(struct filler *p)
 {
 	const struct gt_ranks *g = p->g;
 	line(p, "GB/s per copy = bytes / duration (decimal); peak: the link between the two devices, "
@@ -738,81 +738,78 @@ static void peers_preamble(struct printer *p)
 
 /* ---- JSON head ------------------------------------------------------------------------------------ */
 
-static void json_head(struct printer *p, const struct gt_ranks_options *o)
+static void facts_head(struct filler *p, const struct gt_ranks_options *o)
 {
 	const struct gt_ranks *g = p->g;
-	struct gt_json *j = p->json;
+	struct gt_doc *d = p->d;
 	char buf[1024];
-	gt_cmd_json_head(j, "ranks");
-	gt_json_key_str(j, "unit", "ns");
-	gt_json_key_str(j, "rank_source", g->rank_source == GT_RANK_FROM_META ? "meta" : "order");
-	gt_json_key_str(j, "rank_source_text", rank_source_text(g, buf, sizeof buf) + strlen("ranks: "));
-	gt_json_key_u64(j, "hosts", g->nhosts);
-	gt_json_key_bool(j, "one_host", g->one_host);
-	gt_json_key_object(j, "clock");
-	gt_json_key_str(j, "aligned_to", "CLOCK_REALTIME");
-	gt_json_key_str(j, "method", ALIGNMENT);
-	gt_json_key_u64(j, "ranks_aligned", g->aligned);
-	gt_json_key_i64_if(j, "start_realtime_ns", g->aligned, g->start_host);
-	gt_json_key(j, "across_hosts");
-	gt_json_str(j, g->one_host ? "one host: one realtime clock"
-	                           : "several hosts: only as good as their NTP synchronisation, not measured");
-	gt_json_object_end(j);
-	gt_json_key_u64(j, "warmup", o->warmup);
-	gt_cmd_json_statistics(j, 0);
-	gt_json_object_end(j);
+	gt_cmd_doc_head(d, "ranks");
+	gt_doc_str(d, "unit", "ns");
+	gt_doc_str(d, "rank_source", g->rank_source == GT_RANK_FROM_META ? "meta" : "order");
+	gt_doc_str(d, "rank_source_text", rank_source_text(g, buf, sizeof buf) + strlen("ranks: "));
+	gt_doc_u64(d, "hosts", g->nhosts);
+	gt_doc_bool(d, "one_host", g->one_host);
+	gt_doc_object(d, "clock");
+	gt_doc_str(d, "aligned_to", "CLOCK_REALTIME");
+	gt_doc_str(d, "method", ALIGNMENT);
+	gt_doc_u64(d, "ranks_aligned", g->aligned);
+	gt_doc_i64_if(d, "start_realtime_ns", g->aligned, g->start_host);
+	gt_doc_str(d, "across_hosts", g->one_host ? "one host: one realtime clock"
+	                                          : "several hosts: only as good as their NTP synchronisation, "
+	                                            "not measured");
+	gt_doc_end(d);
+	gt_doc_u64(d, "warmup", o->warmup);
+	gt_cmd_doc_statistics(d, 0);
+	gt_doc_end(d);
 }
 
-static void json_steps_head(struct printer *p)
+/* The rank at index i, null when there is none (SIZE_MAX). */
+static void fact_rank(struct filler *p, const char *key, size_t i)
+{
+	if (i != SIZE_MAX)
+		gt_doc_i64(p->d, key, p->g->ranks[i].rank);
+	else
+		gt_doc_null(p->d, key);
+}
+
+static void facts_steps(struct filler *p)
 {
 	const struct gt_ranks *g = p->g;
-	struct gt_json *j = p->json;
+	struct gt_doc *d = p->d;
 	char buf[1536];
-	gt_json_key_object(j, "steps_from");
-	gt_json_key(j, "mode");
-	gt_json_str(j, g->steps_mode == GT_SPLIT_NVTX ? "nvtx" : g->steps_mode == GT_SPLIT_SYNC ? "sync"
-	                   : g->steps_mode == GT_SPLIT_WINDOW ? "window" : g->steps_mode ? "process" : NULL);
-	gt_json_key_str(j, "range", g->steps_range);
-	gt_json_key_bool(j, "range_given", g->steps_range_given);
+	gt_doc_object(d, "steps_from");
+	gt_doc_str(d, "mode", g->steps_mode == GT_SPLIT_NVTX ? "nvtx" : g->steps_mode == GT_SPLIT_SYNC ? "sync"
+	                      : g->steps_mode == GT_SPLIT_WINDOW ? "window" : g->steps_mode ? "process" : NULL);
+	gt_doc_str(d, "range", g->steps_range);
+	gt_doc_bool(d, "range_given", g->steps_range_given);
 	steps_sentence(g, buf, sizeof buf);
-	gt_json_key_str(j, "description", buf + strlen("steps: "));
-	gt_json_key_str(j, "note", g->steps_mode && g->steps_why[0] ? g->steps_why : NULL);
-	gt_json_key_u64(j, "warmup_dropped", g->warmup_steps);
-	gt_json_key_u64(j, "compared", g->nsteps);
-	gt_json_key_u64(j, "steps_tied", g->steps_tied);
-	gt_json_key_u64(j, "waits_tied", g->waits_tied);
-	gt_json_key_num(j, "lag_uncertainty_ns", g->lag_uncertainty_ns);
-	gt_json_key_str(j, "straggler", STRAGGLER);
-	gt_json_key_str(j, "collectives", g->have_comm ? COLLECTIVES_TEXT : NULL);
-	gt_json_key(j, "most_slowest_rank");
-	if (g->most_slowest != SIZE_MAX)
-		gt_json_i64(j, g->ranks[g->most_slowest].rank);
-	else
-		gt_json_null(j);
-	gt_json_key(j, "most_waited_for_rank");
-	if (g->most_waited != SIZE_MAX)
-		gt_json_i64(j, g->ranks[g->most_waited].rank);
-	else
-		gt_json_null(j);
-	gt_json_object_end(j);
+	gt_doc_str(d, "description", buf + strlen("steps: "));
+	gt_doc_str(d, "note", g->steps_mode && g->steps_why[0] ? g->steps_why : NULL);
+	gt_doc_u64(d, "warmup_dropped", g->warmup_steps);
+	gt_doc_u64(d, "compared", g->nsteps);
+	gt_doc_u64(d, "steps_tied", g->steps_tied);
+	gt_doc_u64(d, "waits_tied", g->waits_tied);
+	gt_doc_num(d, "lag_uncertainty_ns", g->lag_uncertainty_ns);
+	gt_doc_str(d, "straggler", STRAGGLER);
+	gt_doc_str(d, "collectives", g->have_comm ? COLLECTIVES_TEXT : NULL);
+	fact_rank(p, "most_slowest_rank", g->most_slowest);
+	fact_rank(p, "most_waited_for_rank", g->most_waited);
+	gt_doc_end(d);
 }
 
 /* ---- the command ---------------------------------------------------------------------------------- */
 
-static int print_all(struct printer *p, const struct gt_ranks_options *o, size_t limit)
+/* The ranks, then their kernels, each part's facts, notes and tables in one order for every format. */
+static int fill_ranks(struct filler *p, const struct gt_ranks_options *o)
 {
-	const struct gt_ranks *g = p->g;
 	int rc;
 	char title[256];
-	if (p->fmt == GT_FMT_JSON)
-		json_head(p, o);
-	else if (human(p))
-		preamble(p);
+	facts_head(p, o);
+	preamble(p);
 	heading(p, "ranks");
 	if ((rc = ranks_table(p)) != 0)
 		return rc;
-	if (p->fmt == GT_FMT_JSON)
-		json_devices(p);
+	facts_devices(p);
 
 	snprintf(title, sizeof title, "kernels per rank (us; total in ms)%s",
 	         o->warmup ? ", warm-up dropped per kernel and rank" : "");
@@ -826,15 +823,21 @@ static int print_all(struct printer *p, const struct gt_ranks_options *o, size_t
 	if ((rc = kernels_merged(p)) != 0)
 		return rc;
 	heading(p, "spread across ranks: each rank's median, then their min, median and max (us)");
-	if ((rc = spread_table(p)) != 0)
-		return rc;
+	return spread_table(p);
+}
 
+/* The steps (people see the first limit of them; machines get every rank's value in each too),
+ * then the peer copies. */
+static int fill_steps(struct filler *p, size_t limit)
+{
+	const struct gt_ranks *g = p->g;
+	int rc;
+	char title[256];
 	heading(p, "steps and stragglers");
-	if (p->fmt == GT_FMT_JSON)
-		json_steps_head(p);
+	facts_steps(p);
 	steps_preamble(p);
-	if (g->nsteps || !human(p)) {
-		if (human(p)) {
+	if (g->nsteps || !p->human) {
+		if (p->human) {
 			size_t shown = limit && limit < g->nsteps ? limit : g->nsteps;
 			snprintf(title, sizeof title, "steps: %zu of %zu shown%s", shown, g->nsteps,
 			         shown < g->nsteps ? " (--steps 0 shows all)" : "");
@@ -842,7 +845,7 @@ static int print_all(struct printer *p, const struct gt_ranks_options *o, size_t
 		}
 		if ((rc = steps_table(p, limit)) != 0)
 			return rc;
-		if (!human(p) && (rc = step_ranks_table(p)) != 0)
+		if (!p->human && (rc = step_ranks_table(p)) != 0)
 			return rc;
 		heading(p, "per rank");
 		straggler_headline(p);
@@ -853,47 +856,41 @@ static int print_all(struct printer *p, const struct gt_ranks_options *o, size_t
 	heading(p, "peer copies (between two devices of one process), per source -> destination device");
 	if (g->npeers)
 		peers_preamble(p);
-	else
-		line(p, "none: no PtoP copies and no copies between two devices in any trace");
-	if ((g->npeers || !human(p)) && (rc = peers_table(p)) != 0)
-		return rc;
-	if (p->fmt == GT_FMT_JSON)
-		gt_json_object_end(p->json);
-	return 0;
+	return peers_table(p);
 }
 
-/* What the printer needs besides the ranks: the options that shape the output. */
+/* What the filler needs besides the ranks: the options that shape the output. */
 struct job {
-	enum gt_format fmt;
 	const struct gt_ranks *g;
 	const struct gt_ranks_options *o;
 	uint64_t limit;
 };
 
-/* gt_cmd_printer: the whole output, in x->fmt. */
-static int print(FILE *out, struct gt_json *j, void *ctx)
+/* gt_cmd_filler: every part in one order. CSV says every sheet in one long table, of its own. */
+static int fill(struct gt_doc *d, void *ctx)
 {
 	const struct job *x = ctx;
-	struct printer p = { x->fmt, out, j, NULL, x->g, 0 };
-	int trc = 0;
-	if (x->fmt == GT_FMT_CSV) {
-		if (!(p.csv = gt_table_new(x->fmt, out, NULL))) {
-			trc = GT_ERR_NOMEM;
-		} else {
-			gt_table_column(p.csv, "table", "table", GT_COL_LEFT);
-			gt_table_column(p.csv, "rank", "rank", 0);
-			gt_table_column(p.csv, "item", "item", GT_COL_LEFT);
-			gt_table_column(p.csv, "field", "field", GT_COL_LEFT);
-			gt_table_column(p.csv, "value", "value", 0);
-		}
+	enum gt_format f = gt_doc_format(d);
+	struct filler p = { d, NULL, x->g, f == GT_FMT_TEXT || f == GT_FMT_MD, 0 };
+	if (f == GT_FMT_CSV) {
+		static const struct gt_column cols[] = {
+			{ "table", "table", GT_COL_LEFT }, { "rank", "rank", 0 }, { "item", "item", GT_COL_LEFT },
+			{ "field", "field", GT_COL_LEFT }, { "value", "value", 0 },
+		};
+		if (!(p.csv = gt_doc_table(d, NULL, GT_COLUMNS(cols))))
+			return GT_ERR_NOMEM;
 	}
-	if (!trc)
-		trc = print_all(&p, x->o, (size_t)x->limit);
-	if (!trc && p.csv)
-		trc = gt_table_close(p.csv);
-	if (!trc && x->fmt == GT_FMT_JSON)
-		trc = gt_json_finish(j);
-	return trc;
+	int rc = fill_ranks(&p, x->o);
+	if (!rc)
+		rc = fill_steps(&p, (size_t)x->limit);
+	if (p.csv) {
+		int crc = gt_table_close(p.csv);
+		if (!rc)
+			rc = crc;
+	}
+	if (!rc)
+		gt_doc_end(d); /* the JSON document */
+	return rc;
 }
 
 /* The options; reset() gives them their defaults (0 where none is named) before each parse. */
@@ -926,8 +923,8 @@ static int run(const struct gt_cmd_call *call)
 	int rc = gt_ranks_run(&g, call->files, (size_t)call->nfiles, &o);
 	if (rc)
 		return rc;
-	struct job x = { arg.fmt, &g, &o, arg.limit };
-	rc = gt_cmd_print(call, print, &x);
+	struct job x = { &g, &o, arg.limit };
+	rc = gt_cmd_render(call, arg.fmt, fill, &x);
 	gt_ranks_release(&g);
 	return rc;
 }
