@@ -24,10 +24,9 @@
 #define MAX_COLS 128
 
 struct dump {
-	enum gt_format fmt;
 	unsigned char want[GT_REC_TYPE_MAX + 1];
-	struct gt_table *table;             /* csv */
-	struct gt_json *json;               /* json, jsonl */
+	struct gt_doc *doc;                 /* where the events go */
+	struct gt_table *table;             /* csv: the events' table; NULL in JSON and JSON Lines */
 	const char *cols[MAX_COLS];         /* csv column names after "type" */
 	size_t ncols;
 	int demangled_col;                  /* index of "demangled" in cols, -1 if none */
@@ -83,34 +82,24 @@ static int dump_record(void *ctx, const struct gt_reader *r, const struct gt_eve
 	const char *dm = NULL;
 	if (ev->type == GT_REC_KERNEL && !(dm = demangled(d, r, ev->u.kernel.name_id)))
 		return GT_ERR_NOMEM;
-	if (d->fmt == GT_FMT_JSON || d->fmt == GT_FMT_JSONL) {
-		struct gt_json *j = d->json;
-		if (d->fmt == GT_FMT_JSONL) {
-			/* Each line is a document of its own: one object, on one line. */
-			gt_json_init(j, j->f);
-			j->inline_depth = 1;
-		}
-		gt_json_object_begin(j);
-		gt_json_key(j, "type");
-		gt_json_str(j, gt_rec_type_name(ev->type));
+	if (!d->table) {
+		/* JSON and JSON Lines: one object per event (in JSON Lines, its end ends its line). */
+		struct gt_doc *doc = d->doc;
+		gt_doc_object(doc, NULL);
+		gt_doc_str(doc, "type", gt_rec_type_name(ev->type));
 		for (size_t i = 0; i < nf; i++) {
 			const struct gt_field *f = &fields[i];
-			gt_json_key(j, f->name);
 			if (f->kind == GT_FIELD_UINT)
-				gt_json_u64(j, gt_field_u64(f, rec));
+				gt_doc_u64(doc, f->name, gt_field_u64(f, rec));
 			else if (f->kind == GT_FIELD_INT)
-				gt_json_i64(j, gt_field_i64(f, rec));
+				gt_doc_i64(doc, f->name, gt_field_i64(f, rec));
 			else
-				gt_json_str(j, gt_field_text(f, rec, r, buf, sizeof buf));
-			if (dm && strcmp(f->name, "name") == 0) {
-				gt_json_key(j, "demangled");
-				gt_json_str(j, dm);
-			}
+				gt_doc_str(doc, f->name, gt_field_text(f, rec, r, buf, sizeof buf));
+			if (dm && strcmp(f->name, "name") == 0)
+				gt_doc_str(doc, "demangled", dm);
 		}
-		gt_json_object_end(j);
-		if (d->fmt == GT_FMT_JSONL)
-			return gt_json_finish(j);
-		return j->error;
+		gt_doc_end(doc);
+		return 0;
 	}
 	struct gt_table *t = d->table;
 	gt_table_str(t, gt_rec_type_name(ev->type));
@@ -177,48 +166,64 @@ struct job {
 	struct gt_reader *r;
 };
 
-/* gt_cmd_printer: streams the trace's records to out. Every failure is reported here, in dump's
- * words, so the status returned is positive or 0. */
-static int print(FILE *out, struct gt_json *j, void *ctx)
+/* CSV's columns: "type", then the union of the selected types' fields, in type order. Each type's
+ * fields are found in d->colfield. */
+static size_t csv_columns(struct dump *d, struct gt_column *cols)
+{
+	FOR_EVENT_TYPES(ty) {
+		if (!d->want[ty])
+			continue;
+		size_t nf;
+		const struct gt_field *f = gt_fields_of(ty, &nf);
+		for (size_t k = 0; k < nf; k++) {
+			int c = add_col(d, f[k].name);
+			if (c >= 0)
+				d->colfield[ty][c] = &f[k];
+			if (ty == GT_REC_KERNEL && strcmp(f[k].name, "name") == 0)
+				d->demangled_col = add_col(d, "demangled");
+		}
+	}
+	cols[0] = (struct gt_column){ "type", "type", GT_COL_LEFT };
+	for (size_t c = 0; c < d->ncols; c++)
+		cols[c + 1] = (struct gt_column){ d->cols[c], d->cols[c], 0 };
+	return d->ncols + 1;
+}
+
+/* gt_cmd_filler: streams the trace's records into the document: a table in CSV, objects in JSON
+ * (one array) and JSON Lines (one a line). Every failure is reported here, in dump's words, so the
+ * status returned is positive or 0. */
+static int fill(struct gt_doc *doc, void *ctx)
 {
 	const struct job *x = ctx;
 	struct dump *d = x->d;
-	enum gt_format fmt = d->fmt;
-	j->inline_depth = 2;
-	d->json = j;
-	if (fmt == GT_FMT_CSV) {
-		/* Columns: the union of the selected types' fields, in type order. */
-		FOR_EVENT_TYPES(ty) {
-			if (!d->want[ty])
-				continue;
-			size_t nf;
-			const struct gt_field *f = gt_fields_of(ty, &nf);
-			for (size_t k = 0; k < nf; k++) {
-				int c = add_col(d, f[k].name);
-				if (c >= 0)
-					d->colfield[ty][c] = &f[k];
-				if (ty == GT_REC_KERNEL && strcmp(f[k].name, "name") == 0)
-					d->demangled_col = add_col(d, "demangled");
-			}
-		}
-		if (!(d->table = gt_table_new(fmt, out, NULL)) ||
-		    gt_table_column(d->table, "type", "type", GT_COL_LEFT) != 0)
+	d->doc = doc;
+	gt_doc_set_inline_depth(doc, 2);
+	if (gt_doc_format(doc) == GT_FMT_CSV) {
+		/* Only CSV has the table: JSON's events each hold their own fields. */
+		struct gt_column cols[MAX_COLS + 1];
+		size_t n = csv_columns(d, cols);
+		if (!(d->table = gt_doc_table(doc, NULL, cols, n)))
 			return gt_error("dump: out of memory");
-		for (size_t c = 0; c < d->ncols; c++)
-			gt_table_column(d->table, d->cols[c], d->cols[c], 0);
-	} else if (fmt == GT_FMT_JSON) {
-		gt_json_array_begin(j);
 	}
+	/* JSON's events are one array; a JSON Lines stream is its objects alone (doc.h). */
+	int one_array = gt_doc_format(doc) != GT_FMT_JSONL;
+	if (one_array)
+		gt_doc_array(doc, NULL);
 	int rc = gt_load_stream(x->r, dump_record, d);
-	if (rc)
+	if (rc) {
+		/* The output ends where the trace stopped being readable, as it always has. */
+		gt_doc_cut(doc);
+		gt_table_free(d->table);
+		d->table = NULL;
 		return rc;
-	if (fmt == GT_FMT_CSV) {
-		if (gt_table_finish(d->table) != 0)
+	}
+	if (one_array)
+		gt_doc_end(doc);
+	if (d->table) {
+		rc = gt_table_close(d->table);
+		d->table = NULL;
+		if (rc)
 			rc = gt_error("dump: out of memory");
-	} else if (fmt == GT_FMT_JSON) {
-		gt_json_array_end(j);
-		if (gt_json_finish(j) != 0)
-			rc = gt_error("dump: internal error: malformed JSON");
 	}
 	return rc;
 }
@@ -246,14 +251,12 @@ static int run(const struct gt_cmd_call *call)
 	struct dump *d = calloc(1, sizeof *d);
 	if (!d)
 		return GT_ERR_NOMEM;
-	d->fmt = fmt;
 	d->demangled_col = -1;
 	int rc = parse_types(d, types);
 	struct gt_reader *r = NULL;
 	if (!rc && (rc = gt_load_open(&r, call->files[0])) == 0)
-		rc = gt_cmd_print(call, print, &(struct job){ d, r });
+		rc = gt_cmd_render(call, fmt, fill, &(struct job){ d, r });
 	gt_reader_close(r);
-	gt_table_free(d->table);
 	for (size_t i = 0; i < d->ndemangled; i++)
 		free(d->demangled[i]);
 	free(d->demangled);

@@ -4,15 +4,14 @@
  * dropped records by reason (always said, "0 dropped" included), chunks, whether the trace ends
  * cleanly, records of unknown types skipped, and, first and loudly, whether the trace is synthetic.
  * Each file is reported on its own; a file that cannot be read is reported and the others still
- * are (exit status 2 at the end). Metadata and device names are the trace's: text goes through
- * escape.h's text rule (gt_esc_printf), JSON through the JSON writer.
+ * are (exit status 2 at the end). The command fills a document (doc.h): the text's block of lines
+ * and JSON's facts, each dropped by the other format. Metadata and device names are the trace's:
+ * the text writes them by the text rule (gt_doc_printf_plain), JSON as its strings.
  */
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "analyze/output/escape.h"
 #include "analyze/engines/info.h"
-#include "analyze/output/json_member.h"
 #include "analyze/support/load.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
@@ -56,7 +55,76 @@ static void peak_text(double bw, char *buf, size_t len)
 		snprintf(buf, len, "unknown (inputs missing)");
 }
 
-static void print_text(FILE *out, const struct gt_reader *r, const struct gt_info *in)
+/* The text's "dropped:" line and, when the trace lost records it could not count, its "LOST:" line. */
+static void lines_losses(struct gt_doc *d, const struct gt_reader *r, const struct gt_info *in)
+{
+	if (in->dropped_total == 0) {
+		gt_doc_words(d, "  dropped:  0 dropped\n");
+	} else {
+		gt_doc_words(d, "  dropped:  %llu dropped:", (unsigned long long)in->dropped_total);
+		const char *sep = " ";
+		for (int i = 0; i < GT_INFO_REASONS; i++) {
+			if (!in->dropped[i])
+				continue;
+			gt_doc_words(d, "%s%llu %s", sep, (unsigned long long)in->dropped[i],
+			             i ? gt_drop_reason_name(i) : "reason 0");
+			sep = ", ";
+		}
+		if (in->dropped_other)
+			gt_doc_words(d, "%s%llu for reasons this analyzer does not know", sep,
+			             (unsigned long long)in->dropped_other);
+		gt_doc_words(d, "\n");
+	}
+	if (in->uncounted_total) {
+		/* Said apart from the counts, on its own line, so that "0 dropped" is never the last word
+		 * on a trace that lost records. */
+		gt_doc_words(d, "  LOST:     records lost in %llu place(s), how many unknown:",
+		             (unsigned long long)in->uncounted_total);
+		const char *sep = " ";
+		for (int i = 0; i < GT_INFO_REASONS; i++) {
+			if (!in->uncounted[i])
+				continue;
+			gt_doc_words(d, "%s%s", sep, i ? gt_drop_reason_name(i) : "reason 0");
+			sep = ", ";
+		}
+		int refused = in->uncounted[GT_DROP_BUFFER_LOST] && gt_reader_meta(r, "tracing.buffers_refused");
+		gt_doc_words(d, "%s\n", refused ? " (CUPTI's buffer requests refused: see tracing.buffers_refused)" : "");
+	}
+}
+
+/* The text's metadata and devices, whose keys, values and names are the trace's. */
+static void lines_defs(struct gt_doc *d, const struct gt_reader *r)
+{
+	size_t nmeta = gt_reader_meta_count(r);
+	gt_doc_words(d, "  metadata: %zu keys\n", nmeta);
+	for (size_t i = 0; i < nmeta; i++) {
+		const char *k, *v;
+		if (gt_reader_meta_at(r, i, &k, &v) == 0)
+			gt_doc_printf_plain(d, "    %s = %s\n", k, v);
+	}
+	size_t ndev = gt_reader_device_count(r);
+	gt_doc_words(d, "  devices:  %zu\n", ndev);
+	for (size_t i = 0; i < ndev; i++) {
+		const char *name;
+		const struct gt_device *dev = gt_reader_device_at(r, i, &name);
+		char uuid[64], mem[64], pcie[64];
+		uuid_text(dev->uuid, uuid, sizeof uuid);
+		peak_text(gt_device_peak_mem_bw(dev), mem, sizeof mem);
+		peak_text(gt_device_peak_pcie_bw(dev), pcie, sizeof pcie);
+		gt_doc_printf_plain(d, "    device %u: %s (%s)\n", dev->device_id, name, uuid);
+		gt_doc_words(d, "      compute %u.%u, %u SMs, SM clock %u MHz, %.2f GiB, L2 %u KiB, %u threads/SM\n",
+		             dev->cc_major, dev->cc_minor, dev->sm_count, dev->sm_clock_khz / 1000,
+		             (double)dev->global_mem_bytes / (1024.0 * 1024 * 1024), dev->l2_bytes / 1024,
+		             dev->max_threads_per_sm);
+		gt_doc_words(d, "      memory: %u MHz x %u bits, theoretical peak %s\n", dev->mem_clock_khz / 1000,
+		             dev->mem_bus_width_bits, mem);
+		gt_doc_words(d, "      PCIe: gen %u x%u (at start: gen %u x%u), theoretical peak %s per direction\n",
+		             dev->pcie_gen, dev->pcie_width, dev->pcie_gen_current, dev->pcie_width_current, pcie);
+	}
+}
+
+/* The text: one hand-laid-out block of lines per trace (nothing in JSON, which says it as facts). */
+static void lines(struct gt_doc *d, const struct gt_reader *r, const struct gt_info *in)
 {
 	const char *path = gt_reader_path(r);
 	const char *syn = gt_load_synthetic(r);
@@ -64,122 +132,48 @@ static void print_text(FILE *out, const struct gt_reader *r, const struct gt_inf
 	gt_reader_tail(r, &t);
 	int major, minor;
 	gt_reader_version(r, &major, &minor);
-	gt_esc_printf(out, gt_esc_text, "trace: %s\n", path);
+	gt_doc_printf_plain(d, "trace: %s\n", path);
 	if (syn)
-		gt_esc_printf(out, gt_esc_text, "  *** SYNTHETIC TRACE (META trace.synthetic = \"%s\"): written by "
-		              "a program, not recorded on a GPU; its numbers are made up ***\n",
-		              syn);
-	fprintf(out, "  format:   gputrace %d.%d\n", major, minor);
+		gt_doc_printf_plain(d, "  *** SYNTHETIC TRACE (META trace.synthetic = \"%s\"): written by "
+		                    "a program, not recorded on a GPU; its numbers are made up ***\n",
+		                    syn);
+	gt_doc_words(d, "  format:   gputrace %d.%d\n", major, minor);
 	if (t.complete)
-		fprintf(out, "  end:      complete (END record read)\n");
+		gt_doc_words(d, "  end:      complete (END record read)\n");
 	else if (t.lost_bytes)
-		fprintf(out, "  end:      INCOMPLETE: %llu bytes of an incomplete chunk lost; the recording "
-		             "process did not close the trace, so what it had not written yet is lost "
-		             "too: an unknown number of records\n",
-		        (unsigned long long)t.lost_bytes);
+		gt_doc_words(d, "  end:      INCOMPLETE: %llu bytes of an incomplete chunk lost; the recording "
+		                "process did not close the trace, so what it had not written yet is lost "
+		                "too: an unknown number of records\n",
+		             (unsigned long long)t.lost_bytes);
 	else
-		fprintf(out, "  end:      INCOMPLETE: no END record after the last complete chunk; the "
-		             "recording process did not close the trace, so what it had not written yet "
-		             "is lost: an unknown number of records\n");
-	fprintf(out, "  file:     %llu bytes, %llu chunks\n", (unsigned long long)t.file_bytes,
-	        (unsigned long long)t.chunks);
-	fprintf(out, "  records:  %llu, %llu of unknown types skipped\n", (unsigned long long)t.records,
-	        (unsigned long long)t.skipped_records);
-	if (in->dropped_total == 0) {
-		fprintf(out, "  dropped:  0 dropped\n");
-	} else {
-		fprintf(out, "  dropped:  %llu dropped:", (unsigned long long)in->dropped_total);
-		const char *sep = " ";
-		for (int i = 0; i < GT_INFO_REASONS; i++) {
-			if (!in->dropped[i])
-				continue;
-			fprintf(out, "%s%llu %s", sep, (unsigned long long)in->dropped[i],
-			        i ? gt_drop_reason_name(i) : "reason 0");
-			sep = ", ";
-		}
-		if (in->dropped_other)
-			fprintf(out, "%s%llu for reasons this analyzer does not know", sep,
-			        (unsigned long long)in->dropped_other);
-		fputc('\n', out);
-	}
-	if (in->uncounted_total) {
-		/* Said apart from the counts, on its own line, so that "0 dropped" is never the last word
-		 * on a trace that lost records. */
-		fprintf(out, "  LOST:     records lost in %llu place(s), how many unknown:",
-		        (unsigned long long)in->uncounted_total);
-		const char *sep = " ";
-		for (int i = 0; i < GT_INFO_REASONS; i++) {
-			if (!in->uncounted[i])
-				continue;
-			fprintf(out, "%s%s", sep, i ? gt_drop_reason_name(i) : "reason 0");
-			sep = ", ";
-		}
-		fprintf(out, "%s\n", in->uncounted[GT_DROP_BUFFER_LOST] && gt_reader_meta(r, "tracing.buffers_refused")
-		                         ? " (CUPTI's buffer requests refused: see tracing.buffers_refused)" : "");
-	}
+		gt_doc_words(d, "  end:      INCOMPLETE: no END record after the last complete chunk; the "
+		                "recording process did not close the trace, so what it had not written yet "
+		                "is lost: an unknown number of records\n");
+	gt_doc_words(d, "  file:     %llu bytes, %llu chunks\n", (unsigned long long)t.file_bytes,
+	             (unsigned long long)t.chunks);
+	gt_doc_words(d, "  records:  %llu, %llu of unknown types skipped\n", (unsigned long long)t.records,
+	             (unsigned long long)t.skipped_records);
+	lines_losses(d, r, in);
 	if (in->last_ns >= in->first_ns && in->first_ns != UINT64_MAX)
-		fprintf(out, "  gpu span: %.6f s from the first GPU operation's start to the last's end\n",
-		        (double)(in->last_ns - in->first_ns) / 1e9);
-	size_t nmeta = gt_reader_meta_count(r);
-	fprintf(out, "  metadata: %zu keys\n", nmeta);
-	for (size_t i = 0; i < nmeta; i++) {
-		const char *k, *v;
-		if (gt_reader_meta_at(r, i, &k, &v) == 0)
-			gt_esc_printf(out, gt_esc_text, "    %s = %s\n", k, v);
-	}
-	size_t ndev = gt_reader_device_count(r);
-	fprintf(out, "  devices:  %zu\n", ndev);
-	for (size_t i = 0; i < ndev; i++) {
-		const char *name;
-		const struct gt_device *d = gt_reader_device_at(r, i, &name);
-		char uuid[64], mem[64], pcie[64];
-		uuid_text(d->uuid, uuid, sizeof uuid);
-		peak_text(gt_device_peak_mem_bw(d), mem, sizeof mem);
-		peak_text(gt_device_peak_pcie_bw(d), pcie, sizeof pcie);
-		gt_esc_printf(out, gt_esc_text, "    device %u: %s (%s)\n", d->device_id, name, uuid);
-		fprintf(out, "      compute %u.%u, %u SMs, SM clock %u MHz, %.2f GiB, L2 %u KiB, %u threads/SM\n",
-		        d->cc_major, d->cc_minor, d->sm_count, d->sm_clock_khz / 1000,
-		        (double)d->global_mem_bytes / (1024.0 * 1024 * 1024), d->l2_bytes / 1024,
-		        d->max_threads_per_sm);
-		fprintf(out, "      memory: %u MHz x %u bits, theoretical peak %s\n", d->mem_clock_khz / 1000,
-		        d->mem_bus_width_bits, mem);
-		fprintf(out, "      PCIe: gen %u x%u (at start: gen %u x%u), theoretical peak %s per direction\n",
-		        d->pcie_gen, d->pcie_width, d->pcie_gen_current, d->pcie_width_current, pcie);
-	}
-	fprintf(out, "  records by type:\n");
+		gt_doc_words(d, "  gpu span: %.6f s from the first GPU operation's start to the last's end\n",
+		             (double)(in->last_ns - in->first_ns) / 1e9);
+	lines_defs(d, r);
+	gt_doc_words(d, "  records by type:\n");
 	for (int ty = 0; ty <= GT_REC_TYPE_MAX; ty++) {
 		char b[32];
 		if (in->by_type[ty])
-			fprintf(out, "    %-14s %llu\n", type_name(ty, b, sizeof b),
-			        (unsigned long long)in->by_type[ty]);
+			gt_doc_words(d, "    %-14s %llu\n", type_name(ty, b, sizeof b),
+			             (unsigned long long)in->by_type[ty]);
 	}
 }
 
-static void print_json(struct gt_json *j, const struct gt_reader *r, const struct gt_info *in)
+/* JSON's "dropped" object: the known reasons by key, the rest as "other". */
+static void facts_dropped(struct gt_doc *d, const struct gt_info *in)
 {
-	const char *syn = gt_load_synthetic(r);
-	struct gt_tail t;
-	gt_reader_tail(r, &t);
-	int major, minor;
-	gt_reader_version(r, &major, &minor);
-	char buf[64];
-	gt_json_object_begin(j);
-	gt_json_key_str(j, "path", gt_reader_path(r));
-	gt_json_key_bool(j, "synthetic", syn != NULL);
-	gt_json_key_str(j, "synthetic_value", syn);
-	snprintf(buf, sizeof buf, "%d.%d", major, minor);
-	gt_json_key_str(j, "format", buf);
-	gt_json_key_bool(j, "complete", t.complete);
-	gt_json_key_u64(j, "file_bytes", t.file_bytes);
-	gt_json_key_u64(j, "good_bytes", t.good_bytes);
-	gt_json_key_u64(j, "lost_bytes", t.lost_bytes);
-	gt_json_key_u64(j, "chunks", t.chunks);
-	gt_json_key_u64(j, "records", t.records);
-	gt_json_key_u64(j, "skipped_records", t.skipped_records);
-	gt_json_key_object(j, "dropped");
-	gt_json_key_u64(j, "total", in->dropped_total);
+	gt_doc_object(d, "dropped");
+	gt_doc_u64(d, "total", in->dropped_total);
 	for (size_t i = 0; i < NREASONS; i++)
-		gt_json_key_u64(j, reasons[i].key, in->dropped[reasons[i].reason]);
+		gt_doc_u64(d, reasons[i].key, in->dropped[reasons[i].reason]);
 	uint64_t other = in->dropped_other + in->dropped[0];
 	for (int i = 0; i < GT_INFO_REASONS; i++) {
 		int known = 0;
@@ -188,79 +182,109 @@ static void print_json(struct gt_json *j, const struct gt_reader *r, const struc
 		if (!known && i)
 			other += in->dropped[i];
 	}
-	gt_json_key_u64(j, "other", other);
-	gt_json_key(j, "uncounted_losses"); /* DROPPED records of count 0: records lost, how many unknown */
-	gt_json_u64(j, in->uncounted_total);
-	gt_json_object_end(j);
-	gt_json_key_u64_if(j, "gpu_first_ns", in->first_ns != UINT64_MAX, in->first_ns);
-	gt_json_key_u64_if(j, "gpu_last_ns", in->first_ns != UINT64_MAX, in->last_ns);
-	gt_json_key_array(j, "metadata");
+	gt_doc_u64(d, "other", other);
+	/* DROPPED records of count 0: records lost, how many unknown */
+	gt_doc_u64(d, "uncounted_losses", in->uncounted_total);
+	gt_doc_end(d);
+}
+
+/* A theoretical peak in bytes per second; null when its inputs are missing. */
+static void facts_peak(struct gt_doc *d, const char *key, double bw)
+{
+	if (bw > 0)
+		gt_doc_num(d, key, bw);
+	else
+		gt_doc_null(d, key);
+}
+
+/* One element of JSON's "devices". */
+static void facts_device(struct gt_doc *d, const struct gt_device *dev, const char *name)
+{
+	char uuid[64], buf[64];
+	uuid_text(dev->uuid, uuid, sizeof uuid);
+	gt_doc_object(d, NULL);
+	gt_doc_u64(d, "device_id", dev->device_id);
+	gt_doc_str(d, "name", name);
+	gt_doc_str(d, "uuid", uuid);
+	snprintf(buf, sizeof buf, "%u.%u", dev->cc_major, dev->cc_minor);
+	gt_doc_str(d, "compute_capability", buf);
+	static const struct {
+		const char *key;
+		size_t off;
+	} u32s[] = {
+		{ "sm_count", offsetof(struct gt_device, sm_count) },
+		{ "sm_clock_khz", offsetof(struct gt_device, sm_clock_khz) },
+		{ "mem_clock_khz", offsetof(struct gt_device, mem_clock_khz) },
+		{ "mem_bus_width_bits", offsetof(struct gt_device, mem_bus_width_bits) },
+		{ "pcie_gen", offsetof(struct gt_device, pcie_gen) },
+		{ "pcie_width", offsetof(struct gt_device, pcie_width) },
+		{ "pcie_gen_current", offsetof(struct gt_device, pcie_gen_current) },
+		{ "pcie_width_current", offsetof(struct gt_device, pcie_width_current) },
+		{ "l2_bytes", offsetof(struct gt_device, l2_bytes) },
+		{ "max_threads_per_sm", offsetof(struct gt_device, max_threads_per_sm) },
+	};
+	for (size_t k = 0; k < sizeof u32s / sizeof u32s[0]; k++) {
+		uint32_t v;
+		memcpy(&v, (const char *)dev + u32s[k].off, sizeof v);
+		gt_doc_u64(d, u32s[k].key, v);
+	}
+	gt_doc_u64(d, "global_mem_bytes", dev->global_mem_bytes);
+	facts_peak(d, "peak_mem_bw_bytes_per_s", gt_device_peak_mem_bw(dev));
+	facts_peak(d, "peak_pcie_bw_bytes_per_s", gt_device_peak_pcie_bw(dev));
+	gt_doc_end(d);
+}
+
+/* The facts: one element of JSON's "traces" (nothing in text, which says it in lines). */
+static void facts(struct gt_doc *d, const struct gt_reader *r, const struct gt_info *in)
+{
+	const char *syn = gt_load_synthetic(r);
+	struct gt_tail t;
+	gt_reader_tail(r, &t);
+	int major, minor;
+	gt_reader_version(r, &major, &minor);
+	char buf[64];
+	gt_doc_object(d, NULL);
+	gt_doc_str(d, "path", gt_reader_path(r));
+	gt_doc_bool(d, "synthetic", syn != NULL);
+	gt_doc_str(d, "synthetic_value", syn);
+	snprintf(buf, sizeof buf, "%d.%d", major, minor);
+	gt_doc_str(d, "format", buf);
+	gt_doc_bool(d, "complete", t.complete);
+	gt_doc_u64(d, "file_bytes", t.file_bytes);
+	gt_doc_u64(d, "good_bytes", t.good_bytes);
+	gt_doc_u64(d, "lost_bytes", t.lost_bytes);
+	gt_doc_u64(d, "chunks", t.chunks);
+	gt_doc_u64(d, "records", t.records);
+	gt_doc_u64(d, "skipped_records", t.skipped_records);
+	facts_dropped(d, in);
+	gt_doc_u64_if(d, "gpu_first_ns", in->first_ns != UINT64_MAX, in->first_ns);
+	gt_doc_u64_if(d, "gpu_last_ns", in->first_ns != UINT64_MAX, in->last_ns);
+	gt_doc_array(d, "metadata");
 	for (size_t i = 0; i < gt_reader_meta_count(r); i++) {
 		const char *k, *v;
 		if (gt_reader_meta_at(r, i, &k, &v) != 0)
 			continue;
-		gt_json_object_begin(j);
-		gt_json_key_str(j, "key", k);
-		gt_json_key_str(j, "value", v);
-		gt_json_object_end(j);
+		gt_doc_object(d, NULL);
+		gt_doc_str(d, "key", k);
+		gt_doc_str(d, "value", v);
+		gt_doc_end(d);
 	}
-	gt_json_array_end(j);
-	gt_json_key_array(j, "devices");
+	gt_doc_end(d);
+	gt_doc_array(d, "devices");
 	for (size_t i = 0; i < gt_reader_device_count(r); i++) {
 		const char *name;
-		const struct gt_device *d = gt_reader_device_at(r, i, &name);
-		char uuid[64];
-		uuid_text(d->uuid, uuid, sizeof uuid);
-		gt_json_object_begin(j);
-		gt_json_key_u64(j, "device_id", d->device_id);
-		gt_json_key_str(j, "name", name);
-		gt_json_key_str(j, "uuid", uuid);
-		snprintf(buf, sizeof buf, "%u.%u", d->cc_major, d->cc_minor);
-		gt_json_key_str(j, "compute_capability", buf);
-		static const struct {
-			const char *key;
-			size_t off;
-		} u32s[] = {
-			{ "sm_count", offsetof(struct gt_device, sm_count) },
-			{ "sm_clock_khz", offsetof(struct gt_device, sm_clock_khz) },
-			{ "mem_clock_khz", offsetof(struct gt_device, mem_clock_khz) },
-			{ "mem_bus_width_bits", offsetof(struct gt_device, mem_bus_width_bits) },
-			{ "pcie_gen", offsetof(struct gt_device, pcie_gen) },
-			{ "pcie_width", offsetof(struct gt_device, pcie_width) },
-			{ "pcie_gen_current", offsetof(struct gt_device, pcie_gen_current) },
-			{ "pcie_width_current", offsetof(struct gt_device, pcie_width_current) },
-			{ "l2_bytes", offsetof(struct gt_device, l2_bytes) },
-			{ "max_threads_per_sm", offsetof(struct gt_device, max_threads_per_sm) },
-		};
-		for (size_t k = 0; k < sizeof u32s / sizeof u32s[0]; k++) {
-			uint32_t v;
-			memcpy(&v, (const char *)d + u32s[k].off, sizeof v);
-			gt_json_key_u64(j, u32s[k].key, v);
-		}
-		gt_json_key_u64(j, "global_mem_bytes", d->global_mem_bytes);
-		double mem = gt_device_peak_mem_bw(d), pcie = gt_device_peak_pcie_bw(d);
-		gt_json_key(j, "peak_mem_bw_bytes_per_s");
-		if (mem > 0)
-			gt_json_num(j, mem);
-		else
-			gt_json_null(j);
-		gt_json_key(j, "peak_pcie_bw_bytes_per_s");
-		if (pcie > 0)
-			gt_json_num(j, pcie);
-		else
-			gt_json_null(j);
-		gt_json_object_end(j);
+		const struct gt_device *dev = gt_reader_device_at(r, i, &name);
+		facts_device(d, dev, name);
 	}
-	gt_json_array_end(j);
-	gt_json_key_object(j, "records_by_type");
+	gt_doc_end(d);
+	gt_doc_object(d, "records_by_type");
 	for (int ty = 0; ty <= GT_REC_TYPE_MAX; ty++) {
 		char b[32];
-		if (!in->by_type[ty])
-			continue;
-		gt_json_key_u64(j, type_name(ty, b, sizeof b), in->by_type[ty]);
+		if (in->by_type[ty])
+			gt_doc_u64(d, type_name(ty, b, sizeof b), in->by_type[ty]);
 	}
-	gt_json_object_end(j);
-	gt_json_object_end(j);
+	gt_doc_end(d);
+	gt_doc_end(d);
 }
 
 static enum gt_format fmt;
@@ -272,17 +296,15 @@ static const struct gt_option options[] = {
 
 static void reset(void) { fmt = GT_FMT_TEXT; }
 
-/* gt_cmd_printer: each trace in turn; one that cannot be read is reported (by load.h) and skipped,
- * and makes the status GT_EXIT_USAGE. */
-static int print(FILE *out, struct gt_json *j, void *ctx)
+/* gt_cmd_filler: each trace in turn, as lines in text and as an element of "traces" in JSON; one
+ * that cannot be read is reported (by load.h) and skipped, and makes the status GT_EXIT_USAGE. */
+static int fill(struct gt_doc *d, void *ctx)
 {
 	const struct gt_cmd_call *x = ctx;
-	j->inline_depth = 5;
-	if (fmt == GT_FMT_JSON) {
-		gt_json_object_begin(j);
-		gt_json_key_array(j, "traces");
-	}
-	int rc = 0, printed = 0;
+	gt_doc_set_inline_depth(d, 5);
+	gt_doc_object(d, NULL);
+	gt_doc_array(d, "traces");
+	int rc = 0, shown = 0;
 	for (int i = 0; i < x->nfiles; i++) {
 		struct gt_reader *r;
 		struct gt_info in;
@@ -293,25 +315,20 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 		}
 		if (gt_load_stream(r, gt_info_record, &in) != 0) {
 			rc = GT_EXIT_USAGE;
-		} else if (fmt == GT_FMT_JSON) {
-			print_json(j, r, &in);
 		} else {
-			if (printed++)
-				fputc('\n', out);
-			print_text(out, r, &in);
+			if (shown++)
+				gt_doc_words(d, "\n"); /* a blank line between two traces' blocks */
+			lines(d, r, &in);
+			facts(d, r, &in);
 		}
 		gt_reader_close(r);
 	}
-	if (fmt == GT_FMT_JSON) {
-		gt_json_array_end(j);
-		gt_json_object_end(j);
-		if (gt_json_finish(j) != 0 && !rc)
-			rc = gt_error("info: internal error: malformed JSON");
-	}
+	gt_doc_end(d);
+	gt_doc_end(d); /* the JSON document */
 	return rc;
 }
 
-static int run(const struct gt_cmd_call *call) { return gt_cmd_print(call, print, (void *)call); }
+static int run(const struct gt_cmd_call *call) { return gt_cmd_render(call, fmt, fill, (void *)call); }
 
 const struct gt_command gt_cmd_info = {
 	"info", "what a trace holds: metadata, devices, record counts, losses", "FILE...", 1, -1,

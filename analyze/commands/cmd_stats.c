@@ -1,16 +1,15 @@
 /* cmd_stats.c: `gpuanalyze stats REPORT FILE`: the summary reports of `nsys stats`, by the same
  * names and with the same columns (their units in the column names), in text, Markdown, JSON or CSV.
  *
- * Options and printing only; stats_reports.c computes and stats_reports.h defines every report.
- * Text and Markdown show Nsight Systems' column titles ("Total Time (ns)", "Med (ns)") and
- * demangled kernel names; JSON and CSV keys are the same columns as identifiers (total_time_ns,
- * med_ns) with kernel names both mangled and demangled.
+ * Options and the document (doc.h) only; stats_reports.c computes and stats_reports.h defines
+ * every report. Text and Markdown show Nsight Systems' column titles ("Total Time (ns)",
+ * "Med (ns)") and demangled kernel names; JSON and CSV keys are the same columns as identifiers
+ * (total_time_ns, med_ns) with kernel names both mangled and demangled.
  */
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "gputrace.h"
-#include "analyze/output/json_member.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
 #include "analyze/engines/stats_reports.h"
@@ -138,14 +137,19 @@ static void cell(struct gt_table *t, const struct column *c, const struct gt_sta
 	}
 }
 
-static int print_table(const struct gt_stats_report *rep, enum gt_format fmt, FILE *out, struct gt_json *j)
+/* The report's rows: text and Markdown show a note instead of an empty table, JSON and CSV the
+ * empty table. */
+static int rows_table(struct gt_doc *d, const struct gt_stats_report *rep)
 {
-	struct gt_table *t = gt_table_new(fmt, out, j);
+	const struct column *cols = columns[rep->kind];
+	struct gt_column tcols[sizeof columns[0] / sizeof columns[0][0]];
+	size_t n = 0;
+	for (const struct column *c = cols; c->id != C_END; c++)
+		tcols[n++] = (struct gt_column){ c->key, c->title, c->flags };
+	struct gt_table *t = gt_doc_table(d, "rows", tcols, n);
 	if (!t)
 		return GT_ERR_NOMEM;
-	const struct column *cols = columns[rep->kind];
-	for (const struct column *c = cols; c->id != C_END; c++)
-		gt_table_column(t, c->key, c->title, c->flags);
+	gt_table_when_empty(t, "no rows: the trace holds nothing this report counts");
 	int bytes = rep->kind == GT_STATS_GPU_MEM_SIZE_SUM;
 	for (size_t i = 0; i < rep->nrows; i++) {
 		for (const struct column *c = cols; c->id != C_END; c++)
@@ -157,53 +161,54 @@ static int print_table(const struct gt_stats_report *rep, enum gt_format fmt, FI
 
 static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
 
-static void notes(const struct gt_stats_report *rep, enum gt_format fmt, FILE *out)
+/* The human formats' notes on the trace, what the report measures and what it left out (JSON
+ * says them as facts), and the report's heading. */
+static void notes(struct gt_doc *d, const struct gt_stats_report *rep)
 {
 	const char *name = gt_stats_report_names[rep->kind];
-	if (fmt == GT_FMT_MD)
-		fprintf(out, "# gpuanalyze stats %s\n\n", name);
-	gt_out_note(out, fmt, "trace: %s (%llu records of the kinds this report reads)", rep->path,
+	gt_doc_title(d, "gpuanalyze stats %s", name);
+	gt_doc_note(d, "trace: %s (%llu records of the kinds this report reads)", rep->path,
 	            (unsigned long long)rep->records);
-	gt_cmd_note_synthetic(out, fmt, rep->path, rep->synthetic);
-	gt_cmd_note_incomplete(out, fmt, rep->path, rep->complete, rep->lost_bytes);
-	gt_out_note(out, fmt, "%s: %s", name, measured[rep->kind]);
+	gt_cmd_doc_synthetic(d, rep->path, rep->synthetic);
+	gt_cmd_doc_incomplete(d, rep->path, rep->complete, rep->lost_bytes);
+	gt_doc_note(d, "%s: %s", name, measured[rep->kind]);
 	if (rep->bad_times)
-		gt_out_note(out, fmt, "excluded: %llu %s with bad timestamps (end < start, or flagged so)",
+		gt_doc_note(d, "excluded: %llu %s with bad timestamps (end < start, or flagged so)",
 		            (unsigned long long)rep->bad_times, pl(rep->bad_times, "record", "records"));
 	if (rep->tool_copies)
-		gt_out_note(out, fmt, "excluded: %llu %s made by gputrace's shadow capture, not by the program",
+		gt_doc_note(d, "excluded: %llu %s made by gputrace's shadow capture, not by the program",
 		            (unsigned long long)rep->tool_copies, pl(rep->tool_copies, "copy", "copies"));
 	if (rep->marks || rep->unclosed)
-		gt_out_note(out, fmt, "excluded: %llu NVTX %s (instants), %llu %s never closed",
+		gt_doc_note(d, "excluded: %llu NVTX %s (instants), %llu %s never closed",
 		            (unsigned long long)rep->marks, pl(rep->marks, "mark", "marks"),
 		            (unsigned long long)rep->unclosed, pl(rep->unclosed, "range", "ranges"));
 	if (rep->kind == GT_STATS_NVTX_KERN_SUM) {
-		gt_out_note(out, fmt, "not in any range: %llu %s whose launching call is not in the trace, %llu whose "
+		gt_doc_note(d, "not in any range: %llu %s whose launching call is not in the trace, %llu whose "
 		            "call is inside no range", (unsigned long long)rep->no_call, pl(rep->no_call, "kernel", "kernels"),
 		            (unsigned long long)rep->outside);
 		if (rep->capped)
-			gt_out_note(out, fmt, "NOTE: %llu attributions dropped: more than %d ranges open at a call's start",
+			gt_doc_note(d, "NOTE: %llu attributions dropped: more than %d ranges open at a call's start",
 			            (unsigned long long)rep->capped, GT_NVTX_KERN_MAX_OPEN);
 	}
 	if (rep->kind != GT_STATS_KERN_LAUNCH_SUM)
-		gt_out_note(out, fmt, "%s", STATISTICS);
-	gt_out_heading(out, fmt, 2, name);
-	if (!rep->nrows)
-		gt_out_note(out, fmt, "no rows: the trace holds nothing this report counts");
+		gt_doc_note(d, "%s", STATISTICS);
+	gt_doc_heading(d, 2, name);
 }
 
-static void json_head(const struct gt_stats_report *rep, struct gt_json *j)
+/* The facts: JSON's head, before its rows. "report" comes before "version", so the head is the
+ * command's own, not gt_cmd_doc_head. */
+static void facts(struct gt_doc *d, const struct gt_stats_report *rep)
 {
-	gt_json_object_begin(j);
-	gt_json_key_str(j, "command", "stats");
-	gt_json_key_str(j, "report", gt_stats_report_names[rep->kind]);
-	gt_json_key_str(j, "version", GT_VERSION);
-	gt_cmd_json_trace(j, rep->path, rep->complete, rep->lost_bytes, rep->synthetic != NULL);
-	gt_json_key_u64(j, "records", rep->records);
-	gt_json_object_end(j);
-	gt_json_key_str(j, "measured", measured[rep->kind]);
-	gt_json_key_str(j, "statistics", STATISTICS);
-	gt_json_key_object(j, "excluded");
+	gt_doc_object(d, NULL);
+	gt_doc_str(d, "command", "stats");
+	gt_doc_str(d, "report", gt_stats_report_names[rep->kind]);
+	gt_doc_str(d, "version", GT_VERSION);
+	gt_cmd_doc_trace(d, rep->path, rep->complete, rep->lost_bytes, rep->synthetic != NULL);
+	gt_doc_u64(d, "records", rep->records);
+	gt_doc_end(d);
+	gt_doc_str(d, "measured", measured[rep->kind]);
+	gt_doc_str(d, "statistics", STATISTICS);
+	gt_doc_object(d, "excluded");
 	const struct {
 		const char *key;
 		uint64_t v;
@@ -211,36 +216,21 @@ static void json_head(const struct gt_stats_report *rep, struct gt_json *j)
 		   { "nvtx_unclosed", rep->unclosed }, { "kernels_without_call", rep->no_call },
 		   { "kernels_outside_ranges", rep->outside }, { "attributions_capped", rep->capped } };
 	for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++)
-		gt_json_key_u64(j, ex[i].key, ex[i].v);
-	gt_json_object_end(j);
-	gt_json_key_num(j, rep->kind == GT_STATS_GPU_MEM_SIZE_SUM ? "total_bytes" : "total_ns", rep->total);
-	gt_json_key(j, "rows");
+		gt_doc_u64(d, ex[i].key, ex[i].v);
+	gt_doc_end(d);
+	gt_doc_num(d, rep->kind == GT_STATS_GPU_MEM_SIZE_SUM ? "total_bytes" : "total_ns", rep->total);
 }
 
-/* What the printer prints, and how. */
-struct job {
-	enum gt_format fmt;
-	const struct gt_stats_report *rep;
-};
-
-/* gt_cmd_printer: the whole output, in x->fmt. */
-static int print(FILE *out, struct gt_json *j, void *ctx)
+/* gt_cmd_filler: the facts, the notes and the rows, each format taking what it carries (CSV the
+ * rows alone). */
+static int fill(struct gt_doc *d, void *ctx)
 {
-	const struct job *x = ctx;
-	const struct gt_stats_report *rep = x->rep;
-	int trc;
-	if (x->fmt == GT_FMT_JSON) {
-		json_head(rep, j);
-		trc = print_table(rep, x->fmt, out, j);
-		gt_json_object_end(j);
-		if (!trc)
-			trc = gt_json_finish(j);
-	} else {
-		if (x->fmt != GT_FMT_CSV)
-			notes(rep, x->fmt, out);
-		trc = rep->nrows || x->fmt == GT_FMT_CSV ? print_table(rep, x->fmt, out, j) : 0;
-	}
-	return trc;
+	const struct gt_stats_report *rep = ctx;
+	facts(d, rep);
+	notes(d, rep);
+	int rc = rows_table(d, rep);
+	gt_doc_end(d); /* the JSON document */
+	return rc;
 }
 
 static enum gt_format fmt;
@@ -265,7 +255,7 @@ static int run(const struct gt_cmd_call *call)
 	struct gt_stats_report rep;
 	int rc = gt_stats_report_run(&rep, kind, call->files[1]);
 	if (!rc)
-		rc = gt_cmd_print(call, print, &(struct job){ fmt, &rep });
+		rc = gt_cmd_render(call, fmt, fill, &rep);
 	gt_stats_report_release(&rep);
 	return rc;
 }

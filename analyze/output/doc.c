@@ -18,6 +18,7 @@ struct gt_doc {
 	struct gt_json json;
 	struct gt_junit *junit; /* JUnit: the suite, made by gt_doc_suite */
 	int error;
+	int cut; /* gt_doc_cut: the close writes nothing more */
 	/* gt_doc_open_string: out is a memory stream that writes these two, and is the document's */
 	int in_memory;
 	char *mem;
@@ -68,8 +69,9 @@ struct gt_doc *gt_doc_open_string(enum gt_format fmt)
 	return d;
 }
 
-/* What closing writes (the end of a JSON document, a JUnit suite); 0 or the first error. */
-static int doc_finish(struct gt_doc *d)
+/* The end of the format's document (a JSON document's newline, a JUnit suite); the first error
+ * the document met, or the end's. */
+static int finish(struct gt_doc *d)
 {
 	int rc = d->error;
 	if (d->r->fmt == GT_FMT_JSON) {
@@ -83,7 +85,16 @@ static int doc_finish(struct gt_doc *d)
 		if (!rc)
 			rc = jrc;
 	}
+	return rc;
+}
+
+/* What closing does to either kind of document, its FILE aside. A cut document was left as it
+ * stood on purpose: nothing to end, nothing to check. */
+static int doc_finish(struct gt_doc *d)
+{
+	int rc = d->cut ? d->error : finish(d);
 	gt_junit_free(d->junit);
+	d->junit = NULL;
 	return rc;
 }
 
@@ -119,6 +130,8 @@ char *gt_doc_close_string(struct gt_doc *d, int *rc)
 	free(d);
 	return s;
 }
+
+void gt_doc_cut(struct gt_doc *d) { d->cut = 1; }
 
 enum gt_format gt_doc_format(const struct gt_doc *d) { return d->r->fmt; }
 
@@ -319,7 +332,11 @@ void gt_doc_i64_if(struct gt_doc *d, const char *key, int known, int64_t v)
 		gt_doc_null(d, key);
 }
 
-void gt_doc_set_inline_depth(struct gt_doc *d, int depth) { d->json.inline_depth = depth; }
+void gt_doc_set_inline_depth(struct gt_doc *d, int depth)
+{
+	if (d->r->fmt != GT_FMT_JSONL) /* a JSON Lines value is one line, whatever its depth */
+		d->json.inline_depth = depth;
+}
 
 struct gt_json *gt_doc_json(struct gt_doc *d) { return fact(d, NULL); }
 

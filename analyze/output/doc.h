@@ -47,6 +47,11 @@ struct gt_doc *gt_doc_open_string(enum gt_format fmt);
  * when memory ran out while writing). gt_doc_close on such a document drops what it wrote. */
 char *gt_doc_close_string(struct gt_doc *d, int *rc);
 
+/* Stops the document where it is, for a stream cut short by an error already reported (an
+ * unreadable trace): the close adds nothing (JSON: no closing of what is open, no final newline)
+ * and reports no misuse. Nothing may be filled after it. */
+void gt_doc_cut(struct gt_doc *d);
+
 /* ---- for people: text and Markdown; nothing in JSON, JSON Lines or CSV ------------------------ */
 /* The document's title: Markdown "# TITLE" and a blank line; nothing in text, whose output starts
  * with its first note. TITLE is our words (printf; %s arguments are ours too). */
@@ -95,7 +100,8 @@ void gt_doc_null(struct gt_doc *d, const char *key);
 void gt_doc_u64_if(struct gt_doc *d, const char *key, int known, uint64_t v);
 void gt_doc_i64_if(struct gt_doc *d, const char *key, int known, int64_t v);
 /* Containers opened at this nesting depth or deeper are written on one line (output.h's
- * inline_depth; the top-level value is depth 1, the default 3). */
+ * inline_depth; the top-level value is depth 1, the default 3). JSON Lines ignores it: each of
+ * its top-level values is always one line. */
 void gt_doc_set_inline_depth(struct gt_doc *d, int depth);
 /* The JSON writer under the facts, for the shared writers that take one (output.h's
  * gt_json_trace_state); NULL in every other format, where such a writer must not run. */
