@@ -58,11 +58,6 @@ static const char *rule_label(const struct gt_calib_output *o, int rule, char *b
 
 static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : NAN; }
 
-/* The tables are the human formats' alone: JSON says the same in its outputs' members. */
-static int human(const struct gt_doc *d)
-{
-	return gt_doc_format(d) == GT_FMT_TEXT || gt_doc_format(d) == GT_FMT_MD;
-}
 
 /* The first error of rc and trc. */
 static int first_error(int rc, int trc) { return rc ? rc : trc; }
@@ -333,7 +328,7 @@ static int fill(struct gt_doc *d, void *ctx)
 	int rc = 0;
 	for (unsigned k = 0; k < rep->noutputs && !rc; k++) {
 		json_output(d, &rep->outputs[k]);
-		if (human(d))
+		if (gt_doc_for_people(d))
 			rc = output_text(d, rep, &rep->outputs[k]);
 	}
 	gt_doc_end(d);

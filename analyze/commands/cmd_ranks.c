@@ -870,9 +870,8 @@ struct job {
 static int fill(struct gt_doc *d, void *ctx)
 {
 	const struct job *x = ctx;
-	enum gt_format f = gt_doc_format(d);
-	struct filler p = { d, NULL, x->g, f == GT_FMT_TEXT || f == GT_FMT_MD, 0 };
-	if (f == GT_FMT_CSV) {
+	struct filler p = { d, NULL, x->g, gt_doc_for_people(d), 0 };
+	if (gt_doc_format(d) == GT_FMT_CSV) {
 		static const struct gt_column cols[] = {
 			{ "table", "table", GT_COL_LEFT }, { "rank", "rank", 0 }, { "item", "item", GT_COL_LEFT },
 			{ "field", "field", GT_COL_LEFT }, { "value", "value", 0 },

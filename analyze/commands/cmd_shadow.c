@@ -235,11 +235,6 @@ struct ctx {
 	const struct gt_shadow_report *rep;
 };
 
-/* The summary table is the human formats' alone: JSON's launches say more, as objects. */
-static int human(const struct gt_doc *d)
-{
-	return gt_doc_format(d) == GT_FMT_TEXT || gt_doc_format(d) == GT_FMT_MD;
-}
 
 static int summary_table(struct gt_doc *d, const struct ctx *x)
 {
@@ -565,7 +560,7 @@ static int fill(struct gt_doc *d, void *ctx)
 	json_head(d, x);
 	junit_head(d, x);
 	preamble(d, x);
-	if (human(d))
+	if (gt_doc_for_people(d))
 		rc = summary_table(d, x);
 	gt_doc_words_by_format(d, "\n## Launches\n\n", "\n");
 	gt_doc_array(d, "launches");

@@ -335,7 +335,7 @@ static int fill(struct gt_doc *d, void *ctx)
 	struct job *x = ctx;
 	const struct gt_split *s = x->s;
 	enum gt_format fmt = gt_doc_format(d);
-	x->people = fmt == GT_FMT_TEXT || fmt == GT_FMT_MD;
+	x->people = gt_doc_for_people(d);
 	for (int m = 0; m < GT_M_COUNT; m++)
 		x->shown[m] = 1;
 	/* Text and md leave out the directions and memsets the trace has none of, and the latency's

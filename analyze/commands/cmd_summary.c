@@ -268,7 +268,7 @@ static int fill(struct gt_doc *d, void *ctx)
 	struct job *x = ctx;
 	const struct gt_summary *s = x->s;
 	enum gt_format fmt = gt_doc_format(d);
-	int people = fmt == GT_FMT_TEXT || fmt == GT_FMT_MD;
+	int people = gt_doc_for_people(d);
 	size_t shown = x->top && x->top < s->nkernels ? (size_t)x->top : s->nkernels;
 	x->csv = fmt == GT_FMT_CSV;
 	facts(d, x);

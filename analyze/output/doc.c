@@ -135,6 +135,8 @@ void gt_doc_cut(struct gt_doc *d) { d->cut = 1; }
 
 enum gt_format gt_doc_format(const struct gt_doc *d) { return d->r->fmt; }
 
+int gt_doc_for_people(const struct gt_doc *d) { return (d->r->carries & GT_RENDER_HUMAN) != 0; }
+
 /* ---- human parts -------------------------------------------------------------------------- */
 
 static int human(const struct gt_doc *d) { return (d->r->carries & GT_RENDER_HUMAN) != 0; }

@@ -37,6 +37,9 @@ struct gt_doc *gt_doc_open(enum gt_format fmt, FILE *out);
 int gt_doc_close(struct gt_doc *d);
 
 enum gt_format gt_doc_format(const struct gt_doc *d);
+/* Whether the document is for people (text, Markdown): for what a command leaves out of them (the
+ * rows past --units, a table that JSON states as members) and what it writes only for them. */
+int gt_doc_for_people(const struct gt_doc *d);
 
 /* A document written into memory instead of an output, for a part that another document carries
  * whole as a string (a JUnit case's body, written in the text layout by the calls that write the
