@@ -6,8 +6,9 @@
  * adds -o/--output after the command's options, parses argv (--help and usage errors included),
  * calls run with the operands and the output's path, and releases the --kernel filters after it.
  * run reads traces with load.h, computes in an engine file that never sees argv (analyze/engines/)
- * and prints through gt_cmd_print() (cmd_output.h), which owns the output from open to close, the
- * printer's error message and the write error found at the close. run returns the process's exit
+ * and fills a document (output/doc.h) through gt_cmd_render() (cmd_output.h), which owns the
+ * output from open to close, the document's format, the filler's error message and the write
+ * error found at the close. run returns the process's exit
  * status (GT_EXIT_OK, GT_EXIT_CHECK for a failed check, GT_EXIT_USAGE for a usage or input error,
  * reported through diag.h). How to add one: see the checklist above the table in gpuanalyze.c.
  */

@@ -17,12 +17,14 @@
  *     name, one-line help, operands and --help paragraph; its options (options.h; reuse
  *     GT_OPT_FORMAT/KERNEL/WARMUP for the common ones; -o is added by the runner) storing into the
  *     file's static variables, with a reset function giving them their defaults; and its run
- *     function: traces read with gt_load_*() (load.h), errors through gt_error() (diag.h), the
- *     printer handed to gt_cmd_print() (cmd_output.h), which opens -o, reports a printer's error
- *     and the write error found at the close, and gives the exit status; after the descriptor,
- *     GT_COMMAND_ENTRY(foo) (the cmd_foo() entry that tests and fuzzers call). Printing only: the
- *     computation goes in an engine file (analyze/engines/foo.c + foo.h) that never sees argv, so
- *     tests can call it.
+ *     function: traces read with gt_load_*() (load.h), errors through gt_error() (diag.h), and a
+ *     filler that states what was found in a document (output/doc.h: facts, notes, tables)
+ *     handed to gt_cmd_render() (cmd_output.h), which opens -o and the document in the --format
+ *     chosen, reports a filler's error and the write error found at the close, and gives the exit
+ *     status; the document's renderer writes each format and escapes every name. After the
+ *     descriptor, GT_COMMAND_ENTRY(foo) (the cmd_foo() entry that tests and fuzzers call). Words
+ *     only: the computation goes in an engine file (analyze/engines/foo.c + foo.h) that never
+ *     sees argv and never prints, so tests can call it.
  *  2. Add X(foo) to GT_COMMAND_LIST in analyze/commands/commands.h (alphabetical order is not
  *     required; the order there is the order of `gpuanalyze --help`).
  *  3. man/gpuanalyze.1: a subsection under COMMANDS with the synopsis line exactly as
