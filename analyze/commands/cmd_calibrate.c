@@ -403,8 +403,8 @@ static int run(const struct gt_cmd_call *call)
 	if (rc)
 		goto done;
 	int crc = gt_calib_run(trace, refs, &filter, &opt, &rep);
-	if (crc > 0)
-		rc = crc;
+	if (crc < 0 && gt_failed())
+		rc = crc; /* the walk's words are held (failure.h): the runner says them */
 	else if (crc == GT_ERR_ARG)
 		rc = gt_error("calibrate: %s: %s", trace, rep.error);
 	else if (crc < 0)

@@ -9,6 +9,7 @@
 
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "gputrace.h"
 #include "analyze/output/json_member.h"
 #include "analyze/support/options.h"
@@ -17,7 +18,12 @@
 /* Options of a command, -o/--output not counted. */
 #define MAX_OPTIONS 32
 
-int gt_command_run(const struct gt_command *c, int argc, char **argv)
+/* A status of 0 or an error code that a held failure explains (failure.h) becomes GT_EXIT_USAGE:
+ * the failure's words are said (at the output's close, or when the command ends), not the code's. */
+static int explained(int rc) { return rc <= 0 && gt_failed() ? GT_EXIT_USAGE : rc; }
+
+/* Parses argv and runs the command: its status, or an error code its run returned. */
+static int parse_and_run(const struct gt_command *c, int argc, char **argv)
 {
 	struct gt_option opts[MAX_OPTIONS + 2];
 	size_t n = 0;
@@ -39,9 +45,19 @@ int gt_command_run(const struct gt_command *c, int argc, char **argv)
 	                             &call.dashdash_at))
 		return status;
 	status = c->run(&call);
+	gt_options_release(opts); /* the --kernel filters: run is done with them */
+	return status;
+}
+
+/* A command starts with nothing held (an engine a test called directly may have left words) and
+ * ends here: whatever engines still hold is said before its exit status is known. */
+int gt_command_run(const struct gt_command *c, int argc, char **argv)
+{
+	gt_diag_flush();
+	int status = explained(parse_and_run(c, argc, argv));
+	gt_diag_flush();
 	if (status == GT_ERR_NOMEM)
 		status = gt_error("%s: out of memory", c->name);
-	gt_options_release(opts); /* the --kernel filters: run is done with them */
 	return status;
 }
 
@@ -52,7 +68,7 @@ int gt_cmd_print(const struct gt_cmd_call *call, gt_cmd_printer print, void *ctx
 		return GT_EXIT_USAGE;
 	struct gt_json j;
 	gt_json_init(&j, out);
-	int rc = print(out, &j, ctx);
+	int rc = explained(print(out, &j, ctx));
 	if (rc < 0)
 		rc = gt_error("%s: cannot print: %s", call->cmd->name, gt_strerror(rc));
 	int crc = gt_output_close(out, call->out_path);
@@ -65,7 +81,7 @@ int gt_cmd_render(const struct gt_cmd_call *call, enum gt_format fmt, gt_cmd_fil
 	if (!out)
 		return GT_EXIT_USAGE;
 	struct gt_doc *d = gt_doc_open(fmt, out);
-	int rc = d ? fill(d, ctx) : GT_ERR_NOMEM;
+	int rc = explained(d ? fill(d, ctx) : GT_ERR_NOMEM);
 	if (d) {
 		int drc = gt_doc_close(d);
 		if (drc && !rc)

@@ -23,7 +23,8 @@
 
 /* Prints one subcommand's result. out is the output file; json is a JSON writer started on it
  * (gt_json_init), for the printers that write JSON (the others ignore it). Returns 0; a negative
- * GT_ERR_* when printing failed (gt_cmd_print reports it); or a positive exit status that the
+ * GT_ERR_* when printing failed (gt_cmd_print reports it, unless a failure held by an engine,
+ * failure.h, says what failed: then those words are said); or a positive exit status that the
  * printer has already reported through diag.h (say, gt_error's GT_EXIT_USAGE). */
 typedef int (*gt_cmd_printer)(FILE *out, struct gt_json *json, void *ctx);
 
@@ -37,7 +38,8 @@ int gt_cmd_print(const struct gt_cmd_call *call, gt_cmd_printer print, void *ctx
 
 /* Fills one subcommand's document (doc.h): what it found, in facts, notes and tables, without
  * asking how its format is written. Returns 0; a negative GT_ERR_* when filling failed (reported
- * by gt_cmd_render); or a positive exit status already reported through diag.h. */
+ * by gt_cmd_render, or by the failure an engine holds); or a positive exit status already reported
+ * through diag.h. */
 typedef int (*gt_cmd_filler)(struct gt_doc *d, void *ctx);
 
 /* gt_cmd_print for a document: opens the output, opens a document in fmt on it, runs fill,

@@ -618,7 +618,7 @@ static int run(const struct gt_cmd_call *call)
 	if ((rc = gt_cmd_refs_load(&refs, ref_path)) != 0)
 		goto done;
 	int src = gt_shadow_run(trace, refs, &filter, &rep);
-	if (src > 0) {
+	if (src < 0 && gt_failed()) { /* the walk's words are held (failure.h): the runner says them */
 		rc = src;
 		goto done;
 	}

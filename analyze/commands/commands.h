@@ -10,7 +10,9 @@
  * output from open to close, the document's format, the filler's error message and the write
  * error found at the close. run returns the process's exit
  * status (GT_EXIT_OK, GT_EXIT_CHECK for a failed check, GT_EXIT_USAGE for a usage or input error,
- * reported through diag.h). How to add one: see the checklist above the table in gpuanalyze.c.
+ * reported through diag.h), or an engine's negative error code as it came: the runner says what
+ * the engines hold (failure.h) and a held failure exits GT_EXIT_USAGE. How to add one: see the
+ * checklist above the table in gpuanalyze.c.
  */
 #ifndef GT_COMMANDS_H
 #define GT_COMMANDS_H
@@ -41,7 +43,8 @@ struct gt_command {
 	 * defaults before each parse (a test or fuzzer runs a command many times in one process). */
 	const struct gt_option *options;
 	void (*reset)(void);      /* NULL: nothing to reset */
-	/* The exit status; or GT_ERR_NOMEM, which the runner reports as "NAME: out of memory". */
+	/* The exit status; or a negative GT_ERR_*: one whose failure an engine holds (failure.h) exits
+	 * GT_EXIT_USAGE after its words, GT_ERR_NOMEM without them is "NAME: out of memory". */
 	int (*run)(const struct gt_cmd_call *call);
 };
 

@@ -24,7 +24,8 @@
  *     status; the document's renderer writes each format and escapes every name. After the
  *     descriptor, GT_COMMAND_ENTRY(foo) (the cmd_foo() entry that tests and fuzzers call). Words
  *     only: the computation goes in an engine file (analyze/engines/foo.c + foo.h) that never
- *     sees argv and never prints, so tests can call it.
+ *     sees argv, so tests can call it, and never prints: it returns 0 or a negative GT_ERR_*,
+ *     holding the words of a failure with gt_fail() (failure.h), which the runner says.
  *  2. Add X(foo) to GT_COMMAND_LIST in analyze/commands/commands.h (alphabetical order is not
  *     required; the order there is the order of `gpuanalyze --help`).
  *  3. man/gpuanalyze.1: a subsection under COMMANDS with the synopsis line exactly as

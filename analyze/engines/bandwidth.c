@@ -14,7 +14,7 @@
 #include "analyze/engines/bandwidth.h"
 #include "analyze/engines/event_origin.h"
 
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/support/gallop.h"
 #include "analyze/support/growbuf.h"
 #include "analyze/support/idmap.h"
@@ -477,7 +477,7 @@ static int load_devices(struct gt_bandwidth *b, const struct gt_reader *r)
 		if (rc) {
 			snprintf(b->peaks_error, sizeof b->peaks_error, "%s", err);
 			if (b->peaks_given)
-				return gt_error("cannot read peaks file '%s': %s", file, err);
+				return gt_fail(rc, "cannot read peaks file '%s': %s", file, err);
 			return 0;
 		}
 	}
@@ -485,7 +485,7 @@ static int load_devices(struct gt_bandwidth *b, const struct gt_reader *r)
 		/* Nothing to match, but a given file must still be readable. */
 		FILE *f = fopen(file, "r");
 		if (!f)
-			return gt_error("cannot read peaks file '%s': %s", file, strerror(errno));
+			return gt_fail(GT_ERR_IO, "cannot read peaks file '%s': %s", file, strerror(errno));
 		fclose(f);
 	}
 	return 0;
@@ -695,7 +695,7 @@ int gt_bandwidth_run(struct gt_bandwidth *b, const char *path, const char *peaks
 		if (rc == 1) {
 			/* Second pass: the GPU work that may overlap the synchronous copies. */
 			if ((rc = gt_reader_rewind(r)) != 0) {
-				rc = gt_error("cannot read trace '%s': %s", path, gt_strerror(rc));
+				rc = gt_fail(rc, "cannot read trace '%s': %s", path, gt_strerror(rc));
 			} else {
 				struct gt_event ev;
 				while ((rc = gt_reader_next(r, &ev)) > 0) {
@@ -716,7 +716,7 @@ int gt_bandwidth_run(struct gt_bandwidth *b, const char *path, const char *peaks
 					}
 				}
 				if (rc < 0)
-					rc = gt_error("cannot read trace '%s': %s", path, gt_reader_error(r));
+					rc = gt_fail(rc, "cannot read trace '%s': %s", path, gt_reader_error(r));
 			}
 		}
 		if (!rc)

@@ -152,7 +152,8 @@ struct gt_bandwidth {
 
 /* Reads path (twice when there are synchronous copies) and fills b. peaks_path: the measured
  * peaks file (NULL: the default place of peaks_path.h, where a missing file is not an
- * error; a given file that cannot be read is). 0; GT_EXIT_USAGE after reporting; GT_ERR_NOMEM. */
+ * error; a given file that cannot be read is). 0; a negative GT_ERR_* with the failure held
+ * (failure.h: an unreadable trace or --peaks file); GT_ERR_NOMEM, perhaps with nothing held. */
 int gt_bandwidth_run(struct gt_bandwidth *b, const char *path, const char *peaks_path);
 void gt_bandwidth_release(struct gt_bandwidth *b);
 
@@ -167,8 +168,8 @@ int gt_bw_end_pass(struct gt_bandwidth *b, const struct gt_reader *r);
  * synchronous copy is that copy, since one stream runs one operation at a time. */
 void gt_bw_mark_busy(struct gt_bandwidth *b, uint32_t device, uint32_t stream, uint64_t start,
                      uint64_t end, int is_copy);
-/* Computes the groups' statistics and the flags. 0, GT_EXIT_USAGE after reporting an unreadable
- * --peaks file, or GT_ERR_NOMEM. */
+/* Computes the groups' statistics and the flags. 0; a negative GT_ERR_* with the failure held (an
+ * unreadable --peaks file); or GT_ERR_NOMEM. */
 int gt_bw_finish(struct gt_bandwidth *b, const struct gt_reader *r);
 
 #endif

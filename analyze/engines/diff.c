@@ -10,7 +10,7 @@
  */
 #include "analyze/engines/diff.h"
 
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/support/load.h"
 #include "analyze/engines/split.h"
 
@@ -478,7 +478,7 @@ static void fingerprint(const struct gt_reader *r, char *buf, size_t len)
 }
 
 /* Reads one run into its side's samples (and split, see above), finishing its split and closing
- * its reader. 0 or GT_EXIT_USAGE after reporting. */
+ * its reader. 0, or a negative GT_ERR_* with the failure held. */
 static int side_load(struct side *x)
 {
 	uint64_t ranges = x->s->nvtx_ranges;
@@ -488,7 +488,7 @@ static int side_load(struct side *x)
 	if ((rc = gt_load_stream(x->r, side_record, x)) != 0)
 		return rc;
 	if ((rc = gt_samples_file_end(x->s, x->r)) != 0)
-		return gt_error("cannot read trace '%s': %s", x->path, gt_strerror(rc));
+		return gt_fail(rc, "cannot read trace '%s': %s", x->path, gt_strerror(rc));
 	x->ranged = x->s->nvtx_ranges > ranges;
 	fingerprint(x->r, x->fingerprint, sizeof x->fingerprint);
 	if (x->split_on && (rc = gt_split_finish(&x->split, x->r)) != 0)

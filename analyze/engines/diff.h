@@ -114,8 +114,9 @@ struct gt_diff {
 	char geo_why[160];
 };
 
-/* Loads both traces and compares them, split units included: 0; GT_EXIT_USAGE after reporting a
- * trace that cannot be read; GT_ERR_NOMEM. d is released by gt_diff_release in every case. */
+/* Loads both traces and compares them, split units included: 0; a negative GT_ERR_* with the
+ * failure held (failure.h: a trace that cannot be read); GT_ERR_NOMEM, perhaps unheld. d is released
+ * by gt_diff_release in every case. */
 int gt_diff_run(struct gt_diff *d, const char *base, const char *new, const struct gt_diff_options *o);
 /* The same with several runs per side, pooled: a kernel's samples on a side are its launches in
  * all of that side's runs, each run's warm-up dropped on its own; split units likewise, when every

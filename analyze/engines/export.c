@@ -20,7 +20,7 @@
  */
 #include "analyze/engines/export.h"
 
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/engines/export_internal.h"
 #include "analyze/support/gzwrite.h"
 #include "analyze/support/load.h"
@@ -141,7 +141,7 @@ static int export_file(struct ex *x, const char *path, const struct gt_xfile *fi
 			goto done;
 	}
 	if (!x->o.err && n < 0) {
-		rc = gt_error("cannot read trace '%s': %s", path, gt_load_reason(gt_reader_error(r), path));
+		rc = gt_fail(n, "cannot read trace '%s': %s", path, gt_load_reason(gt_reader_error(r), path));
 		goto done;
 	}
 	if (o->format == GT_EXPORT_CHROME && (rc = gt_ex_memory_counters(x)) != 0)
@@ -165,12 +165,13 @@ done:
 	return rc;
 }
 
-int gt_export_run_files(char *const *paths, size_t n, FILE *out, const struct gt_export_options *o,
+static int export_files(char *const *paths, size_t n, FILE *out, const struct gt_export_options *o,
                         struct gt_export_result *res)
 {
 	memset(res, 0, sizeof *res);
 	if (n > GT_EXPORT_MAX_FILES)
-		return gt_error("export: at most %d traces in one timeline, not %zu", GT_EXPORT_MAX_FILES, n);
+		return gt_fail(GT_ERR_ARG, "export: at most %d traces in one timeline, not %zu",
+		               GT_EXPORT_MAX_FILES, n);
 	const struct gt_xwin_request q = { o->start_ns, o->end_ns, o->has_start, o->has_end, o->range, o->kernels };
 	struct gt_xwin win;
 	struct gt_xfile *files = NULL;
@@ -221,6 +222,16 @@ int gt_export_run_files(char *const *paths, size_t n, FILE *out, const struct gt
 	gt_xfiles_release(files, n);
 	free(files);
 	return rc;
+}
+
+/* A failure whose words are held (failure.h) comes back as GT_ERR_IO, the code that a write error
+ * on out has too: the caller has nothing to add to either (export's printer leaves GT_ERR_IO to the
+ * output's close, and the runner says the held words). */
+int gt_export_run_files(char *const *paths, size_t n, FILE *out, const struct gt_export_options *o,
+                        struct gt_export_result *res)
+{
+	int rc = export_files(paths, n, out, o, res);
+	return rc < 0 && gt_failed() ? GT_ERR_IO : rc;
 }
 
 int gt_export_run(const char *path, FILE *out, const struct gt_export_options *o, struct gt_export_result *res)

@@ -80,14 +80,16 @@ struct gt_export_result {
 
 /* Exports the n traces at paths to out as one timeline: with several, each trace's host and devices
  * are processes of their own (pids 1000 x (its position + 1), then its devices), named by the
- * trace's rank, on one clock (export_window.h). Returns as gt_export_run, or GT_EXIT_USAGE after
- * reporting more than GT_EXPORT_MAX_FILES traces. */
+ * trace's rank, on one clock (export_window.h). Returns as gt_export_run (more than
+ * GT_EXPORT_MAX_FILES traces, a window no trace has: a failure held). */
 #define GT_EXPORT_MAX_FILES 16384 /* flow ids stay below 2^53, which every JSON reader holds exactly */
 int gt_export_run_files(char *const *paths, size_t n, FILE *out, const struct gt_export_options *o,
                         struct gt_export_result *res);
 
-/* Exports the trace at path to out. 0; GT_EXIT_USAGE after reporting an unreadable trace (load.h);
- * GT_ERR_NOMEM, GT_ERR_TOO_LARGE (more than 2^32 slices) or GT_ERR_IO (out failed), unreported. */
+/* Exports the trace at path to out. 0; GT_ERR_IO when out failed, or with the failure held
+ * (failure.h: an unreadable trace, load.h); GT_ERR_NOMEM or GT_ERR_TOO_LARGE (more than 2^32
+ * slices), nothing held. GT_ERR_IO stands for a held failure's code so that the caller, which adds
+ * nothing to a write error either, need not ask gt_failed(). */
 int gt_export_run(const char *path, FILE *out, const struct gt_export_options *o, struct gt_export_result *res);
 
 #endif

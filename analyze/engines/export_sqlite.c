@@ -9,7 +9,7 @@
 #include "analyze/engines/event_origin.h"
 
 #include "analyze/support/demangle.h"
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/output/escape.h"
 #include "gputrace.h"
 #include "schema.h"
@@ -126,7 +126,7 @@ struct sq {
 	uint64_t rows[T_NTABLES];
 	sqlite3_stmt *cur;       /* the row being bound */
 	int col;
-	int failed;              /* an SQLite error was reported */
+	int failed;              /* an SQLite error was held (SQ_FAILED) */
 	int nomem;
 	uint64_t out_of_range;
 	uint64_t events, origin;
@@ -137,12 +137,16 @@ struct sq {
 	const char *(*enum_name[T_NTABLES])(int); /* the enum field of the schema, where a table has one */
 };
 
+/* What a row or a statement returns when SQLite failed: the failure is held (failure.h), once, and
+ * s->failed says so. */
+#define SQ_FAILED GT_ERR_IO
+
 static int sql_fail(struct sq *s, const char *what)
 {
 	if (!s->failed)
-		gt_error("export: SQLite: %s: %s", what, sqlite3_errmsg(s->db));
+		gt_fail(SQ_FAILED, "export: SQLite: %s: %s", what, sqlite3_errmsg(s->db));
 	s->failed = 1;
-	return GT_EXIT_USAGE;
+	return SQ_FAILED;
 }
 
 /* ---- one row at a time ---------------------------------------------------------------------- */
@@ -197,9 +201,10 @@ static int row_end(struct sq *s, enum tab t)
 {
 	if (s->col != s->ncols[t]) {
 		/* A programming error: the table's columns and its row disagree. */
-		gt_error("export: SQLite: table %s: %d values for %d columns", tables[t].name, s->col, s->ncols[t]);
+		gt_fail(SQ_FAILED, "export: SQLite: table %s: %d values for %d columns", tables[t].name, s->col,
+		        s->ncols[t]);
 		s->failed = 1;
-		return GT_EXIT_USAGE;
+		return SQ_FAILED;
 	}
 	int rc = sqlite3_step(s->cur);
 	sqlite3_reset(s->cur);
@@ -207,7 +212,7 @@ static int row_end(struct sq *s, enum tab t)
 	if (rc != SQLITE_DONE)
 		return sql_fail(s, tables[t].name);
 	s->rows[t]++;
-	return s->failed ? GT_EXIT_USAGE : 0;
+	return s->failed ? SQ_FAILED : 0;
 }
 
 /* The next row id of table t (1, 2, ...), bound as its first column. */
@@ -461,7 +466,7 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 {
 	struct sq *s = ctx;
 	if (s->failed)
-		return 0; /* reported already: read on to the end rather than have the loader say more */
+		return 0; /* held already: read on to the end rather than have the loader say more */
 	if (ev->type >= GT_REC_FIRST_FIXED) {
 		s->events++;
 		gt_event_origin(&s->origin, ev);
@@ -477,7 +482,7 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 	case GT_REC_NVTX: rc = keep_nvtx(s, &ev->u.nvtx); break;
 	default: rc = other_row(s, ev); break;
 	}
-	return rc == GT_EXIT_USAGE ? 0 : rc; /* an SQLite failure: s->failed says so */
+	return rc == SQ_FAILED ? 0 : rc; /* an SQLite failure: s->failed says so */
 }
 
 /* ---- NVTX parents ----------------------------------------------------------------------------
@@ -723,16 +728,18 @@ static const char *(*enum_of(int type, const char *field))(int)
 	return gt_mem_kind_name; /* not reached: the schema gives every one of these fields its names */
 }
 
-/* Removes what is at path when it is a regular file (the export replaces it); refuses others. */
+/* Removes what is at path when it is a regular file (the export replaces it); refuses others, the
+ * failure held. */
 static int clear_path(const char *path)
 {
 	struct stat sb;
 	if (stat(path, &sb) != 0)
-		return errno == ENOENT ? 0 : gt_error("cannot write '%s': %s", path, strerror(errno));
+		return errno == ENOENT ? 0 : gt_fail(GT_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
 	if (!S_ISREG(sb.st_mode))
-		return gt_error("cannot write '%s': not a regular file (an SQLite database is a file)", path);
+		return gt_fail(GT_ERR_ARG, "cannot write '%s': not a regular file (an SQLite database is a file)",
+		               path);
 	if (unlink(path) != 0)
-		return gt_error("cannot write '%s': %s", path, strerror(errno));
+		return gt_fail(GT_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
 	return 0;
 }
 
@@ -768,7 +775,8 @@ int gt_export_sqlite(const char *trace_path, const char *db_path, struct gt_sqli
 	}
 	int created = 0;
 	if (sqlite3_open_v2(db_path, &s.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		rc = gt_error("cannot write '%s': %s", db_path, s.db ? sqlite3_errmsg(s.db) : "out of memory");
+		rc = gt_fail(GT_ERR_IO, "cannot write '%s': %s", db_path,
+		             s.db ? sqlite3_errmsg(s.db) : "out of memory");
 		goto done;
 	}
 	created = 1;
@@ -779,7 +787,7 @@ int gt_export_sqlite(const char *trace_path, const char *db_path, struct gt_sqli
 	if (!rc) {
 		rc = gt_load_stream(r, on_record, &s);
 		if (!rc && s.failed)
-			rc = GT_EXIT_USAGE;
+			rc = SQ_FAILED;
 	}
 	if (!rc)
 		rc = nvtx_rows(&s, r);
@@ -789,10 +797,10 @@ int gt_export_sqlite(const char *trace_path, const char *db_path, struct gt_sqli
 		rc = info_rows(&s, r, trace_path);
 	rc = rc ? rc : exec(&s, indexes, "create index");
 	rc = rc ? rc : exec(&s, "COMMIT", "commit");
-	if (rc == GT_ERR_NOMEM)
-		rc = gt_error("export: out of memory");
-	else if (rc < 0)
-		rc = gt_error("export: %s", gt_strerror(rc));
+	if (rc == GT_ERR_NOMEM && !gt_failed())
+		rc = gt_fail(rc, "export: out of memory");
+	else if (rc < 0 && !gt_failed())
+		rc = gt_fail(rc, "export: %s", gt_strerror(rc));
 done:
 	for (int t = 0; t < T_NTABLES; t++)
 		res->rows += s.rows[t];
@@ -800,9 +808,9 @@ done:
 	res->out_of_range = s.out_of_range;
 	sq_release(&s);
 	if (s.db && sqlite3_close(s.db) != SQLITE_OK && !rc)
-		rc = gt_error("cannot write '%s': %s", db_path, sqlite3_errmsg(s.db));
+		rc = gt_fail(GT_ERR_IO, "cannot write '%s': %s", db_path, sqlite3_errmsg(s.db));
 	if (rc && created && unlink(db_path) != 0 && errno != ENOENT)
-		gt_warn("cannot remove the partial database '%s': %s", db_path, strerror(errno));
+		gt_fail_warn("cannot remove the partial database '%s': %s", db_path, strerror(errno));
 	gt_reader_close(r);
 	return rc;
 }

@@ -35,8 +35,9 @@ struct gt_sqlite_result {
 };
 
 /* Writes the trace at trace_path into a new database at db_path (a regular file there is
- * replaced; anything else is refused). 0, or GT_EXIT_USAGE after reporting in one line (trace
- * unreadable, database not writable, SQLite's error); the partial database is removed. */
+ * replaced; anything else is refused). 0, or a negative GT_ERR_* with the failure held in one
+ * line (failure.h: trace unreadable, database not writable, SQLite's error, out of memory); the
+ * partial database is removed. */
 int gt_export_sqlite(const char *trace_path, const char *db_path, struct gt_sqlite_result *res);
 
 #endif

@@ -3,7 +3,7 @@
 #include "analyze/engines/event_origin.h"
 
 #include "analyze/support/demangle.h"
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/support/load.h"
 #include "common/grow.h"
 #include "analyze/support/progress.h"
@@ -136,10 +136,10 @@ static void set_clocks(struct gt_xfile *files, size_t n)
 		if (files[i].clock.mapped)
 			files[i].clock.origin_host = common;
 		else if (n > 1)
-			gt_warn("export: %s cannot be put on the other traces' clock (%s): its times count from its "
-			        "own start",
-			        files[i].path, files[i].align.why && *files[i].align.why ? files[i].align.why
-			                                                                 : "no clock pairing");
+			gt_fail_warn("export: %s cannot be put on the other traces' clock (%s): its times count "
+			             "from its own start",
+			             files[i].path, files[i].align.why && *files[i].align.why ? files[i].align.why
+			                                                                      : "no clock pairing");
 	}
 }
 
@@ -175,13 +175,13 @@ static int range_window(struct gt_xfile *files, size_t n, const char *name, uint
 	if (found)
 		return 0;
 	if (!instance)
-		return gt_error("export: option '--range': instances count from 1, not #0");
+		return gt_fail(GT_ERR_ARG, "export: option '--range': instances count from 1, not #0");
 	if (n == 1)
-		return gt_error("export: %s has %llu closed instance%s of NVTX range '%s', not #%llu", files[0].path,
-		                (unsigned long long)files[0].range_instances, files[0].range_instances == 1 ? "" : "s",
-		                name, (unsigned long long)instance);
-	return gt_error("export: none of the %zu traces has instance #%llu of NVTX range '%s'", n,
-	                (unsigned long long)instance, name);
+		return gt_fail(GT_ERR_ARG, "export: %s has %llu closed instance%s of NVTX range '%s', not #%llu",
+		               files[0].path, (unsigned long long)files[0].range_instances,
+		               files[0].range_instances == 1 ? "" : "s", name, (unsigned long long)instance);
+	return gt_fail(GT_ERR_ARG, "export: none of the %zu traces has instance #%llu of NVTX range '%s'", n,
+	               (unsigned long long)instance, name);
 }
 
 int gt_xwin_needs_prescan(const struct gt_xwin_request *q)
@@ -217,7 +217,7 @@ int gt_xwin_prescan(struct gt_xfile *files, size_t n, const struct gt_xwin_reque
 		if (name)
 			rc = range_window(files, n, name, instance, w);
 		else if (w->end < w->start)
-			rc = gt_error("export: the window ends (--end) before it starts (--start)");
+			rc = gt_fail(GT_ERR_ARG, "export: the window ends (--end) before it starts (--start)");
 	}
 	free(name);
 	return rc;

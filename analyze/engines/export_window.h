@@ -84,8 +84,9 @@ struct gt_xwin_request {
 int gt_xwin_needs_prescan(const struct gt_xwin_request *q);
 
 /* Prescans the n traces into files[0..n) (their clocks set as above) and resolves the window into
- * w. 0; GT_EXIT_USAGE after reporting (an unreadable trace, a range no trace has, a window that
- * ends before it starts); GT_ERR_NOMEM. gt_xfiles_release() in every case. */
+ * w. 0; a negative GT_ERR_* with the failure held (failure.h: an unreadable trace, a range no
+ * trace has, a window that ends before it starts); GT_ERR_NOMEM, perhaps unheld. gt_xfiles_release()
+ * in every case. */
 int gt_xwin_prescan(struct gt_xfile *files, size_t n, const struct gt_xwin_request *q, struct gt_xwin *w);
 void gt_xfiles_release(struct gt_xfile *files, size_t n);
 

@@ -13,7 +13,6 @@
 #include "analyze/support/api_calls.h"
 
 #include "analyze/engines/bandwidth.h"
-#include "analyze/support/diag.h"
 #include "analyze/support/idmap.h"
 #include "analyze/support/kname.h"
 #include "analyze/support/load.h"

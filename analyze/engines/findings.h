@@ -118,7 +118,8 @@ struct gt_findings {
 	struct findings_pass *state; /* private: the pass between gt_findings_begin and gt_findings_finish */
 };
 
-/* Reads path and fills F. 0; GT_EXIT_USAGE after reporting; GT_ERR_NOMEM. opt NULL: defaults. */
+/* Reads path and fills F. 0; a negative GT_ERR_* with the failure held (failure.h); GT_ERR_NOMEM.
+ * opt NULL: defaults. */
 int gt_findings_run(struct gt_findings *F, const char *path, const struct gt_findings_options *opt);
 void gt_findings_release(struct gt_findings *F);
 /* The same in steps, for a caller that streams the trace itself and feeds several engines from its

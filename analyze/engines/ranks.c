@@ -10,7 +10,7 @@
 #include "analyze/engines/ranks.h"
 #include "analyze/engines/event_origin.h"
 
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/support/load.h"
 #include "analyze/support/trace_end.h"
 #include "analyze/engines/peaks.h"
@@ -344,9 +344,9 @@ static void hosts_and_duplicates(struct gt_ranks *g)
 			const struct gt_rank *a = &g->ranks[k], *b = &g->ranks[i];
 			if (a->pid && b->pid && a->host && b->host && strcmp(a->pid, b->pid) == 0 &&
 			    strcmp(a->host, b->host) == 0)
-				gt_warn("%s and %s come from the same process (host %s, pid %s): the same trace "
-				        "given twice?",
-				        a->path, b->path, a->host, a->pid);
+				gt_fail_warn("%s and %s come from the same process (host %s, pid %s): the same "
+				             "trace given twice?",
+				             a->path, b->path, a->host, a->pid);
 		}
 	}
 	g->one_host = g->nhosts == 1 && g->nranks && g->ranks[0].host;
@@ -464,23 +464,15 @@ out:
 
 /* ---- steps -------------------------------------------------------------------------------------- */
 
-/* split's pass, with its messages held back: the first pass already warned about a trace that ends
- * early, so only a failure (a --range the trace lacks) is passed on. */
+/* split's pass, with its messages forgotten unless it fails: the first pass already warned about a
+ * trace that ends early, so only a failure (a --range the trace lacks) is passed on, with what the
+ * pass said before it. */
 static int split_quiet(struct gt_split *s, const char *path, const struct gt_split_options *o)
 {
-	FILE *prev = gt_diag_stream();
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	if (mem)
-		gt_diag_set_stream(mem);
+	size_t mark = gt_fail_mark();
 	int rc = gt_split_run(s, path, o);
-	if (mem) {
-		gt_diag_set_stream(prev);
-		if (fclose(mem) == 0 && rc && buf && len)
-			fputs(buf, prev);
-		free(buf);
-	}
+	if (!rc)
+		gt_fail_forget(mark);
 	return rc;
 }
 
@@ -947,8 +939,8 @@ int gt_ranks_run(struct gt_ranks *g, char *const *paths, size_t n, const struct 
 	}
 	for (size_t i = 0; i < n; i++) {
 		if ((rc = read_trace(g, i, paths[i])) != 0) {
-			if (rc != GT_EXIT_USAGE && rc != GT_ERR_NOMEM)
-				rc = gt_error("cannot read trace '%s': %s", paths[i], gt_strerror(rc));
+			if (rc != GT_ERR_NOMEM && !gt_failed())
+				rc = gt_fail(rc, "cannot read trace '%s': %s", paths[i], gt_strerror(rc));
 			goto fail;
 		}
 		if ((rc = gt_summary_finish(&g->ranks[i].summary, NULL)) != 0)

@@ -177,8 +177,9 @@ struct gt_ranks {
 };
 
 /* Reads every trace (twice each: once for metadata, clocks, kernels and copies, once for the steps)
- * and computes everything above. 0; GT_EXIT_USAGE after reporting (an unreadable trace, --range
- * naming a range a trace lacks); GT_ERR_NOMEM (not reported). g is released on failure too. */
+ * and computes everything above. 0; a negative GT_ERR_* with the failure held (failure.h: an
+ * unreadable trace, --range naming a range a trace lacks); GT_ERR_NOMEM (perhaps unheld). g is
+ * released on failure too. */
 int gt_ranks_run(struct gt_ranks *g, char *const *paths, size_t n, const struct gt_ranks_options *o);
 void gt_ranks_release(struct gt_ranks *g);
 

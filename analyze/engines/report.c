@@ -11,7 +11,7 @@
 #include "analyze/engines/report.h"
 
 #include "analyze/engines/bandwidth.h"
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/output/escape.h"
 #include "analyze/engines/findings.h"
 #include "analyze/support/load.h"
@@ -914,30 +914,31 @@ static void limitations(struct rep *x)
 /* ---- figures --------------------------------------------------------------------------------- */
 
 /* Opens a figure for writing, replacing only a regular file: a symbolic link, a FIFO or a device
- * node at the name is left alone (one line, the report's input-error status). O_NONBLOCK keeps a
- * FIFO from blocking the open; the file is emptied only once it is known to be a regular one. */
+ * node at the name is left alone (NULL, one line held saying why). O_NONBLOCK keeps a FIFO from
+ * blocking the open; the file is emptied only once it is known to be a regular one. */
 static FILE *open_figure(const char *file)
 {
 	int fd = open(file, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		if (errno == ELOOP)
-			gt_error("cannot write '%s': it is a symbolic link, which a figure never replaces", file);
+			gt_fail(GT_ERR_IO, "cannot write '%s': it is a symbolic link, which a figure never replaces",
+			        file);
 		else if (errno == ENXIO)
-			gt_error("cannot write '%s': it is a FIFO, which a figure never replaces", file);
+			gt_fail(GT_ERR_IO, "cannot write '%s': it is a FIFO, which a figure never replaces", file);
 		else
-			gt_error("cannot write '%s': %s", file, strerror(errno));
+			gt_fail(GT_ERR_IO, "cannot write '%s': %s", file, strerror(errno));
 		return NULL;
 	}
 	struct stat st;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		gt_error("cannot write '%s': it exists and is not a regular file, which a figure never "
-		         "replaces", file);
+		gt_fail(GT_ERR_IO, "cannot write '%s': it exists and is not a regular file, which a figure "
+		        "never replaces", file);
 		close(fd);
 		return NULL;
 	}
 	FILE *f = NULL;
 	if (ftruncate(fd, 0) != 0 || !(f = fdopen(fd, "w"))) {
-		gt_error("cannot write '%s': %s", file, strerror(errno));
+		gt_fail(GT_ERR_IO, "cannot write '%s': %s", file, strerror(errno));
 		close(fd);
 		return NULL;
 	}
@@ -963,13 +964,13 @@ static int write_figure_kernels(struct rep *x, const char *file)
 	if (!rc) {
 		FILE *f = open_figure(file);
 		if (!f) {
-			rc = GT_EXIT_USAGE;
+			rc = GT_ERR_IO;
 		} else {
 			rc = gt_svg_durations(f, "GPU duration per launch, top kernels", "us", s, n);
 			if (fclose(f) != 0 && !rc)
 				rc = GT_ERR_IO;
 			if (rc == GT_ERR_IO)
-				rc = gt_error("cannot write '%s': %s", file, strerror(errno));
+				rc = gt_fail(rc, "cannot write '%s': %s", file, strerror(errno));
 		}
 	}
 	for (size_t i = 0; i < n; i++)
@@ -1010,7 +1011,7 @@ static int write_figure_split(struct rep *x, const char *file)
 	snprintf(xl, sizeof xl, "unit (%.140s), by start", w);
 	FILE *f = open_figure(file);
 	if (!f) {
-		rc = GT_EXIT_USAGE;
+		rc = GT_ERR_IO;
 		goto out;
 	}
 	rc = gt_svg_stacked(f, "Where each unit's wall time goes", xl, scale == 1e6 ? "ms" : "us", parts, 3, v,
@@ -1018,7 +1019,7 @@ static int write_figure_split(struct rep *x, const char *file)
 	if (fclose(f) != 0 && !rc)
 		rc = GT_ERR_IO;
 	if (rc == GT_ERR_IO)
-		rc = gt_error("cannot write '%s': %s", file, strerror(errno));
+		rc = gt_fail(rc, "cannot write '%s': %s", file, strerror(errno));
 out:
 	free(v);
 	free(idx);
@@ -1077,7 +1078,7 @@ static int engines(struct rep *x)
 	else {
 		char err[512];
 		if ((rc = gt_refs_load(&x->refs, o->refs, err, sizeof err)) != 0)
-			return gt_error("cannot load references '%s': %s", o->refs, err);
+			return gt_fail(rc, "cannot load references '%s': %s", o->refs, err);
 		if ((rc = gt_shadow_run(x->path, x->refs, NULL, &x->sh)) != 0)
 			return rc;
 		x->shadow_state = gt_shadow_all_passed(&x->sh) ? 1 : 0;
@@ -1096,7 +1097,8 @@ static int engines(struct rep *x)
 	return 0;
 }
 
-int gt_report_write(FILE *out, const char *path, const struct gt_report_options *o, struct gt_report_result *res)
+static int report_write(FILE *out, const char *path, const struct gt_report_options *o,
+                        struct gt_report_result *res)
 {
 	struct rep x;
 	memset(&x, 0, sizeof x);
@@ -1179,4 +1181,13 @@ done:
 	pass_release(&x.p);
 	gt_reader_close(x.r);
 	return rc;
+}
+
+/* A failure whose words are held (failure.h) comes back as GT_ERR_IO, the code that a write error
+ * on out has too: the caller has nothing to add to either (report's printer leaves GT_ERR_IO to the
+ * output's close, and the runner says the held words). */
+int gt_report_write(FILE *out, const char *path, const struct gt_report_options *o, struct gt_report_result *res)
+{
+	int rc = report_write(out, path, o, res);
+	return rc < 0 && gt_failed() ? GT_ERR_IO : rc;
 }

@@ -59,9 +59,10 @@ struct gt_report_result {
 	int figures;              /* figures written */
 };
 
-/* Writes the report of the trace at path to out. 0; GT_EXIT_USAGE after reporting an input error
- * (an unreadable trace, baseline or reference library, a figure that cannot be written);
- * GT_ERR_NOMEM or GT_ERR_IO (out), unreported. */
+/* Writes the report of the trace at path to out. 0; GT_ERR_IO when out failed, or with the failure
+ * held (failure.h: an unreadable trace, baseline or reference library, a figure that cannot be
+ * written); GT_ERR_NOMEM, unheld. GT_ERR_IO stands for a held failure's code so that the
+ * caller, which adds nothing to a write error either, need not ask gt_failed(). */
 int gt_report_write(FILE *out, const char *path, const struct gt_report_options *o, struct gt_report_result *res);
 
 #endif

@@ -17,7 +17,7 @@
 
 #include "common/grow.h"
 #include "analyze/support/demangle.h"
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/support/growbuf.h"
 #include "analyze/support/load.h"
 
@@ -219,7 +219,7 @@ int gt_samples_load(struct gt_samples *s, const char *path)
 		return rc;
 	rc = gt_load_stream(r, gt_samples_record, s);
 	if (!rc && (rc = gt_samples_file_end(s, r)) != 0)
-		rc = gt_error("cannot read trace '%s': %s", path, gt_strerror(rc));
+		rc = gt_fail(rc, "cannot read trace '%s': %s", path, gt_strerror(rc));
 	gt_reader_close(r);
 	return rc;
 }

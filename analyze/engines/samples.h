@@ -82,7 +82,7 @@ void gt_samples_release(struct gt_samples *s);
 int gt_samples_record(void *s, const struct gt_reader *r, const struct gt_event *ev);
 /* After the last record: drops warm-up, notes how the trace ended. 0 or GT_ERR_NOMEM. */
 int gt_samples_file_end(struct gt_samples *s, const struct gt_reader *r);
-/* Opens, streams and closes path: 0, or GT_EXIT_USAGE after the loader reported why not. */
+/* Opens, streams and closes path: 0, or a negative GT_ERR_* with why not held (failure.h). */
 int gt_samples_load(struct gt_samples *s, const char *path);
 /* Sorts each kernel's durations, computes their statistics, demangles, keeps the kernels filter
  * selects (NULL: all) in name order. 0 or GT_ERR_NOMEM. */

@@ -17,7 +17,7 @@
 #include "analyze/engines/event_origin.h"
 #include "analyze/support/api_calls.h"
 
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/support/gallop.h"
 #include "analyze/support/growbuf.h"
 #include "analyze/support/load.h"
@@ -831,9 +831,9 @@ static int choose(struct pass *p, const struct gt_reader *r)
 			for (size_t i = 0; i < s->nnames && len < sizeof list - 64; i++)
 				len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s' (%llu)", i ? ", " : "",
 				                        s->names[i].name, (unsigned long long)s->names[i].count);
-			return gt_error("no NVTX range named '%s' in trace '%s' (%s%s)", p->o->range, s->path,
-			                s->nnames ? "top-level ranges: " : "it has no NVTX ranges",
-			                s->nnames ? list : "");
+			return gt_fail(GT_ERR_ARG, "no NVTX range named '%s' in trace '%s' (%s%s)", p->o->range,
+			               s->path, s->nnames ? "top-level ranges: " : "it has no NVTX ranges",
+			               s->nnames ? list : "");
 		}
 		s->range_given = 1;
 		if (!(s->range = strdup(p->o->range)))

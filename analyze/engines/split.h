@@ -145,8 +145,9 @@ struct gt_split {
 	struct split_state *state; /* private: the pass between gt_split_begin and gt_split_finish */
 };
 
-/* Reads path and computes the units. 0; GT_EXIT_USAGE after reporting (unreadable trace, or
- * options.range names no NVTX range of the trace); GT_ERR_NOMEM (not reported). */
+/* Reads path and computes the units. 0; a negative GT_ERR_* with the failure held (failure.h:
+ * unreadable trace, or options.range names no NVTX range of the trace); GT_ERR_NOMEM (perhaps
+ * unheld). */
 int gt_split_run(struct gt_split *s, const char *path, const struct gt_split_options *o);
 void gt_split_release(struct gt_split *s);
 

@@ -97,8 +97,8 @@ struct gt_stats_report {
 	struct report_state *state;
 };
 
-/* Reads path and computes report `kind`. 0; GT_EXIT_USAGE after the loader reported why the trace
- * cannot be read; GT_ERR_NOMEM. */
+/* Reads path and computes report `kind`. 0; a negative GT_ERR_* with why the trace cannot be read
+ * held (failure.h); GT_ERR_NOMEM. */
 int gt_stats_report_run(struct gt_stats_report *rep, int kind, const char *path);
 void gt_stats_report_release(struct gt_stats_report *rep);
 

@@ -18,7 +18,7 @@
 #include "common/grow.h"
 #include "analyze/support/demangle.h"
 #include "analyze/support/growbuf.h"
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/support/load.h"
 
 _Static_assert(GT_STATS_ERR_NOMEM == GT_ERR_NOMEM && GT_STATS_ERR_ARG == GT_ERR_ARG,
@@ -460,9 +460,9 @@ int gt_summary_add_trace(struct gt_summary *s, const char *path)
 	if ((rc = gt_summary_file_begin(s, path)) == 0) {
 		rc = gt_load_stream(r, gt_summary_record, s);
 		if (!rc && (rc = gt_summary_file_end(s, r)) != 0)
-			rc = gt_error("cannot read trace '%s': %s", path, gt_strerror(rc));
+			rc = gt_fail(rc, "cannot read trace '%s': %s", path, gt_strerror(rc));
 	} else {
-		rc = gt_error("cannot read trace '%s': %s", path, gt_strerror(rc));
+		rc = gt_fail(rc, "cannot read trace '%s': %s", path, gt_strerror(rc));
 	}
 	gt_reader_close(r);
 	return rc;

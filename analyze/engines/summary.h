@@ -80,7 +80,7 @@ struct gt_summary {
 int gt_summary_init(struct gt_summary *s, uint64_t warmup);
 void gt_summary_release(struct gt_summary *s);
 
-/* Reads one trace into s: 0, or GT_EXIT_USAGE after the loader reported why not. */
+/* Reads one trace into s: 0, or a negative GT_ERR_* with why not held (failure.h). */
 int gt_summary_add_trace(struct gt_summary *s, const char *path);
 /* The same in steps, for a caller that streams itself: */
 int gt_summary_file_begin(struct gt_summary *s, const char *path);

@@ -97,9 +97,9 @@ struct gt_calib_report {
 	char error[512];        /* why gt_calib_run returned GT_ERR_ARG */
 };
 
-/* 0 (rep filled); GT_EXIT_USAGE after the walk reported an unreadable trace; GT_ERR_ARG with
- * rep->error (several kernels selected, no reference, nothing replayable, no float output);
- * GT_ERR_NOMEM. The caller releases rep in every case. */
+/* 0 (rep filled); a negative GT_ERR_* with the walk's failure held (failure.h: an unreadable
+ * trace); GT_ERR_ARG with rep->error, nothing held (several kernels selected, no reference, nothing
+ * replayable, no float output); GT_ERR_NOMEM. The caller releases rep in every case. */
 int gt_calib_run(const char *path, const struct gt_refs *refs, const struct gt_name_filter *filter,
                  const struct gt_calib_options *opt, struct gt_calib_report *rep);
 void gt_calib_report_release(struct gt_calib_report *rep);

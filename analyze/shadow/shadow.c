@@ -11,7 +11,7 @@
 #include "common/grow.h"
 #include "common/slots.h"
 #include "analyze/support/demangle.h"
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/support/load.h"
 
 #include <dlfcn.h>
@@ -691,7 +691,7 @@ int gt_shadow_walk(const char *path, const struct gt_refs *refs, const struct gt
 		info->lost_bytes = t.lost_bytes;
 	}
 	if (!rc && (rc = gt_reader_rewind(r)) != 0)
-		rc = gt_error("cannot read trace '%s': %s", path, gt_strerror(rc));
+		rc = gt_fail(rc, "cannot read trace '%s': %s", path, gt_strerror(rc));
 	/* Pass 2 reads what pass 1 read without error, so a failure here is the file changing under
 	 * us or memory running out; both are reported here since gt_load_stream would warn twice. */
 	struct gt_event ev;
@@ -704,12 +704,12 @@ int gt_shadow_walk(const char *path, const struct gt_refs *refs, const struct gt
 	}
 	if (!rc && more < 0) {
 		const char *msg = gt_reader_error(r);
-		rc = gt_error("cannot read trace '%s': %s", path,
-		              msg[0] ? gt_load_reason(msg, path) : gt_strerror(more));
+		rc = gt_fail(more, "cannot read trace '%s': %s", path,
+		             msg[0] ? gt_load_reason(msg, path) : gt_strerror(more));
 	}
-	if (rc < 0 && !w.visitor_stopped)
-		rc = gt_error("cannot read trace '%s': %s", path,
-		              rc == GT_ERR_STATE ? "it changed while being read" : gt_strerror(rc));
+	if (rc < 0 && !w.visitor_stopped && !gt_failed())
+		rc = gt_fail(rc, "cannot read trace '%s': %s", path,
+		             rc == GT_ERR_STATE ? "it changed while being read" : gt_strerror(rc));
 	gt_reader_close(r);
 	map_release(&w.blobs);
 	free(w.sel);

@@ -110,8 +110,9 @@ void gt_shadow_walk_info_release(struct gt_shadow_walk_info *w);
 typedef int (*gt_shadow_visit_fn)(void *ctx, const struct gt_shadow_launch *l);
 
 /* Walks the trace at path, calling fn for every capture the filter selects (NULL: all), in file
- * order. 0; GT_EXIT_USAGE after reporting, in the analyzer's voice (load.h), a trace it cannot read
- * or memory running out; or the visitor's own negative error, unreported (the caller reports it). */
+ * order. 0; a negative GT_ERR_* with the failure held in the analyzer's words (failure.h, load.h):
+ * a trace it cannot read or memory running out; or the visitor's own negative error, nothing held
+ * (the caller says it). */
 int gt_shadow_walk(const char *path, const struct gt_refs *refs, const struct gt_name_filter *filter,
                    gt_shadow_visit_fn fn, void *ctx, struct gt_shadow_walk_info *info);
 
@@ -171,8 +172,8 @@ struct gt_shadow_report {
 	uint64_t count[GT_SHADOW_NSTATUS];
 	struct gt_shadow_walk_info info;
 };
-/* The whole of `gpuanalyze shadow`: 0 (rep filled; the caller releases it), GT_EXIT_USAGE after
- * reporting an unreadable trace, or GT_ERR_NOMEM. */
+/* The whole of `gpuanalyze shadow`: 0 (rep filled; the caller releases it), a negative GT_ERR_*
+ * with the failure held (failure.h: an unreadable trace), or GT_ERR_NOMEM. */
 int gt_shadow_run(const char *path, const struct gt_refs *refs, const struct gt_name_filter *filter,
                   struct gt_shadow_report *rep);
 void gt_shadow_report_release(struct gt_shadow_report *rep);

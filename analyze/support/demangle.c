@@ -16,7 +16,7 @@
 #include "analyze/support/demangle.h"
 
 #include "common/demangler.h"
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "mangled.h"
 
 #include <stdlib.h>
@@ -51,9 +51,9 @@ static void warn_refused(const char *name, const char *why)
 	for (size_t i = 0; i < n; i++)
 		head[i] = name[i] >= 0x20 && name[i] < 0x7f ? name[i] : '?';
 	head[n] = '\0';
-	gt_warn("kernel name '%s%s' (%zu bytes) left mangled: %s (gpuanalyze(1), DEMANGLING); any "
-	        "other such name too",
-	        head, len > 60 ? "..." : "", len, why);
+	gt_fail_warn("kernel name '%s%s' (%zu bytes) left mangled: %s (gpuanalyze(1), DEMANGLING); "
+	             "any other such name too",
+	             head, len > 60 ? "..." : "", len, why);
 }
 
 /* Demangled bytes handed out so far, against GT_DEMANGLE_MAX_TOTAL. The analyzer demangles on one

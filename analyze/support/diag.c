@@ -4,10 +4,12 @@
  * gt_output_close() flushes and checks, and the subcommand's exit status says the output is not
  * complete instead of pretending it is. A message's %s arguments (paths, names and metadata from a
  * trace) go through escape.h's text rule, so a message stays one line and cannot steer a terminal.
+ * The messages engines hold (failure.h) were escaped when they were held, and are written as they are.
  */
 #include "analyze/support/diag.h"
 
 #include "analyze/output/escape.h"
+#include "analyze/support/failure.h"
 #include "analyze/support/progress.h"
 
 #include <errno.h>
@@ -18,9 +20,28 @@ static FILE *diag_stream;
 void gt_diag_set_stream(FILE *f) { diag_stream = f; }
 FILE *gt_diag_stream(void) { return diag_stream ? diag_stream : stderr; }
 
-/* One message line after the prefix, on a line of its own (the progress line cleared first). */
+static const char prefix_error[] = "gpuanalyze: ", prefix_warning[] = "gpuanalyze: warning: ";
+
+/* A held message, already escaped, on a line of its own (the progress line cleared first). */
+static void say_held(int warning, const char *text, void *ctx)
+{
+	(void)ctx;
+	gt_progress_clear();
+	FILE *f = gt_diag_stream();
+	fputs(warning ? prefix_warning : prefix_error, f);
+	fputs(text, f);
+	fputc('\n', f);
+	fflush(f);
+}
+
+void gt_diag_flush(void) { gt_fail_take(say_held, NULL); }
+
+/* One message line after the prefix, after the held ones (errno kept for a %m in fmt). */
 static void say(const char *prefix, const char *fmt, va_list ap)
 {
+	int err = errno;
+	gt_diag_flush();
+	errno = err;
 	gt_progress_clear();
 	FILE *f = gt_diag_stream();
 	fputs(prefix, f);
@@ -33,7 +54,7 @@ int gt_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	say("gpuanalyze: ", fmt, ap);
+	say(prefix_error, fmt, ap);
 	va_end(ap);
 	return GT_EXIT_USAGE;
 }
@@ -42,7 +63,7 @@ void gt_warn(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	say("gpuanalyze: warning: ", fmt, ap);
+	say(prefix_warning, fmt, ap);
 	va_end(ap);
 }
 
@@ -50,6 +71,7 @@ static int is_stdout(const char *path) { return !path || strcmp(path, "-") == 0;
 
 FILE *gt_output_open(const char *path)
 {
+	gt_diag_flush();
 	if (is_stdout(path))
 		return stdout;
 	FILE *f = fopen(path, "w");
@@ -62,6 +84,7 @@ FILE *gt_output_open(const char *path)
 
 int gt_output_close(FILE *f, const char *path)
 {
+	gt_diag_flush();
 	if (!f)
 		return 0;
 	int bad = ferror(f) != 0;

@@ -1,7 +1,8 @@
-/* load.c: the one place that turns reader failures into the analyzer's messages and exit status. */
+/* load.c: the one place that turns reader failures into the analyzer's messages (held for the
+ * command to say, failure.h) and error codes. */
 #include "analyze/support/load.h"
 
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/support/progress.h"
 
 #include <string.h>
@@ -20,8 +21,8 @@ int gt_load_open(struct gt_reader **r, const char *path)
 	char err[512];
 	int rc = gt_reader_open(r, path, err, sizeof err);
 	if (rc != 0)
-		return gt_error("cannot open trace '%s': %s", path,
-		                err[0] ? gt_load_reason(err, path) : gt_strerror(rc));
+		return gt_fail(rc, "cannot open trace '%s': %s", path,
+		               err[0] ? gt_load_reason(err, path) : gt_strerror(rc));
 	return 0;
 }
 
@@ -34,24 +35,24 @@ static int stream(struct gt_reader *r, gt_record_fn fn, void *ctx, int warn)
 		gt_progress_tick(r);
 		int stop = fn ? fn(ctx, r, &ev) : 0;
 		if (stop)
-			return gt_error("cannot read trace '%s': %s", path, gt_strerror(stop));
+			return gt_fail(stop, "cannot read trace '%s': %s", path, gt_strerror(stop));
 	}
 	if (rc < 0) {
 		const char *msg = gt_reader_error(r);
-		return gt_error("cannot read trace '%s': %s", path,
-		                msg[0] ? gt_load_reason(msg, path) : gt_strerror(rc));
+		return gt_fail(rc, "cannot read trace '%s': %s", path,
+		               msg[0] ? gt_load_reason(msg, path) : gt_strerror(rc));
 	}
 	struct gt_tail t;
 	gt_reader_tail(r, &t);
 	if (warn && !t.complete) {
 		if (t.lost_bytes)
-			gt_warn("%s ends early: %llu bytes of an incomplete chunk lost; the recording process "
-			        "did not close the trace",
-			        path, (unsigned long long)t.lost_bytes);
+			gt_fail_warn("%s ends early: %llu bytes of an incomplete chunk lost; the recording "
+			             "process did not close the trace",
+			             path, (unsigned long long)t.lost_bytes);
 		else
-			gt_warn("%s ends early: no END record after its last complete chunk; the recording "
-			        "process did not close the trace",
-			        path);
+			gt_fail_warn("%s ends early: no END record after its last complete chunk; the "
+			             "recording process did not close the trace",
+			             path);
 	}
 	return 0;
 }

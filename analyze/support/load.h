@@ -1,10 +1,11 @@
-/* load.h: how every subcommand reads a trace: open, stream each record to a callback, report.
+/* load.h: how every subcommand reads a trace: open, stream each record to a callback, say what failed.
  *
- * Failures become one line in the analyzer's voice and exit status 2:
+ * A failure comes back as the reader's error code with one line held in the analyzer's words
+ * (failure.h), which the command says and exits 2 for:
  *     gpuanalyze: cannot open trace 'x.gtrace': not a gputrace file (bad file magic at byte 0)
  *     gpuanalyze: cannot read trace 'x.gtrace': bad chunk checksum (... at byte 4096)
  * A trace whose recording process died (no END record) is read up to its last complete chunk, and
- * a warning says so before the subcommand goes on:
+ * a warning is held saying so; the subcommand goes on:
  *     gpuanalyze: warning: x.gtrace ends early: 812 bytes of an incomplete chunk lost; the
  *     recording process did not close the trace
  */
@@ -14,13 +15,14 @@
 #include "gputrace.h"
 
 /* Called for every record in file order. Return 0 to go on, or a negative GT_ERR_* to stop (the
- * loader reports it). r is there for lookups (gt_reader_string, gt_reader_device, ...). */
+ * loader holds "cannot read trace" with it). r is there for lookups (gt_reader_string, ...). */
 typedef int (*gt_record_fn)(void *ctx, const struct gt_reader *r, const struct gt_event *ev);
 
-/* 0, or GT_EXIT_USAGE after reporting why path cannot be opened. */
+/* 0, or the reader's negative GT_ERR_* with why path cannot be opened held. */
 int gt_load_open(struct gt_reader **r, const char *path);
-/* Streams from the reader's position to the end: 0, or GT_EXIT_USAGE after reporting. Warns when
- * the trace ends early. The reader stays open for lookups; the caller closes it. */
+/* Streams from the reader's position to the end: 0, or a negative GT_ERR_* with the failure held.
+ * Holds a warning when the trace ends early. The reader stays open for lookups; the caller closes
+ * it. */
 int gt_load_stream(struct gt_reader *r, gt_record_fn fn, void *ctx);
 /* The same without the warning about the trace's end, for a pass that another will repeat. */
 int gt_load_stream_nowarn(struct gt_reader *r, gt_record_fn fn, void *ctx);

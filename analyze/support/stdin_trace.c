@@ -1,7 +1,8 @@
 /* stdin_trace.c: standard input as a trace path that can be opened again (stdin_trace.h). */
 #include "analyze/support/stdin_trace.h"
 
-#include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
+#include "gputrace.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,12 +13,12 @@
 
 static char path[64];
 
-/* Copies all of fd 0 into a new memory file; its descriptor, or -1 after reporting. */
+/* Copies all of fd 0 into a new memory file; its descriptor, or -1 with the failure held. */
 static int copy_to_memfd(void)
 {
 	int fd = memfd_create("gpuanalyze-stdin", MFD_CLOEXEC);
 	if (fd < 0) {
-		gt_error("cannot hold standard input in memory: %s", strerror(errno));
+		gt_fail(GT_ERR_NOMEM, "cannot hold standard input in memory: %s", strerror(errno));
 		return -1;
 	}
 	static char buf[1 << 16];
@@ -28,7 +29,7 @@ static int copy_to_memfd(void)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			gt_error("cannot read standard input: %s", strerror(errno));
+			gt_fail(GT_ERR_IO, "cannot read standard input: %s", strerror(errno));
 			break;
 		}
 		for (ssize_t done = 0; done < n;) {
@@ -36,7 +37,8 @@ static int copy_to_memfd(void)
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w <= 0) {
-				gt_error("cannot hold standard input in memory: %s", w < 0 ? strerror(errno) : "short write");
+				gt_fail(GT_ERR_NOMEM, "cannot hold standard input in memory: %s",
+				        w < 0 ? strerror(errno) : "short write");
 				close(fd);
 				return -1;
 			}
@@ -53,11 +55,11 @@ const char *gt_stdin_trace_path(void)
 		return path;
 	struct stat st;
 	if (fstat(0, &st) != 0) {
-		gt_error("cannot read a trace from standard input ('-'): %s", strerror(errno));
+		gt_fail(GT_ERR_IO, "cannot read a trace from standard input ('-'): %s", strerror(errno));
 		return NULL;
 	}
 	if (isatty(0)) {
-		gt_error("standard input is a terminal: pipe a trace into '-' or name the file");
+		gt_fail(GT_ERR_ARG, "standard input is a terminal: pipe a trace into '-' or name the file");
 		return NULL;
 	}
 	if (S_ISREG(st.st_mode)) {

@@ -10,8 +10,9 @@
 #ifndef GT_STDIN_TRACE_H
 #define GT_STDIN_TRACE_H
 
-/* The path to open for `-`, made on the first call (a second call returns the same). NULL after one
- * line saying why (standard input is a terminal or closed, out of memory, a read error). */
+/* The path to open for `-`, made on the first call (a second call returns the same). NULL with one
+ * line held saying why (failure.h: standard input is a terminal or closed, out of memory, a read
+ * error). */
 const char *gt_stdin_trace_path(void);
 
 #endif

@@ -8,6 +8,9 @@
 #   analyze/  traces/, common/ and analyze/ (never cupti/, preload/, nor a CUDA/CUPTI header);
 #             inside it output/ < support/ < shadow/ < engines/ < commands/: each uses only those
 #             before it
+#   engines   analyze/engines/ and analyze/shadow/ never speak: no #include of analyze/support/diag.h,
+#             no call of gt_error, gt_warn or gt_diag_*, no stdout or stderr (outside comments and
+#             strings); they return error codes and hold their words with failure.h's gt_fail
 #   launcher  its sources (LAUNCHER_SRCS, LAUNCHER_SHARED of preload/module.mk) reach no CUDA/CUPTI
 #             header, directly or through project headers followed transitively, and compile with
 #             -I. -Itraces alone (no CUDA include path)
@@ -117,6 +120,50 @@ check_folder analyze/output "analyze/output traces common" 1 0
 check_folder analyze/support "analyze/support analyze/output traces common" 1 0
 check_folder analyze/shadow "analyze/shadow analyze/support analyze/output traces common" 1 0
 check_folder analyze/engines "analyze/engines analyze/shadow analyze/support analyze/output traces common" 1 0
+
+# --- engines never speak: they return an error code and hold their words (failure.h) -----------
+# code FILE: the file with its comments, strings and character constants blanked, lines kept.
+code() {
+	awk '{
+		out = ""; n = length($0); i = 1
+		while (i <= n) {
+			c = substr($0, i, 1); d = substr($0, i, 2)
+			if (incomment) { if (d == "*/") { incomment = 0; i += 2 } else i++; continue }
+			if (d == "/*") { incomment = 1; i += 2; out = out " "; continue }
+			if (d == "//") break
+			if (c == "\"" || c == "\047") {
+				q = c; i++
+				while (i <= n && substr($0, i, 1) != q) i += (substr($0, i, 1) == "\\") ? 2 : 1
+				i++; out = out q q; continue
+			}
+			out = out c; i++
+		}
+		print out
+	}' "$1"
+}
+bad=0 n=0
+for f in $(find analyze/engines analyze/shadow -name '*.[ch]' | sort); do
+	n=$((n + 1))
+	list=$(includes "$f")
+	while IFS=: read -r g l k name; do
+		[ -n "$g" ] || continue
+		r=
+		[ "$k" = q ] && resolve "$g" "$name"
+		include_line "$k" "$name"
+		[ "$r" = analyze/support/diag.h ] &&
+			offence "$g:$l: $inc: an engine prints nothing; it holds its words with gt_fail (analyze/support/failure.h)"
+	done <<EOF
+$list
+EOF
+	hits=$(code "$f" | grep -n -E '(^|[^A-Za-z0-9_])(gt_error|gt_warn|gt_diag_[a-z_]*)[[:space:]]*\(|(^|[^A-Za-z0-9_])std(out|err)([^A-Za-z0-9_]|$)')
+	while IFS=: read -r l text; do
+		[ -n "$l" ] || continue
+		offence "$f:$l: $(sed -n "${l}s/^[[:space:]]*//p" "$f"): an engine prints nothing; it holds its words with gt_fail (analyze/support/failure.h)"
+	done <<EOF
+$hits
+EOF
+done
+rule_end "analyze/engines/ and analyze/shadow/ never speak: no diag.h, gt_error, gt_warn, gt_diag_*, stdout or stderr ($n files)"
 
 # --- the launcher: no CUDA/CUPTI header, followed through the project's headers ---------------
 # Its sources and the CUDA include folders, as the build has them (make evaluates the Makefile and

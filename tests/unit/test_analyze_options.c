@@ -1,5 +1,6 @@
 /* test_analyze_options.c: the shared command-line pieces: option parsing and its errors, the
- * synopsis it generates, --kernel's two-name match, demangling, the one voice of diagnostics, and
+ * synopsis it generates, --kernel's two-name match, demangling, the one voice of diagnostics (what
+ * engines hold included), and
  * the exit statuses of usage errors (2, never 1). Percentages carry their unit: "5%" is 0.05, and a
  * bare number is refused with a line that says how to write it.
  */
@@ -315,6 +316,37 @@ static void test_diag_voice(void **state)
 	                                 "gpuanalyze: warning: y.gtrace ends early\n");
 }
 
+/* What an engine holds (failure.h) is said by the command layer in the same voice, escaped when it
+ * was held, before the command's own next message and in the order it was held; a pass's messages
+ * can be forgotten back to a mark. */
+static void test_held_failure(void **state)
+{
+	(void)state;
+	assert_false(gt_failed());
+	gt_fail_warn("%s ends early", "a.gtrace");
+	assert_false(gt_failed());
+	size_t mark = gt_fail_mark();
+	gt_fail_warn("forgotten");
+	assert_int_equal(gt_fail(GT_ERR_ARG, "forgotten too"), GT_ERR_ARG);
+	assert_true(gt_failed());
+	gt_fail_forget(mark);
+	assert_false(gt_failed());
+	char evil[] = "b\033[31m\n.gtrace";
+	assert_int_equal(gt_fail(GT_ERR_IO, "cannot open trace '%s': %s", evil, "gone"), GT_ERR_IO);
+	assert_true(gt_failed());
+	gt_fail_warn("after the failure");
+	assert_string_equal(diag_text(), ""); /* held, not said */
+	gt_warn("the command's own");
+	assert_false(gt_failed());
+	const char *d = diag_text();
+	assert_string_equal(d, "gpuanalyze: warning: a.gtrace ends early\n"
+	                       "gpuanalyze: cannot open trace 'b\\x1b[31m\\n.gtrace': gone\n"
+	                       "gpuanalyze: warning: after the failure\n"
+	                       "gpuanalyze: warning: the command's own\n");
+	gt_diag_flush(); /* nothing held: nothing said */
+	assert_string_equal(diag_text(), d);
+}
+
 /* Subcommands report usage errors with status 2 and print nothing on standard output. */
 static void test_commands_usage_status(void **state)
 {
@@ -393,6 +425,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_demangle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diag_voice, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_held_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_commands_usage_status, setup, teardown),
 		cmocka_unit_test(test_parse_time),
 		cmocka_unit_test_setup_teardown(test_dashdash_groups, setup, teardown),
