@@ -8,6 +8,7 @@
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "analyze/engines/export.h"
 #include "analyze/engines/export_sqlite.h"
 #include "gputrace.h"
@@ -37,8 +38,9 @@ struct job {
 	int quiet;
 };
 
-/* gt_cmd_printer: the timeline. A write error is left to the output's close, which reports it
- * with its cause; any other failure is reported here, in export's words. */
+/* gt_cmd_printer: the timeline. The engine's words for an input error are held (failure.h) and
+ * said by the runner; a write error is left to the output's close, which reports it with its
+ * cause; any other failure is reported here, in export's words. */
 static int print(FILE *out, struct gt_json *j, void *ctx)
 {
 	(void)j; /* export.c writes its own JSON */
@@ -47,6 +49,8 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 	struct gt_export_result res;
 	int rc = gt_export_run_files(x->files, (size_t)x->nfiles, out, x->o, &res);
 	gt_progress_done();
+	if (rc < 0 && gt_failed())
+		return rc; /* gt_cmd_print says the held words and exits 2 */
 	if (rc == GT_ERR_IO)
 		rc = 0; /* gt_output_close reports the write error with its cause */
 	else if (rc < 0)

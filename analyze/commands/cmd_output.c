@@ -1,9 +1,10 @@
 /* cmd_output.c: a subcommand's run, from its argv to its output's close (see cmd_output.h for why
  * it is here). The cmd_<name>() entries live in each command's own file (GT_COMMAND_ENTRY).
  *
- * The order is the one the subcommands always had: the printer's failure is reported before the
+ * The order is the one the subcommands always had: the filler's failure is reported before the
  * output is closed, so a message about a short output comes after the message that explains it.
- * The JSON members after it are the ones every command writes alike (cmd_output.h).
+ * The facts after it are the ones every command's document states alike (cmd_output.h); in the
+ * JSON formats they are written by the JSON calls below, on the document's writer.
  */
 #include "analyze/commands/cmd_output.h"
 
@@ -95,14 +96,15 @@ int gt_cmd_render(const struct gt_cmd_call *call, enum gt_format fmt, gt_cmd_fil
 	return rc ? rc : crc;
 }
 
-void gt_cmd_json_head(struct gt_json *j, const char *command)
+/* The facts every command's JSON states the same way, one copy each. */
+static void json_head(struct gt_json *j, const char *command)
 {
 	gt_json_object_begin(j);
 	gt_json_key_str(j, "command", command);
 	gt_json_key_str(j, "version", GT_VERSION);
 }
 
-void gt_cmd_json_trace(struct gt_json *j, const char *path, int complete, uint64_t lost_bytes,
+static void json_trace(struct gt_json *j, const char *path, int complete, uint64_t lost_bytes,
                        int synthetic)
 {
 	gt_json_key_object(j, "trace");
@@ -110,7 +112,7 @@ void gt_cmd_json_trace(struct gt_json *j, const char *path, int complete, uint64
 	gt_json_trace_state(j, complete, lost_bytes, synthetic);
 }
 
-void gt_cmd_json_bad_times(struct gt_json *j, uint64_t kernels, uint64_t memcpys, uint64_t memsets)
+static void json_bad_times(struct gt_json *j, uint64_t kernels, uint64_t memcpys, uint64_t memsets)
 {
 	gt_json_key_object(j, "excluded_bad_times");
 	gt_json_key_u64(j, "kernels", kernels);
@@ -119,7 +121,7 @@ void gt_cmd_json_bad_times(struct gt_json *j, uint64_t kernels, uint64_t memcpys
 	gt_json_object_end(j);
 }
 
-void gt_cmd_json_statistics(struct gt_json *j, int mad_scale)
+static void json_statistics(struct gt_json *j, int mad_scale)
 {
 	gt_json_key_object(j, "statistics");
 	gt_json_key_str(j, "percentiles", GT_PERCENTILE_RULE);
@@ -127,48 +129,32 @@ void gt_cmd_json_statistics(struct gt_json *j, int mad_scale)
 		gt_json_key_num(j, "mad_scale", GT_MAD_SCALE);
 }
 
-void gt_cmd_note_synthetic(FILE *out, enum gt_format fmt, const char *path, const char *synthetic)
-{
-	if (synthetic)
-		gt_out_note(out, fmt, "NOTE: %s is SYNTHETIC (META trace.synthetic = \"%s\"): written by a program, "
-		            "not recorded on a GPU", path, synthetic);
-}
-
-void gt_cmd_note_incomplete(FILE *out, enum gt_format fmt, const char *path, int complete,
-                            uint64_t lost_bytes)
-{
-	if (!complete)
-		gt_out_note(out, fmt, "NOTE: %s ends early (%llu bytes of an incomplete chunk lost): its last "
-		            "records are missing", path, (unsigned long long)lost_bytes);
-}
-
-/* The facts of a document are written by the same JSON calls, on the document's writer. */
 void gt_cmd_doc_head(struct gt_doc *d, const char *command)
 {
 	struct gt_json *j = gt_doc_json(d);
 	if (j)
-		gt_cmd_json_head(j, command);
+		json_head(j, command);
 }
 
 void gt_cmd_doc_trace(struct gt_doc *d, const char *path, int complete, uint64_t lost_bytes, int synthetic)
 {
 	struct gt_json *j = gt_doc_json(d);
 	if (j)
-		gt_cmd_json_trace(j, path, complete, lost_bytes, synthetic);
+		json_trace(j, path, complete, lost_bytes, synthetic);
 }
 
 void gt_cmd_doc_bad_times(struct gt_doc *d, uint64_t kernels, uint64_t memcpys, uint64_t memsets)
 {
 	struct gt_json *j = gt_doc_json(d);
 	if (j)
-		gt_cmd_json_bad_times(j, kernels, memcpys, memsets);
+		json_bad_times(j, kernels, memcpys, memsets);
 }
 
 void gt_cmd_doc_statistics(struct gt_doc *d, int mad_scale)
 {
 	struct gt_json *j = gt_doc_json(d);
 	if (j)
-		gt_cmd_json_statistics(j, mad_scale);
+		json_statistics(j, mad_scale);
 }
 
 void gt_cmd_doc_synthetic(struct gt_doc *d, const char *path, const char *synthetic)

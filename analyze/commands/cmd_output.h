@@ -1,15 +1,18 @@
 /* cmd_output.h: one place that owns a subcommand's run and its output: the options with -o, the
- * output (the file -o names, or standard output), the printer's failure message, closing and the
- * write errors found only then.
+ * output (the file -o names, or standard output), the document in the --format chosen, the
+ * filler's failure message, closing and the write errors found only then.
  *
  * Why it exists: every subcommand used to repeat the same lines (an option table ending in -o,
- * the usage, the parse; then open the file named by -o, start a JSON writer on it, print, turn a
- * printer's error into "COMMAND: cannot print: REASON", flush and close, check for a write error,
- * pick the exit status). A copy that forgot the close check would have reported a truncated
- * output as a success; here there is one copy to get right. gt_command_run() (commands.h) parses,
- * the command's run computes and hands its printer to gt_cmd_print().
- * The facts that every command's JSON states (its head, the trace's state, the records left out,
- * the percentile rule) are written here too, by one function each.
+ * the usage, the parse; then open the file named by -o, start a JSON writer on it, print each
+ * format by hand, turn a printer's error into "COMMAND: cannot print: REASON", flush and close,
+ * check for a write error, pick the exit status). A copy that forgot the close check would have
+ * reported a truncated output as a success; here there is one copy to get right.
+ * gt_command_run() (commands.h) parses, the command's run computes and hands a filler to
+ * gt_cmd_render(), which states what was found in a document (output/doc.h) that a renderer
+ * writes. export alone writes file formats of other tools (Chrome trace JSON, CSV, SQLite), which
+ * are not documents: it hands a printer to gt_cmd_print(). The facts that every command's
+ * document states (its head, the trace's state, the records left out, the percentile rule, the
+ * notes on a trace) are written here too, by one function each.
  */
 #ifndef GT_CMD_OUTPUT_H
 #define GT_CMD_OUTPUT_H
@@ -47,39 +50,26 @@ typedef int (*gt_cmd_filler)(struct gt_doc *d, void *ctx);
  * Returns the exit status as gt_cmd_print does. */
 int gt_cmd_render(const struct gt_cmd_call *call, enum gt_format fmt, gt_cmd_filler fill, void *ctx);
 
-/* ---- the notes every command's text and Markdown give on a trace ------------------------------
- * Written by gt_out_note (nothing in JSON or CSV, which carry the same facts as fields). */
-
-/* "NOTE: PATH is SYNTHETIC (...)": a trace written by a program; nothing when synthetic is NULL. */
-void gt_cmd_note_synthetic(FILE *out, enum gt_format fmt, const char *path, const char *synthetic);
-/* "NOTE: PATH ends early (...)": a trace without its END record; nothing when it is complete. */
-void gt_cmd_note_incomplete(FILE *out, enum gt_format fmt, const char *path, int complete,
-                            uint64_t lost_bytes);
-/* The same two notes in a document. */
-void gt_cmd_doc_synthetic(struct gt_doc *d, const char *path, const char *synthetic);
-void gt_cmd_doc_incomplete(struct gt_doc *d, const char *path, int complete, uint64_t lost_bytes);
-
-/* ---- the facts every command's JSON states the same way -------------------------------------
+/* ---- the facts every command's document states the same way ------------------------------
  * One copy each, so that a command cannot spell one of them differently from the others. */
 
 /* The percentile rule of common/stats.h, as the JSON "statistics" objects name it. */
 #define GT_PERCENTILE_RULE "numpy default 'linear' (Hyndman-Fan 7)"
 
-/* Opens the document's object and writes its first members: "command": COMMAND, "version". */
-void gt_cmd_json_head(struct gt_json *j, const char *command);
+/* The document's head: "command": COMMAND, "version" (JSON formats only, as the next three). */
+void gt_cmd_doc_head(struct gt_doc *d, const char *command);
 /* Opens the member "trace": an object holding "path" and the trace's state (gt_json_trace_state);
  * the caller adds what else it knows of the trace and closes the object. */
-void gt_cmd_json_trace(struct gt_json *j, const char *path, int complete, uint64_t lost_bytes,
-                       int synthetic);
+void gt_cmd_doc_trace(struct gt_doc *d, const char *path, int complete, uint64_t lost_bytes, int synthetic);
 /* The member "excluded_bad_times": the records left out for a start after their end (or no time). */
-void gt_cmd_json_bad_times(struct gt_json *j, uint64_t kernels, uint64_t memcpys, uint64_t memsets);
+void gt_cmd_doc_bad_times(struct gt_doc *d, uint64_t kernels, uint64_t memcpys, uint64_t memsets);
 /* Opens the member "statistics" with the percentile rule and, when mad_scale, the MAD scale; the
  * caller adds its own rules and closes the object. */
-void gt_cmd_json_statistics(struct gt_json *j, int mad_scale);
-/* The same four as facts of a document (nothing in a format without facts). */
-void gt_cmd_doc_head(struct gt_doc *d, const char *command);
-void gt_cmd_doc_trace(struct gt_doc *d, const char *path, int complete, uint64_t lost_bytes, int synthetic);
-void gt_cmd_doc_bad_times(struct gt_doc *d, uint64_t kernels, uint64_t memcpys, uint64_t memsets);
 void gt_cmd_doc_statistics(struct gt_doc *d, int mad_scale);
+/* The notes every command's text and Markdown give on a trace (nothing in JSON or CSV, which
+ * carry the same facts as fields): "NOTE: PATH is SYNTHETIC (...)", a trace written by a program,
+ * nothing when synthetic is NULL; "NOTE: PATH ends early (...)", nothing when it is complete. */
+void gt_cmd_doc_synthetic(struct gt_doc *d, const char *path, const char *synthetic);
+void gt_cmd_doc_incomplete(struct gt_doc *d, const char *path, int complete, uint64_t lost_bytes);
 
 #endif

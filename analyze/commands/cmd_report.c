@@ -1,6 +1,7 @@
 /* cmd_report.c: `gpuanalyze report FILE`: the benchmark report (Markdown) with its figures.
  *
- * Options only; report.c writes. With -o REPORT.md the figures go beside it as REPORT-kernels.svg
+ * Options only; report.c computes, report_doc.c fills the document and report_figures.c draws
+ * the figures (report_doc.h). With -o REPORT.md the figures go beside it as REPORT-kernels.svg
  * and REPORT-split.svg and the report links them by those relative names; on standard output,
  * and where -o names something other than a regular file (/dev/stdout, a FIFO, a device node, a
  * symbolic link), there is no place for figures: one warning line, and the report says so. The exit status is that of a document:
@@ -9,9 +10,11 @@
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
+#include "analyze/support/failure.h"
 #include "gputrace.h"
 #include "analyze/support/options.h"
 #include "analyze/support/progress.h"
+#include "analyze/commands/report_doc.h"
 #include "analyze/engines/report.h"
 
 #include <string.h>
@@ -21,19 +24,22 @@
 struct job {
 	const char *path;
 	const struct gt_report_options *o;
+	const struct gt_report_figure_options *fo;
 	int quiet;
 };
 
-/* gt_cmd_printer: the report. A write error is left to the output's close, which reports it with
- * its cause; any other failure is reported here, in report's words. */
-static int print(FILE *out, struct gt_json *j, void *ctx)
+/* gt_cmd_filler: the report. The engines' words for an input error are held (failure.h) and said
+ * by the runner; a write error is left to the output's close, which reports it with its cause;
+ * any other failure is reported here, in report's words. */
+static int fill(struct gt_doc *d, void *ctx)
 {
-	(void)j; /* the report is Markdown */
 	const struct job *x = ctx;
 	struct gt_report_result res;
 	gt_progress_start("report", x->quiet);
-	int rc = gt_report_write(out, x->path, x->o, &res);
+	int rc = gt_report_doc(d, x->path, x->o, x->fo, &res);
 	gt_progress_done();
+	if (rc < 0 && gt_failed())
+		return rc; /* gt_cmd_render says the held words and exits 2 */
 	if (rc == GT_ERR_IO)
 		rc = 0; /* gt_output_close reports it with its cause */
 	else if (rc < 0)
@@ -42,6 +48,7 @@ static int print(FILE *out, struct gt_json *j, void *ctx)
 }
 
 static struct gt_report_options opt;
+static struct gt_report_figure_options fig;
 static uint64_t top, seed;
 static int quiet;
 
@@ -65,6 +72,7 @@ static const struct gt_option options[] = {
 static void reset(void)
 {
 	gt_report_options_default(&opt);
+	memset(&fig, 0, sizeof fig);
 	top = opt.top;
 	seed = opt.diff.seed;
 	quiet = 0;
@@ -83,7 +91,7 @@ static int run(const struct gt_cmd_call *call)
 		/* /dev/stdout, a FIFO, a device node, a symbolic link: the report goes there, but there
 		 * is no folder of the user's beside it for REPORT-kernels.svg (/dev-kernels.svg...). */
 		gt_warn("report: '%s' is not a regular file: no figures are written beside it", out_path);
-		opt.no_figures = "the report's -o path is not a regular file, and figures go only beside one";
+		fig.no_figures = "the report's -o path is not a regular file, and figures go only beside one";
 		to_file = 0;
 	}
 	if (to_file) {
@@ -95,10 +103,10 @@ static int run(const struct gt_cmd_call *call)
 			prefix[n - 3] = '\0';
 		const char *slash = strrchr(prefix, '/');
 		snprintf(link, sizeof link, "%s", slash ? slash + 1 : prefix);
-		opt.figures = prefix;
-		opt.link_prefix = link;
+		fig.prefix = prefix;
+		fig.link_prefix = link;
 	}
-	return gt_cmd_print(call, print, &(struct job){ call->files[0], &opt, quiet });
+	return gt_cmd_render(call, GT_FMT_MD, fill, &(struct job){ call->files[0], &opt, &fig, quiet });
 }
 
 const struct gt_command gt_cmd_report = {

@@ -165,7 +165,7 @@ done:
 	return rc;
 }
 
-static int export_files(char *const *paths, size_t n, FILE *out, const struct gt_export_options *o,
+int gt_export_run_files(char *const *paths, size_t n, FILE *out, const struct gt_export_options *o,
                         struct gt_export_result *res)
 {
 	memset(res, 0, sizeof *res);
@@ -222,16 +222,6 @@ static int export_files(char *const *paths, size_t n, FILE *out, const struct gt
 	gt_xfiles_release(files, n);
 	free(files);
 	return rc;
-}
-
-/* A failure whose words are held (failure.h) comes back as GT_ERR_IO, the code that a write error
- * on out has too: the caller has nothing to add to either (export's printer leaves GT_ERR_IO to the
- * output's close, and the runner says the held words). */
-int gt_export_run_files(char *const *paths, size_t n, FILE *out, const struct gt_export_options *o,
-                        struct gt_export_result *res)
-{
-	int rc = export_files(paths, n, out, o, res);
-	return rc < 0 && gt_failed() ? GT_ERR_IO : rc;
 }
 
 int gt_export_run(const char *path, FILE *out, const struct gt_export_options *o, struct gt_export_result *res)

@@ -86,10 +86,9 @@ struct gt_export_result {
 int gt_export_run_files(char *const *paths, size_t n, FILE *out, const struct gt_export_options *o,
                         struct gt_export_result *res);
 
-/* Exports the trace at path to out. 0; GT_ERR_IO when out failed, or with the failure held
- * (failure.h: an unreadable trace, load.h); GT_ERR_NOMEM or GT_ERR_TOO_LARGE (more than 2^32
- * slices), nothing held. GT_ERR_IO stands for a held failure's code so that the caller, which adds
- * nothing to a write error either, need not ask gt_failed(). */
+/* Exports the trace at path to out. 0; or a negative GT_ERR_*: with the failure's words held
+ * (failure.h) for an unreadable trace (load.h); GT_ERR_IO (out failed), GT_ERR_NOMEM or
+ * GT_ERR_TOO_LARGE (more than 2^32 slices) without them. */
 int gt_export_run(const char *path, FILE *out, const struct gt_export_options *o, struct gt_export_result *res);
 
 #endif

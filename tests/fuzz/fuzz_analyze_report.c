@@ -1,5 +1,5 @@
-/* fuzz_analyze_report.c: `gpuanalyze report` on hostile traces: the engine (report.h) writing the
- * Markdown report to /dev/null, alone or against a baseline (the input split at "GTSECOND": the
+/* fuzz_analyze_report.c: `gpuanalyze report` on hostile traces: the engine (report.h) and its
+ * writer (report_doc.h) filling the Markdown report on /dev/null, alone or against a baseline (the input split at "GTSECOND": the
  * trace, then the baseline), without a shadow library (no code is loaded), with figures into a
  * scratch folder; then the subcommand (fa_pick chooses per input).
  *
@@ -7,6 +7,7 @@
  */
 #include "fuzz_analyze.h"
 
+#include "analyze/commands/report_doc.h"
 #include "analyze/engines/report.h"
 
 #include <stdlib.h>
@@ -39,11 +40,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.baseline = base;
 	o.diff.resamples = 20;
 	o.warmup = v;
-	o.figures = v == 2 ? figs : NULL;
-	o.link_prefix = v == 2 ? "R" : NULL;
+	struct gt_report_figure_options fo = { v == 2 ? figs : NULL, v == 2 ? "R" : NULL, NULL };
 	struct gt_report_result res;
 	memset(&res, 0, sizeof res);
-	gt_report_write(null, path, &o, &res);
+	struct gt_doc *d = gt_doc_open(GT_FMT_MD, null);
+	if (!d)
+		fa_die("gt_doc_open");
+	gt_report_doc(d, path, &o, &fo, &res);
+	gt_doc_close(d);
 	fflush(null);
 	if (base)
 		fa_cmd(cmd_report, (const char *const[]){ "report", "--baseline", base, "--seed", "3", path, NULL });

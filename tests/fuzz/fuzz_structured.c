@@ -53,6 +53,7 @@
 #include "analyze/engines/info.h"
 #include "analyze/support/load.h"
 #include "analyze/engines/ranks.h"
+#include "analyze/commands/report_doc.h"
 #include "analyze/engines/report.h"
 #include "analyze/shadow/shadow.h"
 #include "analyze/engines/split.h"
@@ -820,9 +821,14 @@ static void engine(enum engine e, const char *a, const char *b, unsigned v, FILE
 		rep.baseline = (v & 4) ? b : NULL;
 		rep.diff.resamples = 20;
 		rep.warmup = v & 1;
+		struct gt_report_figure_options fo = { NULL, NULL, NULL };
 		struct gt_report_result res;
 		memset(&res, 0, sizeof res);
-		gt_report_write(null, a, &rep, &res);
+		struct gt_doc *d = gt_doc_open(GT_FMT_MD, null);
+		if (d) {
+			gt_report_doc(d, a, &rep, &fo, &res);
+			gt_doc_close(d);
+		}
 		fflush(null);
 		break;
 	}

@@ -1,4 +1,5 @@
-/* test_analyze_report.c: `gpuanalyze report` (analyze/engines/report.c) and its figures (analyze/output/svg.c), on
+/* test_analyze_report.c: `gpuanalyze report` (analyze/engines/report.c computing, analyze/commands/report_*.c
+ * writing) and its figures (analyze/output/svg.c), on
  * traces built through the writer API.
  *
  * The figures: every launch a dot (or 400 at evenly spaced ranks), names escaped, an axis that fits
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "analyze/commands/commands.h"
+#include "analyze/commands/report_doc.h"
 #include "analyze/support/diag.h"
 #include "analyze/engines/report.h"
 #include "analyze/output/svg.h"
@@ -176,13 +178,18 @@ static char *trace(const char *tag, double kernel_ns, int clocks)
 struct run_args {
 	const char *path;
 	struct gt_report_options o;
+	struct gt_report_figure_options fo;
 	struct gt_report_result res;
 };
 
 static int run_report(FILE *f, void *a)
 {
 	struct run_args *r = a;
-	return gt_report_write(f, r->path, &r->o, &r->res);
+	struct gt_doc *d = gt_doc_open(GT_FMT_MD, f);
+	assert_non_null(d);
+	int rc = gt_report_doc(d, r->path, &r->o, &r->fo, &r->res);
+	assert_int_equal(gt_doc_close(d), 0);
+	return rc;
 }
 
 static void test_report(void **state)
@@ -193,8 +200,8 @@ static void test_report(void **state)
 	struct run_args a = { .path = p };
 	gt_report_options_default(&a.o);
 	a.o.warmup = 2;
-	a.o.figures = fig;
-	a.o.link_prefix = "REPORT";
+	a.fo.prefix = fig;
+	a.fo.link_prefix = "REPORT";
 	char *md = to_string(run_report, &a, 0);
 	/* The seeds' headings, in order. */
 	const char *h[] = { "\n## Hardware\n", "\n## Toolkit\n", "\n## Clock state\n", "\n## Sizes\n", "\n## Method\n",
@@ -289,8 +296,8 @@ static void test_report_figure_labels_and_axis(void **state)
 	char *fig = temp("labelsfig");
 	struct run_args r = { .path = p };
 	gt_report_options_default(&r.o);
-	r.o.figures = fig;
-	r.o.link_prefix = "REPORT";
+	r.fo.prefix = fig;
+	r.fo.link_prefix = "REPORT";
 	free(to_string(run_report, &r, 0));
 	char file[1024];
 	snprintf(file, sizeof file, "%s-kernels.svg", fig);

@@ -1,0 +1,169 @@
+/* report_figures.c: the report's two SVG figures (report_doc.h), written beside the report
+ * through svg.h: REPORT-kernels.svg, each top kernel's GPU duration per launch; REPORT-split.svg,
+ * each unit's wall time as GPU kernels, other GPU work and GPU idle. Each figure replaces only a
+ * regular file (open_figure). Where there is no place for them, a note for the report says why.
+ */
+#include "analyze/commands/report_doc.h"
+
+#include "analyze/output/svg.h"
+#include "analyze/support/diag.h"
+#include "gputrace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FIGURE_KERNELS 8
+
+/* Opens a figure for writing, replacing only a regular file: a symbolic link, a FIFO or a device
+ * node at the name is left alone (one line, the report's input-error status). O_NONBLOCK keeps a
+ * FIFO from blocking the open; the file is emptied only once it is known to be a regular one. */
+static FILE *open_figure(const char *file)
+{
+	int fd = open(file, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			gt_error("cannot write '%s': it is a symbolic link, which a figure never replaces", file);
+		else if (errno == ENXIO)
+			gt_error("cannot write '%s': it is a FIFO, which a figure never replaces", file);
+		else
+			gt_error("cannot write '%s': %s", file, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		gt_error("cannot write '%s': it exists and is not a regular file, which a figure never "
+		         "replaces", file);
+		close(fd);
+		return NULL;
+	}
+	FILE *f = NULL;
+	if (ftruncate(fd, 0) != 0 || !(f = fdopen(fd, "w"))) {
+		gt_error("cannot write '%s': %s", file, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
+/* Closes a figure that its writer left with rc; a write error, the writer's or the close's, is
+ * reported with its cause. */
+static int close_figure(FILE *f, int rc, const char *file)
+{
+	if (fclose(f) != 0 && !rc)
+		rc = GT_ERR_IO;
+	if (rc == GT_ERR_IO)
+		rc = gt_error("cannot write '%s': %s", file, strerror(errno));
+	return rc;
+}
+
+/* The top kernels' durations per launch, in us (at most FIGURE_KERNELS of them). */
+static int write_figure_kernels(const struct gt_report *x, const char *file)
+{
+	size_t n = x->ntop < FIGURE_KERNELS ? x->ntop : FIGURE_KERNELS;
+	if (!n)
+		return 0;
+	struct gt_svg_series s[FIGURE_KERNELS];
+	double *vals[FIGURE_KERNELS] = { 0 };
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct gt_kernel_sample *k = x->top[i];
+		if (!(vals[i] = malloc((k->n ? k->n : 1) * sizeof **vals)))
+			rc = GT_ERR_NOMEM;
+		for (size_t j = 0; j < k->n && !rc; j++)
+			vals[i][j] = (double)k->dur[j] / 1e3;
+		s[i] = (struct gt_svg_series){ x->names[i], vals[i], k->n };
+	}
+	if (!rc) {
+		FILE *f = open_figure(file);
+		if (!f) {
+			rc = GT_EXIT_USAGE;
+		} else {
+			rc = gt_svg_durations(f, "GPU duration per launch, top kernels", "us", s, n);
+			rc = close_figure(f, rc, file);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(vals[i]);
+	return rc;
+}
+
+/* Each unit's wall time as three stacked parts, in ms or us; none for fewer than two units. */
+static int write_figure_split(const struct gt_report *x, const char *file)
+{
+	const struct gt_split *s = &x->split;
+	if (s->nunits < 2)
+		return 0;
+	static const struct gt_svg_part parts[3] = {
+		{ "GPU kernels", "#4477aa" },
+		{ "other GPU work", "#ee9944" },
+		{ "GPU idle", "#cccccc" },
+	};
+	double *v = malloc(s->nunits * 3 * sizeof *v);
+	uint64_t *idx = malloc(s->nunits * sizeof *idx);
+	int rc = 0;
+	if (!v || !idx) {
+		rc = GT_ERR_NOMEM;
+		goto out;
+	}
+	double scale = s->st[GT_M_WALL].median >= 1e6 ? 1e6 : 1e3;
+	for (size_t i = 0; i < s->nunits; i++) {
+		const double *m = s->units[i].v;
+		double wall = m[GT_M_WALL], idle = isnan(m[GT_M_IDLE]) ? 0 : m[GT_M_IDLE];
+		double kern = isnan(m[GT_M_KERNEL]) ? 0 : m[GT_M_KERNEL];
+		double busy = fmax(wall - idle, 0);
+		v[3 * i] = kern / scale;
+		v[3 * i + 1] = fmax(busy - kern, 0) / scale;
+		v[3 * i + 2] = idle / scale;
+		idx[i] = s->units[i].index;
+	}
+	char xl[160], w[160];
+	gt_report_unit_words(s, w, sizeof w);
+	snprintf(xl, sizeof xl, "unit (%.140s), by start", w);
+	FILE *f = open_figure(file);
+	if (!f) {
+		rc = GT_EXIT_USAGE;
+		goto out;
+	}
+	rc = gt_svg_stacked(f, "Where each unit's wall time goes", xl, scale == 1e6 ? "ms" : "us", parts, 3, v,
+	                    s->nunits, idx);
+	rc = close_figure(f, rc, file);
+out:
+	free(v);
+	free(idx);
+	return rc;
+}
+
+int gt_report_figures_write(const struct gt_report *x, const struct gt_report_figure_options *o,
+                            struct gt_report_figures *f)
+{
+	if (!o->prefix) {
+		if (o->no_figures)
+			snprintf(f->note, sizeof f->note, "Figures: not written (%s)", o->no_figures);
+		else
+			snprintf(f->note, sizeof f->note,
+			         "Figures: not written (the report went to standard output; with -o REPORT.md they "
+			         "are written as REPORT-kernels.svg and REPORT-split.svg beside it)");
+		return 0;
+	}
+	char file[1024];
+	const char *link = o->link_prefix ? o->link_prefix : o->prefix;
+	snprintf(file, sizeof file, "%s-kernels.svg", o->prefix);
+	int rc = write_figure_kernels(x, file);
+	if (rc)
+		return rc;
+	if (x->ntop)
+		snprintf(f->kernels, sizeof f->kernels, "%s-kernels.svg", link);
+	if (x->have_split && x->split.nunits >= 2) {
+		snprintf(file, sizeof file, "%s-split.svg", o->prefix);
+		if ((rc = write_figure_split(x, file)) != 0)
+			return rc;
+		snprintf(f->split, sizeof f->split, "%s-split.svg", link);
+	}
+	return 0;
+}
