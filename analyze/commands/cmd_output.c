@@ -51,14 +51,21 @@ static int parse_and_run(const struct gt_command *c, int argc, char **argv)
 }
 
 /* A command starts with nothing held (an engine a test called directly may have left words) and
- * ends here: whatever engines still hold is said before its exit status is known. */
+ * ends here: whatever engines still hold is said before its exit status is known. A run's error
+ * code becomes an exit status here, whatever path it came by: GT_EXIT_USAGE, after the failure's
+ * words when an engine held some during the run (said already or now), else after the code's. */
 int gt_command_run(const struct gt_command *c, int argc, char **argv)
 {
 	gt_diag_flush();
-	int status = explained(parse_and_run(c, argc, argv));
+	size_t failures = gt_fail_count();
+	int status = parse_and_run(c, argc, argv);
+	if (status <= 0 && gt_fail_count() > failures)
+		status = GT_EXIT_USAGE;
 	gt_diag_flush();
 	if (status == GT_ERR_NOMEM)
 		status = gt_error("%s: out of memory", c->name);
+	else if (status < 0)
+		status = gt_error("%s: %s", c->name, gt_strerror(status));
 	return status;
 }
 

@@ -20,7 +20,7 @@ struct held {
 };
 
 static struct held *head, **tail = &head;
-static size_t nheld, nfailures;
+static size_t nheld, nfailures, nsaid_failures;
 
 /* Stands for the messages that could not be held (out of memory); in the queue at most once, and
  * never freed. */
@@ -93,6 +93,8 @@ void gt_fail_warn(const char *fmt, ...)
 
 int gt_failed(void) { return nfailures > 0; }
 
+size_t gt_fail_count(void) { return nsaid_failures + nfailures; }
+
 size_t gt_fail_mark(void) { return nheld; }
 
 /* Unlinks the first held message and returns it. */
@@ -143,6 +145,7 @@ void gt_fail_take(gt_fail_sayer *say, void *ctx)
 {
 	while (head) {
 		struct held *h = pop();
+		nsaid_failures += !h->warning;
 		say(h->warning, h->text, ctx);
 		release(h);
 	}

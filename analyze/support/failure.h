@@ -34,6 +34,11 @@ void gt_fail_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * adds no words of its own to it. */
 int gt_failed(void);
 
+/* Failures held so far, said or not (a forgotten one not counted): a runner that compares the
+ * count before and after a command knows that the command's error code was explained even when
+ * the words were said on the way (gt_failed() is 0 again once they are). */
+size_t gt_fail_count(void);
+
 /* For a pass run again whose messages are wanted only when it fails (ranks' second split pass):
  * the mark before it, and the messages held since the mark forgotten. */
 size_t gt_fail_mark(void);

@@ -347,6 +347,43 @@ static void test_held_failure(void **state)
 	assert_string_equal(diag_text(), d);
 }
 
+/* A command whose run ends in an error code: the runner makes every code an exit status of 2,
+ * with the engine's held words when there were any, though they were said on the way (a warning
+ * of the command's own flushed them), and with the code's words when there were none. */
+static int run_code; /* what fake_run returns */
+static int fake_hold;  /* whether it holds a failure first */
+static int fake_run(const struct gt_cmd_call *call)
+{
+	(void)call;
+	if (fake_hold) {
+		gt_fail(GT_ERR_ARG, "cannot read trace 'x.gtrace': bad");
+		gt_warn("the command's own warning"); /* says the held failure now */
+	}
+	return run_code;
+}
+static const struct gt_command fake = { "fake", "a test command", "", 0, 0, "A test command.", NULL,
+                                        NULL, fake_run };
+
+static void test_runner_error_codes(void **state)
+{
+	(void)state;
+	char *argv[] = { "fake", NULL };
+	fake_hold = 1, run_code = GT_ERR_ARG;
+	assert_int_equal(gt_command_run(&fake, 1, argv), GT_EXIT_USAGE);
+	assert_string_equal(diag_text(), "gpuanalyze: cannot read trace 'x.gtrace': bad\n"
+	                                 "gpuanalyze: warning: the command's own warning\n");
+	fake_hold = 1, run_code = GT_EXIT_OK; /* a held failure is a failure, whatever run says */
+	assert_int_equal(gt_command_run(&fake, 1, argv), GT_EXIT_USAGE);
+	fake_hold = 0, run_code = GT_ERR_IO;
+	size_t before = strlen(diag_text());
+	assert_int_equal(gt_command_run(&fake, 1, argv), GT_EXIT_USAGE);
+	assert_string_equal(diag_text() + before, "gpuanalyze: fake: input/output error\n");
+	fake_hold = 0, run_code = GT_EXIT_OK;
+	before = strlen(diag_text());
+	assert_int_equal(gt_command_run(&fake, 1, argv), GT_EXIT_OK);
+	assert_string_equal(diag_text() + before, "");
+}
+
 /* Subcommands report usage errors with status 2 and print nothing on standard output. */
 static void test_commands_usage_status(void **state)
 {
@@ -426,6 +463,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_demangle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diag_voice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_held_failure, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runner_error_codes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_commands_usage_status, setup, teardown),
 		cmocka_unit_test(test_parse_time),
 		cmocka_unit_test_setup_teardown(test_dashdash_groups, setup, teardown),
