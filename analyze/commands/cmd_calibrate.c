@@ -27,10 +27,9 @@
 
 static int parse_double(const char *opt, const char *s, double lo, double hi, int lo_open, double *out)
 {
-	char *end;
-	errno = 0;
-	double v = s ? strtod(s, &end) : NAN;
-	if (!s || errno || end == s || *end || !isfinite(v) || v > hi || v < lo || (lo_open && v == lo))
+	double v;
+	const char *end;
+	if (gt_parse_number(s, &v, &end) || *end || !isfinite(v) || v > hi || v < lo || (lo_open && v == lo))
 		return gt_error("calibrate: option '%s' wants a number in %s%g, %g], not '%s' (see "
 		                "'gpuanalyze calibrate --help')", opt, lo_open ? "(" : "[", lo, hi, s ? s : "");
 	*out = v;

@@ -1334,22 +1334,13 @@ int gt_findings_finish(struct gt_findings *F, const struct gt_reader *r)
 	return rc;
 }
 
+static int finish_pass(void *F, const struct gt_reader *r) { return gt_findings_finish(F, r); }
+
 int gt_findings_run(struct gt_findings *F, const char *path, const struct gt_findings_options *opt)
 {
 	int rc = gt_findings_begin(F, path, opt, NULL);
-	if (rc) {
-		state_free(F);
-		return rc;
-	}
-	struct gt_reader *r;
-	if ((rc = gt_load_open(&r, path)) != 0) {
-		state_free(F);
-		return rc;
-	}
-	rc = gt_load_stream(r, gt_findings_record, F);
 	if (!rc)
-		rc = gt_findings_finish(F, r);
-	gt_reader_close(r);
+		rc = gt_load_pass(path, gt_findings_record, finish_pass, F);
 	state_free(F);
 	return rc;
 }

@@ -7,6 +7,8 @@
  */
 #include "analyze/engines/peaks.h"
 
+#include "analyze/support/options.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,14 +108,12 @@ static void parse_fields(char *s, struct fields *f)
 	}
 }
 
-static int parse_double(const char *s, double *v)
+/* A positive number and nothing after it. */
+static int parse_positive(const char *s, double *v)
 {
-	if (!s || !*s)
-		return -1;
-	char *end;
-	errno = 0;
-	double d = strtod(s, &end);
-	if (*end || errno || !(d > 0) || d != d)
+	double d;
+	const char *end;
+	if (gt_parse_number(s, &d, &end) || *end || !(d > 0))
 		return -1;
 	*v = d;
 	return 0;
@@ -165,7 +165,7 @@ int gt_peaks_load(struct gt_peaks *pk, const char *path, const char *uuid, char 
 		for (int k = 0; k < GT_PEAK_NKINDS && fl.kind; k++)
 			if (!strcmp(fl.kind, kind_names[k]))
 				kind = k;
-		if (!fl.kind || parse_double(fl.gbps, &gbps)) {
+		if (!fl.kind || parse_positive(fl.gbps, &gbps)) {
 			pk->malformed++;
 			continue;
 		}

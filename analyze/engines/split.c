@@ -1438,20 +1438,14 @@ int gt_split_finish(struct gt_split *s, const struct gt_reader *r)
 	return rc;
 }
 
+static int finish_pass(void *s, const struct gt_reader *r) { return gt_split_finish(s, r); }
+
 int gt_split_run(struct gt_split *s, const char *path, const struct gt_split_options *o)
 {
 	int rc = gt_split_begin(s, path, o);
 	if (rc)
 		return rc;
-	struct gt_reader *r;
-	if ((rc = gt_load_open(&r, path)) != 0) {
-		state_free(s);
-		return rc;
-	}
-	rc = gt_load_stream(r, gt_split_record, s);
-	if (!rc)
-		rc = gt_split_finish(s, r);
-	gt_reader_close(r);
+	rc = gt_load_pass(path, gt_split_record, finish_pass, s);
 	state_free(s);
 	return rc;
 }

@@ -276,40 +276,20 @@ void gt_doc_end(struct gt_doc *d)
 	}
 }
 
-void gt_doc_str(struct gt_doc *d, const char *key, const char *s)
-{
-	struct gt_json *j = fact(d, key);
-	if (j)
-		gt_json_str(j, s);
-}
-
-void gt_doc_u64(struct gt_doc *d, const char *key, uint64_t v)
-{
-	struct gt_json *j = fact(d, key);
-	if (j)
-		gt_json_u64(j, v);
-}
-
-void gt_doc_i64(struct gt_doc *d, const char *key, int64_t v)
-{
-	struct gt_json *j = fact(d, key);
-	if (j)
-		gt_json_i64(j, v);
-}
-
-void gt_doc_num(struct gt_doc *d, const char *key, double v)
-{
-	struct gt_json *j = fact(d, key);
-	if (j)
-		gt_json_num(j, v);
-}
-
-void gt_doc_bool(struct gt_doc *d, const char *key, int v)
-{
-	struct gt_json *j = fact(d, key);
-	if (j)
-		gt_json_bool(j, v);
-}
+/* The typed facts: each is a JSON value under its key, where the format carries facts. */
+#define DOC_FACT(name, type, json_put)                                                            \
+	void gt_doc_##name(struct gt_doc *d, const char *key, type v)                                \
+	{                                                                                            \
+		struct gt_json *j = fact(d, key);                                                    \
+		if (j)                                                                               \
+			json_put(j, v);                                                              \
+	}
+DOC_FACT(str, const char *, gt_json_str)
+DOC_FACT(u64, uint64_t, gt_json_u64)
+DOC_FACT(i64, int64_t, gt_json_i64)
+DOC_FACT(num, double, gt_json_num)
+DOC_FACT(bool, int, gt_json_bool)
+#undef DOC_FACT
 
 void gt_doc_null(struct gt_doc *d, const char *key)
 {

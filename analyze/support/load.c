@@ -72,6 +72,19 @@ int gt_load_trace(const char *path, gt_record_fn fn, void *ctx)
 	return rc;
 }
 
+int gt_load_pass(const char *path, gt_record_fn fn, gt_finish_fn finish, void *ctx)
+{
+	struct gt_reader *r;
+	int rc = gt_load_open(&r, path);
+	if (rc)
+		return rc;
+	rc = gt_load_stream(r, fn, ctx);
+	if (!rc)
+		rc = finish(ctx, r);
+	gt_reader_close(r);
+	return rc;
+}
+
 const char *gt_load_synthetic(const struct gt_reader *r)
 {
 	const char *v = gt_reader_meta(r, "trace.synthetic");

@@ -28,6 +28,12 @@ int gt_load_stream(struct gt_reader *r, gt_record_fn fn, void *ctx);
 int gt_load_stream_nowarn(struct gt_reader *r, gt_record_fn fn, void *ctx);
 /* Open, stream and close in one call. */
 int gt_load_trace(const char *path, gt_record_fn fn, void *ctx);
+/* An engine's finishing step, called with the reader still open (its strings, metadata, tail). */
+typedef int (*gt_finish_fn)(void *ctx, const struct gt_reader *r);
+/* One pass of an engine over a trace: open, stream every record to fn, then finish (when the
+ * stream succeeded), close. 0, or the first failure's code: the loader's with its words held, or
+ * finish's as it returned it. */
+int gt_load_pass(const char *path, gt_record_fn fn, gt_finish_fn finish, void *ctx);
 
 /* The reader's one-line message without its leading "path: " (the analyzer names the file itself). */
 const char *gt_load_reason(const char *msg, const char *path);

@@ -116,14 +116,22 @@ static int parse_uint(const char *s, uint64_t *out)
 
 /* "5%", "2.5%": 0 and the fraction (0.05, 0.025); 1 for a number without its '%' (*out is then the
  * number as written); -1 for anything else, a percentage outside 0% to 1000% included. */
-static int parse_percent(const char *s, double *out)
+int gt_parse_number(const char *s, double *v, const char **rest)
 {
-	if (!s || !*s)
+	if (!s)
 		return -1;
 	char *end;
 	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || !(v >= 0) || v > 1000)
+	*v = strtod(s, &end);
+	*rest = end;
+	return errno || end == s ? -1 : 0;
+}
+
+static int parse_percent(const char *s, double *out)
+{
+	double v;
+	const char *end;
+	if (gt_parse_number(s, &v, &end) || !(v >= 0) || v > 1000)
 		return -1;
 	if (*end == '\0') {
 		*out = v;

@@ -95,6 +95,10 @@ struct gt_usage {
 /* "1.5s", "200ms", "350us", "20ns" (a decimal number, no sign, then its unit) as nanoseconds, exactly
  * (a fraction finer than 1 ns is refused). 0, or -1 for anything else, or beyond 2^64 - 1 ns. */
 int gt_parse_time_ns(const char *s, uint64_t *ns);
+/* The number (strtod's syntax) at the start of s into *v, and where it ends into *rest: 0, or -1
+ * when s is NULL, holds no number there, or the number is out of double's range. What may follow
+ * is the caller's rule. */
+int gt_parse_number(const char *s, double *v, const char **rest);
 
 /* Parses argv (argv[0] is the subcommand's name). Returns 1 to go on, with the operands moved to
  * argv[1..] and *operands = argv + 1; returns 0 to stop, with *status the exit status: 0 after

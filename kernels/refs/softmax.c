@@ -79,25 +79,61 @@ static float row_max(const float *x, const unsigned char *valid, float *out, uin
 	return m;
 }
 
+/* One valid row's softmax given its largest valid logit m; block is the kernel's block size. */
+typedef void (*row_fn)(const float *x, const unsigned char *valid, float *out, uint64_t cols, float m,
+                       unsigned block);
+
+/* The walk over rows, written once: fully masked rows are done by row_max, the others by row. */
+static void each_row(const struct softmax_args *a, row_fn row, unsigned block)
+{
+	for (uint64_t r = 0; r < a->rows; r++) {
+		const float *x = a->logits + r * a->cols;
+		const unsigned char *valid = a->mask + r * a->cols;
+		float *out = a->out + r * a->cols;
+		const float m = row_max(x, valid, out, a->cols);
+		if (m != -INFINITY)
+			row(x, valid, out, a->cols, m, block);
+	}
+}
+
+/* The reference: double throughout, sums in index order, glibc exp. */
+static void row_double(const float *x, const unsigned char *valid, float *out, uint64_t cols, float mf,
+                       unsigned block)
+{
+	(void)block;
+	const double m = mf;
+	double sum = 0.0;
+	for (uint64_t j = 0; j < cols; j++)
+		if (valid[j])
+			sum += exp((double)x[j] - m);
+	for (uint64_t j = 0; j < cols; j++)
+		out[j] = valid[j] ? (float)(exp((double)x[j] - m) / sum) : 0.0f;
+}
+
+/* The kernel's order in float: strided per-thread sums, then the block's tree. */
+static void row_kernel_order(const float *x, const unsigned char *valid, float *out, uint64_t cols,
+                             float m, unsigned block)
+{
+	float s[1024];
+	for (unsigned t = 0; t < block; t++) {
+		float acc = 0.0f;
+		for (uint64_t j = t; j < cols; j += block)
+			acc += expf((valid[j] ? x[j] : -INFINITY) - m);
+		s[t] = acc;
+	}
+	for (unsigned stride = block / 2; stride > 0; stride /= 2)
+		for (unsigned t = 0; t < stride; t++)
+			s[t] = s[t] + s[t + stride];
+	for (uint64_t j = 0; j < cols; j++)
+		out[j] = expf((valid[j] ? x[j] : -INFINITY) - m) / s[0];
+}
+
 int refs_softmax_run(struct gt_ref_call *c)
 {
 	struct softmax_args a;
 	if (softmax_args(c, &a))
 		return -1;
-	for (uint64_t r = 0; r < a.rows; r++) {
-		const float *x = a.logits + r * a.cols;
-		const unsigned char *valid = a.mask + r * a.cols;
-		float *out = a.out + r * a.cols;
-		const double m = row_max(x, valid, out, a.cols);
-		if (m == -INFINITY)
-			continue;
-		double sum = 0.0;
-		for (uint64_t j = 0; j < a.cols; j++)
-			if (valid[j])
-				sum += exp((double)x[j] - m);
-		for (uint64_t j = 0; j < a.cols; j++)
-			out[j] = valid[j] ? (float)(exp((double)x[j] - m) / sum) : 0.0f;
-	}
+	each_row(&a, row_double, 0);
 	return 0;
 }
 
@@ -109,25 +145,6 @@ int refs_softmax_order(struct gt_ref_call *c, unsigned k)
 		return gt_ref_fail(c, "no order %u", k);
 	if (softmax_args(c, &a) || refs_tree_block(c, &block))
 		return -1;
-	float s[1024];
-	for (uint64_t r = 0; r < a.rows; r++) {
-		const float *x = a.logits + r * a.cols;
-		const unsigned char *valid = a.mask + r * a.cols;
-		float *out = a.out + r * a.cols;
-		const float m = row_max(x, valid, out, a.cols);
-		if (m == -INFINITY)
-			continue;
-		for (unsigned t = 0; t < block; t++) {
-			float acc = 0.0f;
-			for (uint64_t j = t; j < a.cols; j += block)
-				acc += expf((valid[j] ? x[j] : -INFINITY) - m);
-			s[t] = acc;
-		}
-		for (unsigned stride = block / 2; stride > 0; stride /= 2)
-			for (unsigned t = 0; t < stride; t++)
-				s[t] = s[t] + s[t + stride];
-		for (uint64_t j = 0; j < a.cols; j++)
-			out[j] = expf((valid[j] ? x[j] : -INFINITY) - m) / s[0];
-	}
+	each_row(&a, row_kernel_order, block);
 	return 0;
 }
