@@ -46,16 +46,42 @@ static uint64_t shown_dur(const struct ex *x, uint64_t start, uint64_t end)
 	return x->clock.mapped ? rel(x, end) - rel(x, start) : end - start;
 }
 
+static inline void arg_un(struct ex *x, const char *key, size_t n, uint64_t v, int first)
+{
+	char *p = reserve(&x->o, n + 32);
+	if (!first)
+		*p++ = ',';
+	*p++ = '"';
+	memcpy(p, key, n);
+	p = W_LIT(p + n, "\":");
+	commit(&x->o, w_u64(p, v));
+}
+
+/* ,"key":v (no comma when first): an event's argument, or any other number in an object. key is a
+ * literal of ours: its length is known when compiling. */
+#define arg_u(x, key, v, first) arg_un((x), (key), sizeof(key) - 1, (v), (first))
+
+/* The start of a metadata event, counter or instant: {"ph":"P" (an instant's "s":"S" scope after
+ * it; scope 0: none) and its process. */
+static void ev_head(struct ex *x, char ph, char scope, uint32_t pid)
+{
+	ev_begin(x);
+	PUTS(&x->o, "\"ph\":\"");
+	put(&x->o, &ph, 1);
+	if (scope) {
+		PUTS(&x->o, "\",\"s\":\"");
+		put(&x->o, &scope, 1);
+	}
+	PUTS(&x->o, "\"");
+	arg_u(x, "pid", pid, 0);
+}
+
 static void meta_event(struct ex *x, uint32_t pid, int thread, uint32_t tid, const char *what, const char *name,
                        uint64_t sort)
 {
-	ev_begin(x);
-	PUTS(&x->o, "\"ph\":\"M\",\"pid\":");
-	put_u64(&x->o, pid);
-	if (thread) {
-		PUTS(&x->o, ",\"tid\":");
-		put_u64(&x->o, tid);
-	}
+	ev_head(x, 'M', 0, pid);
+	if (thread)
+		arg_u(x, "tid", tid, 0);
 	PUTS(&x->o, ",\"name\":\"");
 	put_str(&x->o, what);
 	if (name) {
@@ -148,20 +174,6 @@ static void slice_head(struct ex *x, const struct track *t, uint32_t lane, uint6
 	x->res->slices++;
 }
 
-static inline void arg_un(struct ex *x, const char *key, size_t n, uint64_t v, int first)
-{
-	char *p = reserve(&x->o, n + 32);
-	if (!first)
-		*p++ = ',';
-	*p++ = '"';
-	memcpy(p, key, n);
-	p = W_LIT(p + n, "\":");
-	commit(&x->o, w_u64(p, v));
-}
-
-/* key is a literal of ours: its length is known when compiling. */
-#define arg_u(x, key, v, first) arg_un((x), (key), sizeof(key) - 1, (v), (first))
-
 static void flow(struct ex *x, char ph, uint64_t id, const struct track *t, uint32_t lane, uint64_t ts)
 {
 	struct out *o = &x->o;
@@ -182,9 +194,7 @@ static void flow(struct ex *x, char ph, uint64_t id, const struct track *t, uint
 /* ts: shown ns (rel). */
 static void counter(struct ex *x, uint32_t pid, uint64_t ts, const char *name, const char *key, int64_t v)
 {
-	ev_begin(x);
-	PUTS(&x->o, "\"ph\":\"C\",\"pid\":");
-	put_u64(&x->o, pid);
+	ev_head(x, 'C', 0, pid);
 	PUTS(&x->o, ",\"ts\":");
 	put_us(&x->o, ts);
 	PUTS(&x->o, ",\"name\":\"");
@@ -201,13 +211,8 @@ static void counter(struct ex *x, uint32_t pid, uint64_t ts, const char *name, c
 static void instant(struct ex *x, uint32_t pid, uint32_t tid, char scope, uint64_t ts, const char *name_json,
                     const char *cat)
 {
-	ev_begin(x);
-	PUTS(&x->o, "\"ph\":\"i\",\"s\":\"");
-	put(&x->o, &scope, 1);
-	PUTS(&x->o, "\",\"pid\":");
-	put_u64(&x->o, pid);
-	PUTS(&x->o, ",\"tid\":");
-	put_u64(&x->o, tid);
+	ev_head(x, 'i', scope, pid);
+	arg_u(x, "tid", tid, 0);
 	PUTS(&x->o, ",\"ts\":");
 	put_us(&x->o, ts);
 	PUTS(&x->o, ",\"name\":");
@@ -577,12 +582,9 @@ static void traces_data(struct ex *x)
 		put_escaped(x, f->path);
 		PUTS(o, ",\"label\":");
 		put_escaped(x, f->label);
-		PUTS(o, ",\"host_pid\":");
-		put_u64(o, pid_base_of(i));
-		PUTS(o, ",\"process_id\":");
-		put_u64(o, f->pid);
-		PUTS(o, ",\"origin_ns\":");
-		put_u64(o, f->origin);
+		arg_u(x, "host_pid", pid_base_of(i), 0);
+		arg_u(x, "process_id", f->pid, 0);
+		arg_u(x, "origin_ns", f->origin, 0);
 		PUTS(o, ",\"clock\":\"");
 		put_str(o, f->clock.mapped ? gt_align_state_name(f->align.state) : "own");
 		PUTS(o, "\"}");
@@ -618,8 +620,7 @@ static void window_data(struct ex *x)
 	}
 	PUTS(o, ",\"kernel_filter\":");
 	put_escaped_or_null(x, op->kernels && op->kernels->active ? op->kernels->pattern : NULL);
-	PUTS(o, ",\"records_left_out\":");
-	put_u64(o, x->win->left_out);
+	arg_u(x, "records_left_out", x->win->left_out, 0);
 }
 
 void gt_ex_other_data(struct ex *x)
@@ -632,8 +633,7 @@ void gt_ex_other_data(struct ex *x)
 	} else {
 		PUTS(o, ",\"trace\":");
 		put_escaped(x, x->path);
-		PUTS(o, ",\"origin_ns\":");
-		put_u64(o, x->origin);
+		arg_u(x, "origin_ns", x->origin, 0);
 		PUTS(o, ",\"time\":\"ts and dur in microseconds (3 decimals: exact nanoseconds) since origin_ns on the "
 		        "CUPTI clock\"");
 	}

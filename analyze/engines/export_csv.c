@@ -9,26 +9,63 @@
 
 /* ---- pass 2: CSV ------------------------------------------------------------------------------ */
 
-static void csv_track(struct ex *x, const struct track *t, uint32_t lane)
-{
-	char buf[160];
-	if (t->kind == TK_STREAM)
-		snprintf(buf, sizeof buf, "%sGPU %u,", x->prefix, t->device);
-	else
-		snprintf(buf, sizeof buf, "%shost,", x->prefix);
-	put_str(&x->o, buf);
-	gt_ex_track_label(t, 0, buf, sizeof buf);
-	put_str(&x->o, buf);
-	PUTS(&x->o, ",");
-	put_u64(&x->o, lane);
-}
-
 /* Several traces: the trace's label before a CSV process name ("rank 0 GPU 0"): at most 71 bytes. */
 static inline char *w_prefix(char *p, const struct ex *x)
 {
 	size_t n = strlen(x->prefix);
 	memcpy(p, x->prefix, n);
 	return p + n;
+}
+
+/* The process, track and lane columns of a row on a track (gt_ex_track_label's words): at most
+ * 143 bytes. */
+static char *w_track_cols(char *p, const struct ex *x, const struct track *t, uint32_t lane)
+{
+	p = w_prefix(p, x);
+	switch (t->kind) {
+	case TK_STREAM:
+		p = W_LIT(p, "GPU ");
+		p = w_u64(p, t->device);
+		p = W_LIT(p, ",stream ");
+		p = w_u64(p, t->key);
+		break;
+	case TK_THREAD:
+		p = W_LIT(p, "host,thread ");
+		p = w_u64(p, t->key);
+		break;
+	case TK_SYNC: p = W_LIT(p, "host,synchronisation waits"); break;
+	case TK_NVTX: p = W_LIT(p, "host,NVTX start/end ranges"); break;
+	default: p = W_LIT(p, "host,CUPTI overhead"); break;
+	}
+	*p++ = ',';
+	return w_u64(p, lane);
+}
+
+/* The detail column of a kernel's row, in both paths: "grid XxYxZ block XxYxZ registers R smem S+D"
+ * (at most 124 bytes). */
+static char *w_kernel_detail(char *p, const struct gt_kernel *k)
+{
+	p = W_LIT(p, "grid ");
+	p = w_dims(p, k->grid_x, k->grid_y, k->grid_z);
+	p = W_LIT(p, " block ");
+	p = w_dims(p, k->block_x, k->block_y, k->block_z);
+	p = W_LIT(p, " registers ");
+	p = w_u64(p, k->registers);
+	p = W_LIT(p, " smem ");
+	p = w_u64(p, k->static_smem);
+	*p++ = '+';
+	return w_u64(p, k->dynamic_smem);
+}
+
+/* ... and of an API call's: "driver return N" or "runtime return N" (at most 26 bytes). */
+static char *w_api_detail(char *p, const struct gt_api *a)
+{
+	p = a->domain == GT_API_DRIVER ? W_LIT(p, "driver return ") : W_LIT(p, "runtime return ");
+	if (a->return_value < 0) {
+		*p++ = '-';
+		return w_u64(p, (uint64_t)0 - (uint64_t)(int64_t)a->return_value);
+	}
+	return w_u64(p, (uint64_t)a->return_value);
 }
 
 /* The rows written millions of times, kernels and API calls on the timeline, formatted by hand
@@ -52,73 +89,19 @@ static int csv_fast(struct ex *x, const struct gt_reader *r, const struct gt_eve
 	*p++ = ',';
 	p = w_us(p, rel(x, start));
 	*p++ = ',';
-	p = w_prefix(p, x);
-	if (kernel) {
-		p = W_LIT(p, "GPU ");
-		p = w_u64(p, t->device);
-		p = W_LIT(p, ",stream ");
-	} else {
-		p = W_LIT(p, "host,thread ");
-	}
-	p = w_u64(p, t->key);
-	*p++ = ',';
-	p = w_u64(p, lane);
+	p = w_track_cols(p, x, t, lane); /* a kernel's stream, an API call's thread */
 	*p++ = ',';
 	commit(o, p);
 	put(o, nm, nlen);
 	p = reserve(o, 256);
 	*p++ = ',';
-	if (kernel) {
-		const struct gt_kernel *k = &ev->u.kernel;
-		p = w_u64(p, k->correlation_id);
-		p = W_LIT(p, ",,grid ");
-		p = w_dims(p, k->grid_x, k->grid_y, k->grid_z);
-		p = W_LIT(p, " block ");
-		p = w_dims(p, k->block_x, k->block_y, k->block_z);
-		p = W_LIT(p, " registers ");
-		p = w_u64(p, k->registers);
-		p = W_LIT(p, " smem ");
-		p = w_u64(p, k->static_smem);
-		*p++ = '+';
-		p = w_u64(p, k->dynamic_smem);
-	} else {
-		const struct gt_api *a = &ev->u.api;
-		p = w_u64(p, a->correlation_id);
-		p = a->domain == GT_API_DRIVER ? W_LIT(p, ",,driver return ") : W_LIT(p, ",,runtime return ");
-		if (a->return_value < 0) {
-			*p++ = '-';
-			p = w_u64(p, (uint64_t)0 - (uint64_t)(int64_t)a->return_value);
-		} else {
-			p = w_u64(p, (uint64_t)a->return_value);
-		}
-	}
+	p = w_u64(p, kernel ? ev->u.kernel.correlation_id : ev->u.api.correlation_id);
+	p = W_LIT(p, ",,");
+	p = kernel ? w_kernel_detail(p, &ev->u.kernel) : w_api_detail(p, &ev->u.api);
 	*p++ = '\n';
 	commit(o, p);
 	x->res->written++;
 	return 0;
-}
-
-/* The process, track and lane columns of a slice's row (csv_track's words): at most 143 bytes. */
-static char *w_track_cols(char *p, const struct ex *x, const struct track *t, uint32_t lane)
-{
-	p = w_prefix(p, x);
-	switch (t->kind) {
-	case TK_STREAM:
-		p = W_LIT(p, "GPU ");
-		p = w_u64(p, t->device);
-		p = W_LIT(p, ",stream ");
-		p = w_u64(p, t->key);
-		break;
-	case TK_THREAD:
-		p = W_LIT(p, "host,thread ");
-		p = w_u64(p, t->key);
-		break;
-	case TK_SYNC: p = W_LIT(p, "host,synchronisation waits"); break;
-	case TK_NVTX: p = W_LIT(p, "host,NVTX start/end ranges"); break;
-	default: p = W_LIT(p, "host,CUPTI overhead"); break;
-	}
-	*p++ = ',';
-	return w_u64(p, lane);
 }
 
 /* The other slices' rows (copies, memsets, syncs, NVTX ranges), by hand like csv_fast: the same
@@ -240,9 +223,7 @@ static int csv_describe_op(struct ex *x, const struct gt_reader *r, const struct
 			return GT_ERR_NOMEM;
 		w->corr = k->correlation_id, w->has_corr = 1;
 		snprintf(w->proc, sizeof w->proc, "GPU %u", k->device_id);
-		snprintf(w->detail, sizeof w->detail, "grid %ux%ux%u block %ux%ux%u registers %u smem %u+%u", k->grid_x,
-		         k->grid_y, k->grid_z, k->block_x, k->block_y, k->block_z, k->registers, k->static_smem,
-		         k->dynamic_smem);
+		*w_kernel_detail(w->detail, k) = '\0';
 		return 0;
 	}
 	case GT_REC_MEMCPY: {
@@ -269,8 +250,7 @@ static int csv_describe_op(struct ex *x, const struct gt_reader *r, const struct
 		if (!(w->nm = gt_ex_name_of(x, r, a->name_id, 0, &w->nlen)))
 			return GT_ERR_NOMEM;
 		w->corr = a->correlation_id, w->has_corr = 1;
-		snprintf(w->detail, sizeof w->detail, "%s return %d", a->domain == GT_API_DRIVER ? "driver" : "runtime",
-		         a->return_value);
+		*w_api_detail(w->detail, a) = '\0';
 		return 0;
 	}
 	case GT_REC_SYNC: {
@@ -389,7 +369,7 @@ static void csv_write_row(struct ex *x, const struct gt_event *ev, int s, struct
 		put_us(o, rel(x, w->ts));
 	PUTS(o, ",");
 	if (w->t) {
-		csv_track(x, w->t, w->lane);
+		commit(o, w_track_cols(reserve(o, 160), x, w->t, w->lane));
 	} else {
 		put_str(o, x->prefix);
 		put_str(o, w->proc);

@@ -2,8 +2,10 @@
  *
  * Each table is declared once below as its column list; the INSERT statement is derived from it,
  * so a column added there is a column the rows must fill (a row that binds too few or too many
- * fails loudly in step_row). Rows are written as records arrive, except NVTX ranges: a range's
- * parent is known only once every range of its thread is, so they are kept and written last.
+ * fails loudly in row_end). A record table's row is a fill list of its record's fields, found in
+ * the trace library's schema (schema.h), and one loop binds them all. Rows are written as records
+ * arrive, except NVTX ranges: a range's parent is known only once every range of its thread is, so
+ * they are kept and written last (by hand, as are the definitions, which are not fixed records).
  */
 #include "analyze/engines/export_sqlite.h"
 #include "analyze/engines/event_origin.h"
@@ -119,6 +121,13 @@ struct nvtx_row {                /* a range kept until every range is known */
 	uint64_t parent;         /* row id of the enclosing range, 0: none */
 };
 
+/* A record table's fill list (below) with its fields found in the schema, once per export. */
+#define MAX_FILL 40
+struct filled {
+	const struct gt_field *field[MAX_FILL]; /* per entry of the list; NULL for the row id */
+	const struct gt_field *end, *flags;     /* the record's end and flags, where it has them */
+};
+
 struct sq {
 	sqlite3 *db;
 	sqlite3_stmt *st[T_NTABLES];
@@ -134,7 +143,8 @@ struct sq {
 	size_t nnames;
 	struct nvtx_row *nvtx;
 	size_t nnvtx, capnvtx;
-	const char *(*enum_name[T_NTABLES])(int); /* the enum field of the schema, where a table has one */
+	struct filled filled[T_NTABLES];          /* per record table (the others: unused) */
+	const struct gt_field *nvtx_kind;         /* named by the schema */
 };
 
 /* What a row or a statement returns when SQLite failed: the failure is held (failure.h), once, and
@@ -259,196 +269,191 @@ static const char *text_of(struct sq *s, const struct gt_reader *r, uint32_t id,
 
 /* ---- records -------------------------------------------------------------------------------- */
 
-static int kernel_row(struct sq *s, const struct gt_reader *r, const struct gt_kernel *k)
-{
-	struct names *c = names_of(s, r, k->name_id, 1);
-	if (!c)
-		return GT_ERR_NOMEM;
-	int q = (k->flags & GT_KERNEL_HAS_QUEUED) != 0, bad = (k->flags & GT_KERNEL_BAD_TIMES) != 0;
-	row_begin(s, T_KERNELS);
-	put_id(s, T_KERNELS);
-	put_times(s, k->start, k->end, !bad);
-	if (q) {
-		put_u64(s, k->queued);
-		put_u64(s, k->submitted);
-	} else {
-		put_null(s);
-		put_null(s);
-	}
-	put_u64(s, k->name_id);
-	put_text(s, c->clean);
-	put_text(s, c->demangled);
-	put_text(s, c->short_name);
-	const uint32_t u[] = { k->device_id, k->context_id, k->stream_id, k->correlation_id, k->graph_id };
-	for (size_t i = 0; i < 5; i++)
-		put_u64(s, u[i]);
-	put_u64(s, k->graph_node_id);
-	const uint32_t dims[] = { k->grid_x, k->grid_y, k->grid_z, k->block_x, k->block_y, k->block_z,
-		                  k->cluster_x, k->cluster_y, k->cluster_z, k->static_smem, k->dynamic_smem,
-		                  k->local_mem, k->registers };
-	for (size_t i = 0; i < sizeof dims / sizeof dims[0]; i++)
-		put_u64(s, dims[i]);
-	put_i64(s, (k->flags & GT_KERNEL_FROM_GRAPH) != 0);
-	put_i64(s, (k->flags & GT_KERNEL_COOPERATIVE) != 0);
-	put_i64(s, bad || k->end < k->start);
-	put_u64(s, k->flags);
-	return row_end(s, T_KERNELS);
-}
+/* The row of a record table, filled field by field through the schema (schema.h): the column list
+ * above and this fill list name the columns in the same order. One loop writes every such table, so
+ * that a column is one line here, and a field's size and offset are the schema's, not written again. */
+enum fill {
+	F_END,        /* ends the list */
+	F_ID,         /* the row id */
+	F_U,          /* the field, unsigned (NULL past INT64_MAX, counted as out of range) */
+	F_I,          /* the field, signed */
+	F_NAME,       /* the text of the field's string id */
+	F_DEMANGLED,  /* a kernel name's (the field's) demangled form */
+	F_SHORT_NAME, /* ... and its short name */
+	F_ENUM,       /* the field's value named by the schema */
+	F_FLAG,       /* 1 when the record's flags have the bit `mask`, else 0 */
+	F_TIMES,      /* three columns: start, end and end - start; no duration when end < start or when the
+	               * record's flags have `mask` (its times are bad) */
+	F_BAD_TIMES,  /* 1 when the record's flags have `mask` or it ends before it starts */
+	F_IF_FLAG,    /* the field when the record's flags have `mask`, else NULL (not measured) */
+	F_STREAM,     /* the field, NULL when it is UINT32_MAX (a sync on no one stream) */
+};
 
-static int copy_row(struct sq *s, const struct gt_memcpy *m)
-{
-	row_begin(s, T_COPIES);
-	put_id(s, T_COPIES);
-	put_times(s, m->start, m->end, 1);
-	put_u64(s, m->bytes);
-	put_text(s, gt_copy_kind_name(m->copy_kind));
-	put_text(s, gt_mem_kind_name(m->src_kind));
-	put_text(s, gt_mem_kind_name(m->dst_kind));
-	put_i64(s, (m->flags & GT_COPY_ASYNC) != 0);
-	put_i64(s, (m->flags & GT_COPY_TOOL) != 0);
-	const uint32_t u[] = { m->device_id, m->dst_device_id, m->context_id, m->stream_id, m->correlation_id,
-		               m->graph_id };
-	for (size_t i = 0; i < 6; i++)
-		put_u64(s, u[i]);
-	put_u64(s, m->graph_node_id);
-	return row_end(s, T_COPIES);
-}
+struct col {
+	uint8_t fill;            /* enum fill */
+	const char *member;      /* the field, as the schema names the struct's member */
+	unsigned mask;           /* F_FLAG, F_TIMES, F_BAD_TIMES, F_IF_FLAG: bits of the record's flags */
+};
 
-static int memset_row(struct sq *s, const struct gt_memset *m)
-{
-	row_begin(s, T_MEMSETS);
-	put_id(s, T_MEMSETS);
-	put_times(s, m->start, m->end, 1);
-	put_u64(s, m->bytes);
-	put_u64(s, m->value);
-	put_text(s, gt_mem_kind_name(m->mem_kind));
-	put_i64(s, (m->flags & GT_COPY_ASYNC) != 0);
-	const uint32_t u[] = { m->device_id, m->context_id, m->stream_id, m->correlation_id, m->graph_id };
-	for (size_t i = 0; i < 5; i++)
-		put_u64(s, u[i]);
-	put_u64(s, m->graph_node_id);
-	return row_end(s, T_MEMSETS);
-}
+#define ID { F_ID, NULL, 0 }
+#define END { F_END, NULL, 0 }
+#define TIMES { F_TIMES, "start", 0 }
+#define COL(fill, m) { fill, #m, 0 }
+#define U(m) COL(F_U, m)
+#define EN(m) COL(F_ENUM, m)
+#define FLAG(bit) { F_FLAG, "flags", bit }
 
-static int api_row(struct sq *s, const struct gt_reader *r, const struct gt_api *a)
-{
-	const char *name = text_of(s, r, a->name_id, 0, 0);
-	row_begin(s, T_API);
-	put_id(s, T_API);
-	put_times(s, a->start, a->end, 1);
-	put_u64(s, a->name_id);
-	put_text(s, name);
-	put_text(s, s->enum_name[T_API](a->domain));
-	put_u64(s, a->cbid);
-	put_u64(s, a->thread_id);
-	put_u64(s, a->process_id);
-	put_u64(s, a->correlation_id);
-	put_i64(s, a->return_value);
-	return s->nomem ? GT_ERR_NOMEM : row_end(s, T_API);
-}
+static const struct col kernel_fill[] = {
+	ID, { F_TIMES, "start", GT_KERNEL_BAD_TIMES }, { F_IF_FLAG, "queued", GT_KERNEL_HAS_QUEUED },
+	{ F_IF_FLAG, "submitted", GT_KERNEL_HAS_QUEUED }, U(name_id), COL(F_NAME, name_id),
+	COL(F_DEMANGLED, name_id), COL(F_SHORT_NAME, name_id), U(device_id), U(context_id), U(stream_id),
+	U(correlation_id), U(graph_id), U(graph_node_id), U(grid_x), U(grid_y), U(grid_z), U(block_x),
+	U(block_y), U(block_z), U(cluster_x), U(cluster_y), U(cluster_z), U(static_smem), U(dynamic_smem),
+	U(local_mem), U(registers), FLAG(GT_KERNEL_FROM_GRAPH), FLAG(GT_KERNEL_COOPERATIVE),
+	{ F_BAD_TIMES, "start", GT_KERNEL_BAD_TIMES }, U(flags), END,
+};
+static const struct col copy_fill[] = {
+	ID, TIMES, U(bytes), EN(copy_kind), EN(src_kind), EN(dst_kind), FLAG(GT_COPY_ASYNC), FLAG(GT_COPY_TOOL),
+	U(device_id), U(dst_device_id), U(context_id), U(stream_id), U(correlation_id), U(graph_id),
+	U(graph_node_id), END,
+};
+static const struct col memset_fill[] = {
+	ID, TIMES, U(bytes), U(value), EN(mem_kind), FLAG(GT_COPY_ASYNC), U(device_id), U(context_id),
+	U(stream_id), U(correlation_id), U(graph_id), U(graph_node_id), END,
+};
+static const struct col api_fill[] = {
+	ID, TIMES, U(name_id), COL(F_NAME, name_id), EN(domain), U(cbid), U(thread_id), U(process_id),
+	U(correlation_id), COL(F_I, return_value), END,
+};
+static const struct col sync_fill[] = {
+	ID, TIMES, EN(kind), U(context_id), COL(F_STREAM, stream_id), U(event_id), U(correlation_id), END,
+};
+static const struct col memory_fill[] = {
+	ID, U(timestamp), EN(op), EN(mem_kind), U(address), U(bytes), U(device_id), U(context_id), U(stream_id),
+	U(process_id), U(correlation_id), END,
+};
+static const struct col graph_fill[] = { ID, TIMES, U(graph_id), U(correlation_id), U(stream_id), END };
+/* The kind as its number: the column is an INTEGER. */
+static const struct col overhead_fill[] = { ID, TIMES, U(kind), U(object_kind), U(object_id), END };
+static const struct col dropped_fill[] = {
+	ID, U(timestamp), U(count), EN(reason), U(context_id), U(stream_id), END,
+};
+static const struct col process_fill[] = {
+	ID, U(timestamp), U(host_ns), U(pid), EN(event), COL(F_I, status), END,
+};
+static const struct col clock_fill[] = {
+	ID, U(timestamp), U(device_id), U(sm_clock_mhz), U(mem_clock_mhz), U(temperature_c), U(power_mw),
+	U(utilization_gpu), U(throttle_reasons), END,
+};
+static const struct col clock_sync_fill[] = { ID, U(cupti_ns), U(realtime_ns), U(monotonic_ns), END };
 
-static int sync_row(struct sq *s, const struct gt_sync *y)
-{
-	row_begin(s, T_SYNCS);
-	put_id(s, T_SYNCS);
-	put_times(s, y->start, y->end, 1);
-	put_text(s, gt_sync_kind_name(y->kind));
-	put_u64(s, y->context_id);
-	if (y->stream_id == 0xffffffffu)
-		put_null(s); /* not on one stream */
-	else
-		put_u64(s, y->stream_id);
-	put_u64(s, y->event_id);
-	put_u64(s, y->correlation_id);
-	return row_end(s, T_SYNCS);
-}
+#undef ID
+#undef END
+#undef TIMES
+#undef COL
+#undef U
+#undef EN
+#undef FLAG
 
-static int memory_row(struct sq *s, const struct gt_memory *m)
-{
-	row_begin(s, T_MEMORY);
-	put_id(s, T_MEMORY);
-	put_u64(s, m->timestamp);
-	put_text(s, s->enum_name[T_MEMORY](m->op));
-	put_text(s, gt_mem_kind_name(m->mem_kind));
-	put_u64(s, m->address);
-	put_u64(s, m->bytes);
-	const uint32_t u[] = { m->device_id, m->context_id, m->stream_id, m->process_id, m->correlation_id };
-	for (size_t i = 0; i < 5; i++)
-		put_u64(s, u[i]);
-	return row_end(s, T_MEMORY);
-}
-
-static int other_row(struct sq *s, const struct gt_event *ev)
-{
+/* The record type that fills each record table, and how. */
+static const struct record_table {
 	enum tab t;
-	switch (ev->type) {
-	case GT_REC_GRAPH_LAUNCH: {
-		const struct gt_graph_launch *g = &ev->u.graph_launch;
-		row_begin(s, t = T_GRAPHS);
-		put_id(s, t);
-		put_times(s, g->start, g->end, 1);
-		put_u64(s, g->graph_id);
-		put_u64(s, g->correlation_id);
-		put_u64(s, g->stream_id);
-		break;
+	int type;
+	const struct col *fill;
+} record_tables[] = {
+	{ T_KERNELS, GT_REC_KERNEL, kernel_fill }, { T_COPIES, GT_REC_MEMCPY, copy_fill },
+	{ T_MEMSETS, GT_REC_MEMSET, memset_fill }, { T_API, GT_REC_API, api_fill },
+	{ T_SYNCS, GT_REC_SYNC, sync_fill }, { T_MEMORY, GT_REC_MEMORY, memory_fill },
+	{ T_GRAPHS, GT_REC_GRAPH_LAUNCH, graph_fill }, { T_OVERHEADS, GT_REC_OVERHEAD, overhead_fill },
+	{ T_DROPPED, GT_REC_DROPPED, dropped_fill }, { T_PROCESS, GT_REC_PROCESS, process_fill },
+	{ T_CLOCKS, GT_REC_CLOCK_SAMPLE, clock_fill }, { T_CLOCK_SYNCS, GT_REC_CLOCK_SYNC, clock_sync_fill },
+};
+#define NRECORD_TABLES (sizeof record_tables / sizeof record_tables[0])
+
+/* The shown field of record type `type` whose struct member is `member`; NULL: none. */
+static const struct gt_field *field_of(int type, const char *member)
+{
+	size_t n;
+	const struct gt_field *f = gt_fields_of(type, &n);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(f[i].member, member))
+			return &f[i];
+	return NULL;
+}
+
+/* Each fill list's fields looked up once in the schema; a field it lacks is a programming error. */
+static int resolve_fields(struct sq *s)
+{
+	if (!(s->nvtx_kind = field_of(GT_REC_NVTX, "kind")) || !s->nvtx_kind->enum_name)
+		return gt_fail(SQ_FAILED, "export: SQLite: table %s: no kind in the schema", tables[T_NVTX].name);
+	for (size_t i = 0; i < NRECORD_TABLES; i++) {
+		const struct record_table *rt = &record_tables[i];
+		struct filled *fd = &s->filled[rt->t];
+		fd->end = field_of(rt->type, "end");
+		fd->flags = field_of(rt->type, "flags");
+		for (size_t c = 0; rt->fill[c].fill != F_END; c++) {
+			const struct col *col = &rt->fill[c];
+			const struct gt_field *f = col->member ? field_of(rt->type, col->member) : NULL;
+			int ok = c < MAX_FILL && (col->fill == F_ID || f) && (col->fill != F_ENUM || f->enum_name) &&
+			         (!col->mask || fd->flags) &&
+			         (fd->end || (col->fill != F_TIMES && col->fill != F_BAD_TIMES));
+			if (!ok)
+				return gt_fail(SQ_FAILED, "export: SQLite: table %s: entry %zu of its fill list does not fit the schema",
+				               tables[rt->t].name, c + 1);
+			fd->field[c] = f;
+		}
 	}
-	case GT_REC_OVERHEAD: {
-		const struct gt_overhead *o = &ev->u.overhead;
-		row_begin(s, t = T_OVERHEADS);
-		put_id(s, t);
-		put_times(s, o->start, o->end, 1);
-		put_u64(s, o->kind);
-		put_u64(s, o->object_kind);
-		put_u64(s, o->object_id);
-		break;
+	return 0;
+}
+
+/* A kernel name's forms; NULL (and s->nomem) when there is no memory for them. */
+static const char *kernel_name_form(struct sq *s, const struct gt_reader *r, uint32_t id, int short_name)
+{
+	struct names *c = names_of(s, r, id, 1);
+	if (!c) {
+		s->nomem = 1;
+		return NULL;
 	}
-	case GT_REC_DROPPED: {
-		const struct gt_dropped *d = &ev->u.dropped;
-		row_begin(s, t = T_DROPPED);
-		put_id(s, t);
-		put_u64(s, d->timestamp);
-		put_u64(s, d->count);
-		put_text(s, gt_drop_reason_name((int)d->reason));
-		put_u64(s, d->context_id);
-		put_u64(s, d->stream_id);
-		break;
+	return short_name ? c->short_name : c->demangled;
+}
+
+static int record_row(struct sq *s, const struct gt_reader *r, size_t which, const void *rec)
+{
+	const struct record_table *rt = &record_tables[which];
+	const struct filled *fd = &s->filled[rt->t];
+	uint64_t flags = fd->flags ? gt_field_u64(fd->flags, rec) : 0;
+	row_begin(s, rt->t);
+	for (size_t c = 0; rt->fill[c].fill != F_END; c++) {
+		const struct col *col = &rt->fill[c];
+		const struct gt_field *f = fd->field[c];
+		uint64_t v = f ? gt_field_u64(f, rec) : 0;
+		int flagged = (flags & col->mask) != 0;
+		switch (col->fill) {
+		case F_ID: put_id(s, rt->t); break;
+		case F_U: put_u64(s, v); break;
+		case F_I: put_i64(s, gt_field_i64(f, rec)); break;
+		case F_NAME: put_text(s, text_of(s, r, (uint32_t)v, 0, 0)); break;
+		case F_DEMANGLED: put_text(s, kernel_name_form(s, r, (uint32_t)v, 0)); break;
+		case F_SHORT_NAME: put_text(s, kernel_name_form(s, r, (uint32_t)v, 1)); break;
+		case F_ENUM: put_text(s, f->enum_name((int)v)); break;
+		case F_FLAG: put_i64(s, flagged); break;
+		case F_TIMES: put_times(s, v, gt_field_u64(fd->end, rec), !flagged); break;
+		case F_BAD_TIMES: put_i64(s, flagged || gt_field_u64(fd->end, rec) < v); break;
+		case F_IF_FLAG:
+			if (flagged)
+				put_u64(s, v);
+			else
+				put_null(s);
+			break;
+		case F_STREAM:
+			if (v == UINT32_MAX)
+				put_null(s);
+			else
+				put_u64(s, v);
+			break;
+		}
 	}
-	case GT_REC_PROCESS: {
-		const struct gt_process *p = &ev->u.process;
-		row_begin(s, t = T_PROCESS);
-		put_id(s, t);
-		put_u64(s, p->timestamp);
-		put_u64(s, p->host_ns);
-		put_u64(s, p->pid);
-		put_text(s, s->enum_name[T_PROCESS]((int)p->event));
-		put_i64(s, p->status);
-		break;
-	}
-	case GT_REC_CLOCK_SAMPLE: {
-		const struct gt_clock_sample *c = &ev->u.clock_sample;
-		row_begin(s, t = T_CLOCKS);
-		put_id(s, t);
-		put_u64(s, c->timestamp);
-		const uint32_t u[] = { c->device_id, c->sm_clock_mhz, c->mem_clock_mhz, c->temperature_c, c->power_mw,
-			               c->utilization_gpu };
-		for (size_t i = 0; i < 6; i++)
-			put_u64(s, u[i]);
-		put_u64(s, c->throttle_reasons);
-		break;
-	}
-	case GT_REC_CLOCK_SYNC: {
-		const struct gt_clock_sync *c = &ev->u.clock_sync;
-		row_begin(s, t = T_CLOCK_SYNCS);
-		put_id(s, t);
-		put_u64(s, c->cupti_ns);
-		put_u64(s, c->realtime_ns);
-		put_u64(s, c->monotonic_ns);
-		break;
-	}
-	default:
-		return 0; /* definitions come from the reader at the end; unknown types are skipped */
-	}
-	return row_end(s, t);
+	return s->nomem ? GT_ERR_NOMEM : row_end(s, rt->t);
 }
 
 static int keep_nvtx(struct sq *s, const struct gt_nvtx *n)
@@ -471,16 +476,16 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 		s->events++;
 		gt_event_origin(&s->origin, ev);
 	}
-	int rc;
-	switch (ev->type) {
-	case GT_REC_KERNEL: rc = kernel_row(s, r, &ev->u.kernel); break;
-	case GT_REC_MEMCPY: rc = copy_row(s, &ev->u.memcpy); break;
-	case GT_REC_MEMSET: rc = memset_row(s, &ev->u.memset); break;
-	case GT_REC_API: rc = api_row(s, r, &ev->u.api); break;
-	case GT_REC_SYNC: rc = sync_row(s, &ev->u.sync); break;
-	case GT_REC_MEMORY: rc = memory_row(s, &ev->u.memory); break;
-	case GT_REC_NVTX: rc = keep_nvtx(s, &ev->u.nvtx); break;
-	default: rc = other_row(s, ev); break;
+	int rc = 0;
+	if (ev->type == GT_REC_NVTX) {
+		rc = keep_nvtx(s, &ev->u.nvtx);
+	} else {
+		/* Definitions come from the reader at the end; unknown types are skipped. */
+		for (size_t i = 0; i < NRECORD_TABLES; i++)
+			if (record_tables[i].type == ev->type) {
+				rc = record_row(s, r, i, &ev->u);
+				break;
+			}
 	}
 	return rc == SQ_FAILED ? 0 : rc; /* an SQLite failure: s->failed says so */
 }
@@ -564,7 +569,7 @@ static int nvtx_rows(struct sq *s, const struct gt_reader *r)
 			put_u64(s, v->end - v->start);
 		else
 			put_null(s);
-		put_text(s, s->enum_name[T_NVTX](v->kind));
+		put_text(s, s->nvtx_kind->enum_name(v->kind));
 		put_u64(s, v->name_id);
 		put_text(s, name);
 		put_u64(s, v->domain_id);
@@ -718,16 +723,6 @@ static int create_tables(struct sq *s)
 	return 0;
 }
 
-static const char *(*enum_of(int type, const char *field))(int)
-{
-	size_t n;
-	const struct gt_field *f = gt_fields_of(type, &n);
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(f[i].name, field) && f[i].enum_name)
-			return f[i].enum_name;
-	return gt_mem_kind_name; /* not reached: the schema gives every one of these fields its names */
-}
-
 /* Removes what is at path when it is a regular file (the export replaces it); refuses others, the
  * failure held. */
 static int clear_path(const char *path)
@@ -761,13 +756,11 @@ int gt_export_sqlite(const char *trace_path, const char *db_path, struct gt_sqli
 	memset(res, 0, sizeof *res);
 	struct sq s;
 	memset(&s, 0, sizeof s);
-	s.enum_name[T_API] = enum_of(GT_REC_API, "domain");
-	s.enum_name[T_NVTX] = enum_of(GT_REC_NVTX, "kind");
-	s.enum_name[T_MEMORY] = enum_of(GT_REC_MEMORY, "op");
-	s.enum_name[T_PROCESS] = enum_of(GT_REC_PROCESS, "event");
-	struct gt_reader *r;
-	int rc = gt_load_open(&r, trace_path);
+	int rc = resolve_fields(&s);
 	if (rc)
+		return rc;
+	struct gt_reader *r;
+	if ((rc = gt_load_open(&r, trace_path)) != 0)
 		return rc;
 	if ((rc = clear_path(db_path)) != 0) {
 		gt_reader_close(r);

@@ -88,68 +88,36 @@ struct track *gt_ex_track_of(struct ex *x, int kind, uint32_t device, uint64_t k
 }
 
 /* Which events are slices, and where they go: the one definition both passes follow, so that their
- * sequence numbers agree. Returns 1 for a slice; -1 for an event left out (bad times, unclosed). */
+ * sequence numbers agree. Returns 1 for a slice; -1 for an event left out (bad times, unclosed).
+ * The interval is the window's (gt_xwin_raw_times, which gives NVTX marks none: they are instants),
+ * checked once for every type. */
 int gt_ex_slice_of(const struct gt_event *ev, int *kind, uint32_t *device, uint64_t *key, uint64_t *start,
                    uint64_t *end)
 {
+	if (!gt_xwin_raw_times(ev, start, end))
+		return 0;
+	*device = 0;
+	*key = 0;
+	int left_out = 0;
 	switch (ev->type) {
-	case GT_REC_KERNEL: {
-		const struct gt_kernel *k = &ev->u.kernel;
-		if ((k->flags & GT_KERNEL_BAD_TIMES) || k->end < k->start)
-			return -1;
-		*kind = TK_STREAM, *device = k->device_id, *key = k->stream_id, *start = k->start, *end = k->end;
-		return 1;
+	case GT_REC_KERNEL:
+		*kind = TK_STREAM, *device = ev->u.kernel.device_id, *key = ev->u.kernel.stream_id;
+		left_out = (ev->u.kernel.flags & GT_KERNEL_BAD_TIMES) != 0;
+		break;
+	case GT_REC_MEMCPY: *kind = TK_STREAM, *device = ev->u.memcpy.device_id, *key = ev->u.memcpy.stream_id; break;
+	case GT_REC_MEMSET: *kind = TK_STREAM, *device = ev->u.memset.device_id, *key = ev->u.memset.stream_id; break;
+	case GT_REC_API: *kind = TK_THREAD, *key = ev->u.api.thread_id; break;
+	case GT_REC_SYNC: *kind = TK_SYNC; break;
+	case GT_REC_NVTX:
+		/* Push/pop ranges nest on their thread; start/end ranges need not, and share a track. */
+		*kind = ev->u.nvtx.kind == GT_NVTX_PUSH_POP ? TK_THREAD : TK_NVTX;
+		*key = ev->u.nvtx.kind == GT_NVTX_PUSH_POP ? ev->u.nvtx.thread_id : 0;
+		left_out = ev->u.nvtx.end == 0; /* never closed */
+		break;
+	case GT_REC_OVERHEAD: *kind = TK_OVERHEAD; break;
+	default: return 0; /* graph launches: no track of their own */
 	}
-	case GT_REC_MEMCPY: {
-		const struct gt_memcpy *m = &ev->u.memcpy;
-		if (m->end < m->start)
-			return -1;
-		*kind = TK_STREAM, *device = m->device_id, *key = m->stream_id, *start = m->start, *end = m->end;
-		return 1;
-	}
-	case GT_REC_MEMSET: {
-		const struct gt_memset *m = &ev->u.memset;
-		if (m->end < m->start)
-			return -1;
-		*kind = TK_STREAM, *device = m->device_id, *key = m->stream_id, *start = m->start, *end = m->end;
-		return 1;
-	}
-	case GT_REC_API: {
-		const struct gt_api *a = &ev->u.api;
-		if (a->end < a->start)
-			return -1;
-		*kind = TK_THREAD, *device = 0, *key = a->thread_id, *start = a->start, *end = a->end;
-		return 1;
-	}
-	case GT_REC_SYNC: {
-		const struct gt_sync *s = &ev->u.sync;
-		if (s->end < s->start)
-			return -1;
-		*kind = TK_SYNC, *device = 0, *key = 0, *start = s->start, *end = s->end;
-		return 1;
-	}
-	case GT_REC_NVTX: {
-		const struct gt_nvtx *n = &ev->u.nvtx;
-		if (n->kind == GT_NVTX_MARK)
-			return 0;
-		if (n->end == 0 || n->end < n->start)
-			return -1;
-		*kind = n->kind == GT_NVTX_PUSH_POP ? TK_THREAD : TK_NVTX;
-		*device = 0;
-		*key = n->kind == GT_NVTX_PUSH_POP ? n->thread_id : 0;
-		*start = n->start;
-		*end = n->end;
-		return 1;
-	}
-	case GT_REC_OVERHEAD: {
-		const struct gt_overhead *v = &ev->u.overhead;
-		if (v->end < v->start)
-			return -1;
-		*kind = TK_OVERHEAD, *device = 0, *key = 0, *start = v->start, *end = v->end;
-		return 1;
-	}
-	default: return 0;
-	}
+	return left_out || *end < *start ? -1 : 1;
 }
 
 /* ---- correlation ids ------------------------------------------------------------------------- */
