@@ -10,7 +10,8 @@
 # (old, new, old, new, ...) so that a machine getting busier slows both alike. Prints each
 # command's CPU time (user + sys; the median of RUNS runs) for old and new and the ratio new/old.
 # CPU time rather than wall time because the machines are shared. Output goes to /dev/null except
-# for dump, whose JSON Lines are written to a file (the renderer's cost is what is measured).
+# for dump, whose JSON Lines are written to a file (the renderer's cost is what is measured), and
+# export, whose chrome, csv and sqlite outputs are written to files (sqlite writes only to one).
 # ONLY="summary diff" times only the commands named (to repeat a noisy one with more runs).
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 OLD_GPUANALYZE NEW_GPUANALYZE [RECORDS] [RUNS]" >&2; exit 2; }
@@ -73,3 +74,6 @@ for f in text json; do
 done
 ab "dump --format jsonl" dump --format jsonl -o "$tmp/dump.jsonl" "$a"
 ab "report" report -o "$tmp/report.md" "$a"
+ab "export chrome" export --quiet --format chrome -o "$tmp/x.json" "$a"
+ab "export csv" export --quiet --format csv -o "$tmp/x.csv" "$a"
+ab "export sqlite" export --quiet --format sqlite -o "$tmp/x.db" "$a"
