@@ -6,6 +6,7 @@
 #include "launcher_extract.h"
 
 #include "capture_set.h"
+#include "captured_buffer.h"
 #include "cupti/nvinfo.h"
 #include "gputrace.h"
 
@@ -19,14 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* One allocation of the run: every pointer parameter into it shares it. */
-struct xbuf {
-	uint64_t base, bytes;
-	const uint8_t *before, *after;
-	int changed;
-	uint32_t param;              /* the first parameter pointing into it */
-};
-
 struct xpatch {
 	uint32_t param, param_offset, buffer;
 	uint64_t offset;             /* into the buffer */
@@ -35,7 +28,7 @@ struct xpatch {
 struct extract {
 	const char *trace, *dir;
 	const struct gt_captured_launch *l;
-	struct xbuf *buf;
+	struct captured_buffer *buf; /* the allocations pointer parameters point into */
 	uint32_t nbuf;
 	struct xpatch *patch;
 	uint32_t npatch;
@@ -189,18 +182,11 @@ static int check_capture(struct extract *x)
 		uint32_t k = 0;
 		while (k < x->nbuf && x->buf[k].base != p->p.alloc_base)
 			k++;
-		if (k == x->nbuf) {
-			struct xbuf *b = &x->buf[x->nbuf++];
-			b->base = p->p.alloc_base;
-			b->bytes = p->p.alloc_bytes;
-			b->before = p->before;
-			b->after = p->after;
-			b->param = i;
-			b->changed = memcmp(b->before, b->after, (size_t)b->bytes) != 0;
-		} else if (x->buf[k].bytes != p->p.alloc_bytes) {
+		if (k == x->nbuf)
+			x->buf[x->nbuf++] = captured_buffer_of(p, i);
+		else if (x->buf[k].bytes != p->p.alloc_bytes)
 			return complain("capture %" PRIu64 " is not replayable: parameters %u and %u disagree on the size of "
 			                "their allocation", id, x->buf[k].param, i);
-		}
 		uint64_t old;
 		memcpy(&old, l->param_bytes + p->p.offset, 8);
 		x->patch[x->npatch++] = (struct xpatch){ .param = i, .param_offset = p->p.offset, .buffer = k,

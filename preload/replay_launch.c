@@ -1,6 +1,7 @@
 /* replay_launch.c: re-run one captured launch and check it against the run (replay_launch.h). */
 #include "replay_launch.h"
 
+#include "captured_buffer.h"
 #include "cupti/nvinfo.h"
 
 #include <inttypes.h>
@@ -25,14 +26,12 @@ const char *replay_verdict_name(enum replay_verdict v)
 #define REPLAY_SPREAD_MARGIN 4u
 #define REPLAY_SPREAD_MARGIN_TEXT "4"
 
-/* One recreated allocation: every pointer parameter into it shares it. */
+/* One recreated allocation: the run's (every pointer parameter into it shares it), and what the
+ * replay adds to it. */
 struct rbuf {
-	uint64_t base, bytes;
+	struct captured_buffer run; /* run.changed: restored before each replay, and checked */
 	CUdeviceptr d;
-	const uint8_t *before, *after;
-	int changed;               /* the run changed it: restored before each replay, and checked */
 	uint64_t lo, hi;           /* the bytes the run changed lie in [lo, hi): what is restored */
-	uint32_t param;            /* the first parameter pointing into it, for messages */
 	uint8_t *first;            /* what the first replay wrote */
 	uint8_t *now;              /* scratch for later replays */
 	uint64_t spread_ulps;      /* largest distance of a later replay from the first */
@@ -139,35 +138,30 @@ static int make_buffers(struct replay *r)
 		if (!GT_PARAM_IS_POINTER(p->p.kind) || p->p.status != GT_PARAM_OK)
 			continue;
 		uint32_t k = 0;
-		while (k < r->nbuf && r->buf[k].base != p->p.alloc_base)
+		while (k < r->nbuf && r->buf[k].run.base != p->p.alloc_base)
 			k++;
 		if (k < r->nbuf)
 			continue; /* another parameter points into the same allocation */
 		struct rbuf *b = &r->buf[r->nbuf++];
-		b->base = p->p.alloc_base;
-		b->bytes = p->p.alloc_bytes;
-		b->before = p->before;
-		b->after = p->after;
-		b->param = i;
-		b->changed = memcmp(b->before, b->after, (size_t)b->bytes) != 0;
-		bytes += b->bytes;
-		if (b->changed) {
+		b->run = captured_buffer_of(p, i);
+		bytes += b->run.bytes;
+		if (b->run.changed) {
 			/* Only the span the run changed is restored: an allocator's block often holds the
 			 * kernel's inputs beside its output, and rewriting them from the host before every
 			 * replay would evict them from L2, which the run did not do. */
-			while (b->before[b->lo] == b->after[b->lo])
+			while (b->run.before[b->lo] == b->run.after[b->lo])
 				b->lo++;
-			b->hi = b->bytes;
-			while (b->before[b->hi - 1] == b->after[b->hi - 1])
+			b->hi = b->run.bytes;
+			while (b->run.before[b->hi - 1] == b->run.after[b->hi - 1])
 				b->hi--;
 			restored += b->hi - b->lo;
 			nrestored++;
-			b->first = malloc(b->bytes ? (size_t)b->bytes : 1);
-			b->now = malloc(b->bytes ? (size_t)b->bytes : 1);
+			b->first = malloc(b->run.bytes ? (size_t)b->run.bytes : 1);
+			b->now = malloc(b->run.bytes ? (size_t)b->run.bytes : 1);
 			if (!b->first || !b->now)
 				return say(r, RV_FAILED, "out of memory for the outputs", NULL, NULL), 1;
 		}
-		if (cuda_failed(r, r->cu->cuMemAlloc(&b->d, b->bytes ? (size_t)b->bytes : 1), "cuMemAlloc"))
+		if (cuda_failed(r, r->cu->cuMemAlloc(&b->d, b->run.bytes ? (size_t)b->run.bytes : 1), "cuMemAlloc"))
 			return 1;
 	}
 	fprintf(r->out, "  %u buffers, %.3f MB; %u changed by the kernel in the run, checked after each replay; "
@@ -194,7 +188,7 @@ static int make_params(struct replay *r)
 		uint64_t old;
 		memcpy(&old, r->params + p->p.offset, 8);
 		for (uint32_t k = 0; k < r->nbuf; k++) {
-			if (r->buf[k].base != p->p.alloc_base)
+			if (r->buf[k].run.base != p->p.alloc_base)
 				continue;
 			uint64_t moved = (uint64_t)r->buf[k].d + (old - p->p.alloc_base);
 			memcpy(r->params + p->p.offset, &moved, 8);
@@ -222,9 +216,10 @@ static int restore(struct replay *r, int all)
 {
 	for (uint32_t k = 0; k < r->nbuf; k++) {
 		const struct rbuf *b = &r->buf[k];
-		uint64_t lo = all ? 0 : b->lo, hi = all ? b->bytes : b->hi;
-		if ((all || b->changed) && hi > lo &&
-		    cuda_failed(r, r->cu->cuMemcpyHtoD(b->d + lo, b->before + lo, (size_t)(hi - lo)), "restoring the inputs"))
+		uint64_t lo = all ? 0 : b->lo, hi = all ? b->run.bytes : b->hi;
+		if ((all || b->run.changed) && hi > lo &&
+		    cuda_failed(r, r->cu->cuMemcpyHtoD(b->d + lo, b->run.before + lo, (size_t)(hi - lo)),
+		                "restoring the inputs"))
 			return 1;
 	}
 	return 0;
@@ -265,9 +260,9 @@ static void print_diff(struct replay *r, const struct rbuf *b, const struct repl
                        const char *b_name)
 {
 	fprintf(r->out, "    parameter %u (%.3f MB read as %s): %" PRIu64 " of %" PRIu64 " elements differ; worst [%" PRIu64
-	        "]: %s %.9g, %s %.9g, |diff| %.3g", b->param, (double)b->bytes / 1e6, replay_dtype_name(d->dtype),
-	        d->differing, d->elements, d->worst_index, a_name, d->worst_a, b_name, d->worst_b,
-	        d->worst_a > d->worst_b ? d->worst_a - d->worst_b : d->worst_b - d->worst_a);
+	        "]: %s %.9g, %s %.9g, |diff| %.3g", b->run.param, (double)b->run.bytes / 1e6,
+	        replay_dtype_name(d->dtype), d->differing, d->elements, d->worst_index, a_name, d->worst_a, b_name,
+	        d->worst_b, d->worst_a > d->worst_b ? d->worst_a - d->worst_b : d->worst_b - d->worst_a);
 	if (d->dtype == RD_F32 || d->dtype == RD_F64) {
 		if (d->worst_ulps == UINT64_MAX)
 			fprintf(r->out, ", a NaN\n");
@@ -285,14 +280,14 @@ static int self_check(struct replay *r, int *any_output)
 	*any_output = 0;
 	for (uint32_t k = 0; k < r->nbuf; k++) {
 		struct rbuf *b = &r->buf[k];
-		if (!b->changed)
+		if (!b->run.changed)
 			continue;
 		*any_output = 1;
-		if (cuda_failed(r, r->cu->cuMemcpyDtoH(b->first, b->d, (size_t)b->bytes), "reading the outputs"))
+		if (cuda_failed(r, r->cu->cuMemcpyDtoH(b->first, b->d, (size_t)b->run.bytes), "reading the outputs"))
 			return -1;
 		struct replay_diff d;
 		b->run_ulps = 0;
-		if (!replay_compare(b->first, b->after, (size_t)b->bytes, r->opt->dtype, &d)) {
+		if (!replay_compare(b->first, b->run.after, (size_t)b->run.bytes, r->opt->dtype, &d)) {
 			if (same)
 				fprintf(r->out, "  self-check: the first replay differs from the run:\n");
 			same = 0;
@@ -308,12 +303,12 @@ static int compare_later(struct replay *r)
 {
 	for (uint32_t k = 0; k < r->nbuf; k++) {
 		struct rbuf *b = &r->buf[k];
-		if (!b->changed)
+		if (!b->run.changed)
 			continue;
-		if (cuda_failed(r, r->cu->cuMemcpyDtoH(b->now, b->d, (size_t)b->bytes), "reading the outputs"))
+		if (cuda_failed(r, r->cu->cuMemcpyDtoH(b->now, b->d, (size_t)b->run.bytes), "reading the outputs"))
 			return 1;
 		struct replay_diff d;
-		if (!replay_compare(b->now, b->first, (size_t)b->bytes, r->opt->dtype, &d)) {
+		if (!replay_compare(b->now, b->first, (size_t)b->run.bytes, r->opt->dtype, &d)) {
 			b->replays_differ = 1;
 			if (d.worst_ulps > b->spread_ulps)
 				b->spread_ulps = d.worst_ulps;
