@@ -402,12 +402,10 @@ static int run(const struct gt_cmd_call *call)
 	if (rc)
 		goto done;
 	int crc = gt_calib_run(trace, refs, &filter, &opt, &rep);
-	if (crc < 0 && gt_failed())
-		rc = crc; /* the walk's words are held (failure.h): the runner says them */
-	else if (crc == GT_ERR_ARG)
+	if (crc == GT_ERR_ARG && !gt_failed())
 		rc = gt_error("calibrate: %s: %s", trace, rep.error);
 	else if (crc < 0)
-		rc = gt_error("calibrate: %s", gt_strerror(crc));
+		rc = crc; /* the runner says the walk's held words (failure.h), or else "calibrate: REASON" */
 	if (rc)
 		goto done;
 	struct ctx x = { trace, refs, &rep };

@@ -618,12 +618,9 @@ static int run(const struct gt_cmd_call *call)
 	if ((rc = gt_cmd_refs_load(&refs, ref_path)) != 0)
 		goto done;
 	int src = gt_shadow_run(trace, refs, &filter, &rep);
-	if (src < 0 && gt_failed()) { /* the walk's words are held (failure.h): the runner says them */
-		rc = src;
-		goto done;
-	}
 	if (src < 0) {
-		rc = gt_error("shadow: %s", gt_strerror(src));
+		/* The runner says the walk's held words (failure.h), or else "shadow: REASON". */
+		rc = src;
 		goto done;
 	}
 	if (rep.n == 0) {
