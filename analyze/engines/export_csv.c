@@ -212,6 +212,8 @@ struct row {
 	uint64_t corr, bytes;
 	int has_corr, has_bytes;
 };
+/* w_kernel_detail and w_api_detail write detail unchecked: at most 124 bytes and its NUL. */
+_Static_assert(sizeof ((struct row *)0)->detail > 124, "a kernel's detail fits");
 
 /* Fields of a GPU operation, an API call, a sync, an NVTX range or a memory event; 1: not one of them. */
 static int csv_describe_op(struct ex *x, const struct gt_reader *r, const struct gt_event *ev, struct row *w)

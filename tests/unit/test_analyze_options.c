@@ -430,6 +430,25 @@ static void test_parse_time(void **state)
 		assert_int_equal(gt_parse_time_ns(bad[i], &ns), -1);
 }
 
+/* A number at the start of a string: what follows is left to the caller; no number, a NULL, or
+ * one out of double's range is refused. */
+static void test_parse_number(void **state)
+{
+	(void)state;
+	double v = 0;
+	const char *rest = NULL;
+	assert_int_equal(gt_parse_number("1.5", &v, &rest), 0);
+	assert_true(v == 1.5 && *rest == '\0');
+	assert_int_equal(gt_parse_number("2.5%", &v, &rest), 0);
+	assert_true(v == 2.5 && strcmp(rest, "%") == 0);
+	assert_int_equal(gt_parse_number("-3e2x", &v, &rest), 0);
+	assert_true(v == -300 && strcmp(rest, "x") == 0);
+	const char *bad[] = { "", "%", "abc", " ", "1e999", "-1e999", NULL };
+	for (int i = 0; bad[i]; i++)
+		assert_int_equal(gt_parse_number(bad[i], &v, &rest), -1);
+	assert_int_equal(gt_parse_number(NULL, &v, &rest), -1);
+}
+
 /* Operand groups (diff's BASE... -- NEW...): where the first "--" fell among the operands. */
 static void test_dashdash_groups(void **state)
 {
@@ -466,6 +485,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_runner_error_codes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_commands_usage_status, setup, teardown),
 		cmocka_unit_test(test_parse_time),
+		cmocka_unit_test(test_parse_number),
 		cmocka_unit_test_setup_teardown(test_dashdash_groups, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
