@@ -6,7 +6,8 @@
 #
 #   make            build the library, the launcher, the analyzer, the CUDA programs and the tests
 #   make demo       install what is missing, build, record or analyze a trace (see README.md)
-#   make check      unit and CLI tests, then the same tests under ASan+UBSan
+#   make check      every unit test plain and under ASan+UBSan, every everyday CLI test plain
+#   make check-all  that, and the slow tier: CLI tests under the sanitizers, fuzz targets, scaling
 #   make install PREFIX=/usr/local [DESTDIR=/staging]
 #   make uninstall PREFIX=/usr/local [DESTDIR=/staging]
 
@@ -75,7 +76,7 @@ include tests/gpu/module.mk
 include tests/gpu/progs/module.mk
 include tests/module.mk
 
-.PHONY: all deps demo check check-plain check-san install uninstall clean help
+.PHONY: all deps demo check check-all install uninstall clean help
 .DEFAULT_GOAL := all
 
 all: $(ALL_TARGETS)
@@ -102,21 +103,26 @@ deps:
 	@sh tests/deps.sh $(DEB_DEPS)
 
 # --- the two commands of the README ---------------------------------------------------------
+# Builds use every core unless the caller already gave make -j (a jobserver is running then).
+JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
+SUBMAKE = $(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(JOBS))
+SAN_MAKE = $(SUBMAKE) BUILD=$(BUILD)/san SAN=1 OPT="-O1 -g"
+
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(SUBMAKE) all
 	@sh tests/demo.sh $(BUILD)
 
+# The tiers (tests/module.mk lists the entries): check is the everyday loop, check-all adds the
+# slow tier. Both run their tests in parallel (tests/run_tests.sh) and log under $(BUILD)/check.
 check: deps
-	@$(MAKE) --no-print-directory check-plain
-	@$(MAKE) --no-print-directory check-san
-	@sh tests/summary.sh $(BUILD)/check.log $(BUILD)/san/check.log
+	@$(SUBMAKE) all
+	@$(SAN_MAKE) tests-only
+	@sh tests/run_tests.sh $(BUILD)/check check $(CHECK_ENTRIES)
 
-check-plain: all
-	@sh tests/run_tests.sh $(BUILD) plain
-
-check-san:
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/san SAN=1 OPT="-O1 -g" tests-only
-	@sh tests/run_tests.sh $(BUILD)/san sanitizers
+check-all: deps
+	@$(SUBMAKE) all
+	@$(SAN_MAKE) tests-only
+	@sh tests/run_tests.sh $(BUILD)/check check-all $(CHECK_ENTRIES) $(SLOW_ENTRIES)
 
 # --- install ---------------------------------------------------------------------------------
 # The layout is fixed relative to PREFIX, because the installed launcher finds its pieces from its

@@ -30,4 +30,19 @@ tests-only: $(UNIT_TEST_BINS) $(BUILD)/gpuanalyze $(BUILD)/gputrace $(TEST_EXTRA
 
 .SECONDARY: $(UNIT_TEST_SRCS:%.c=$(OBJ)/%.o) $(TEST_HELPER_OBJS)
 
+# --- the test tiers, as entries for tests/run_tests.sh (PASS:BUILD:PATH) ---------------------
+# make check: every unit test plain and sanitized, every CLI and GPU script plain except the slow
+# ones (the GPU scripts exit 77 at once without a GPU). make check-all adds the slow tier: the slow
+# scripts plain and every script under the sanitizers. A script whose whole work is one tier's
+# lists it here; a script with a quick part and a long sweep runs the sweep only where GT_TIER=all.
+SLOW_SCRIPTS := tests/cli/test_fuzz_targets.sh tests/cli/test_scaling.sh
+CLI_SCRIPTS  := $(sort $(wildcard tests/cli/test_*.sh)) $(sort $(wildcard tests/gpu/test_*.sh))
+SAN_UNIT_BINS := $(UNIT_TEST_BINS:$(BUILD)/%=$(BUILD)/san/%)
+CHECK_ENTRIES := $(addprefix plain:$(BUILD):,$(UNIT_TEST_BINS)) \
+                 $(addprefix sanitizers:$(BUILD)/san:,$(SAN_UNIT_BINS)) \
+                 $(addprefix plain:$(BUILD):,$(filter-out $(SLOW_SCRIPTS),$(CLI_SCRIPTS)))
+SLOW_ENTRIES  := $(addprefix plain:$(BUILD):,$(filter $(SLOW_SCRIPTS),$(CLI_SCRIPTS))) \
+                 $(addprefix sanitizers:$(BUILD)/san:,$(filter-out $(SLOW_SCRIPTS),$(CLI_SCRIPTS)))
+check-all: export GT_TIER = all
+
 ALL_TARGETS += $(UNIT_TEST_BINS)

@@ -1,66 +1,121 @@
 #!/bin/sh
-# Runs every test of one build and prints "LABEL: N passed, N failed, N skipped".
-#   tests/run_tests.sh BUILD LABEL
-# cmocka binaries count their test cases (cmocka's own summary is printed as they run); each script
-# under tests/cli and tests/gpu counts as one test: exit 0 passed, 77 skipped (printed reason), else failed.
-# The log goes to BUILD/check.log for tests/summary.sh. GT_PASS holds LABEL, for a script whose work
-# is the same in every pass (test_fuzz_targets.sh, a build of its own) and so is done in one.
-build=${1:?usage: run_tests.sh BUILD LABEL}
-label=${2:-tests}
-log=$build/check.log
-: > "$log"
-passed=0 failed=0 skipped=0
-failures=""
+# Runs a list of tests in parallel, one process per core, and prints "LABEL: N passed, N failed,
+# N skipped" last.
+#   tests/run_tests.sh LOGDIR LABEL ENTRY...
+# An ENTRY is PASS:BUILD:PATH. PASS names the build the test runs against (plain, sanitizers); BUILD
+# is that build's folder (GT_BUILD for a script); PATH is a cmocka binary, which counts its test
+# cases, or a script under tests/cli or tests/gpu, which counts as one test: exit 0 passed, 77
+# skipped (its last line says why), anything else failed.
+#
+# Each test's output, exit status and wall time go to LOGDIR/PASS/KIND/NAME.{out,rc,secs} (KIND:
+# unit, cli or gpu; tests/unit/test_shadow.c and tests/cli/test_shadow.sh both exist); one line per
+# test is printed as it ends; a failed test's output is printed whole at the end, then the ten
+# slowest. LOGDIR/check.log collects every output and a closing "TOTAL passed failed skipped" line
+# for tests/summary.sh. The longest tests of the previous run (LOGDIR/times) start first, so the
+# last minutes are not spent waiting on one long test that started late.
+#
+# Environment: GT_JOBS (default: the number of cores), GT_TEST_TIMEOUT (seconds, default 900: a test
+# that hangs is ended and failed rather than stalling CI).
+logdir=${1:?usage: run_tests.sh LOGDIR LABEL PASS:BUILD:PATH...}
+label=${2:?usage: run_tests.sh LOGDIR LABEL PASS:BUILD:PATH...}
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+jobs=${GT_JOBS:-$(nproc 2>/dev/null || echo 2)}
+mkdir -p "$logdir" || exit 2
+times=$logdir/times
+queue=$logdir/queue.$$
+trap 'rm -f "$queue" "$queue.known"' EXIT
+
+# test_id ENTRY: PASS/KIND/NAME, the test's name in the logs and in LOGDIR/times.
+test_id() {
+	path=${1##*:}
+	case $path in
+	*.sh) kind=$(basename "$(dirname "$path")"); name=$(basename "$path" .sh) ;;
+	*) kind=unit; name=$(basename "$path") ;;
+	esac
+	echo "${1%%:*}/$kind/$name"
+}
+
+# The queue, longest known first; tests never timed go first of all (they may be long).
+: > "$queue"
+for e in "$@"; do
+	id=$(test_id "$e")
+	t=$( [ -f "$times" ] && awk -v id="$id" '$1 == id { t = $2 } END { print t }' "$times")
+	printf '%s %s %s\n' "${t:-99999}" "$id" "$e" >> "$queue"
+done
+sort -k1,1 -g -r "$queue" | cut -d' ' -f2- > "$queue.known"
 
 export CMOCKA_MESSAGE_OUTPUT=stdout
-export GT_BUILD="$build"
-export GT_PASS="$label"
-# The plain build: scripts that need the preload use it, since a sanitized library cannot be
-# preloaded into programs that were not built with the sanitizer.
-export GT_PLAIN_BUILD="${GT_PLAIN_BUILD:-build}"
-
-for t in "$build"/tests/test_*; do
-	[ -x "$t" ] || continue
-	out=$("$t" 2>&1)
-	rc=$?
-	printf '%s\n' "$out"
-	printf '%s\n' "$out" >> "$log"
-	p=$(printf '%s\n' "$out" | sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
-	f=$(printf '%s\n' "$out" | sed -n 's/.*\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
-	s=$(printf '%s\n' "$out" | sed -n 's/.*\[  SKIPPED \] \([0-9]*\) test.*/\1/p' | tail -n 1)
-	passed=$((passed + ${p:-0}))
-	skipped=$((skipped + ${s:-0}))
-	if [ -n "$f" ]; then
-		failed=$((failed + f))
-		failures="$failures $(basename "$t")"
-	elif [ $rc -ne 0 ]; then
-		# Crashed or aborted (a sanitizer report) before cmocka could count.
-		failed=$((failed + 1))
-		failures="$failures $(basename "$t")(exit $rc)"
-	fi
-done
-
 # Tests that end programs with SIGINT need its default action: a shell started in the background
 # (make check &, a CI step without a terminal) starts its children with SIGINT ignored, and a shell
 # cannot undo that itself. env(1) can, where it knows --default-signal (coreutils 8.31 and later).
-default_signals=""
-env --default-signal=INT true 2>/dev/null && default_signals="env --default-signal=INT"
+GT_DEFAULT_SIGNALS=""
+env --default-signal=INT true 2>/dev/null && GT_DEFAULT_SIGNALS="env --default-signal=INT"
+export GT_DEFAULT_SIGNALS GT_TEST_TIMEOUT="${GT_TEST_TIMEOUT:-900}" GT_LOGDIR="$logdir"
 
-for s in tests/cli/test_*.sh tests/gpu/test_*.sh; do
-	[ -f "$s" ] || continue
-	name=$(basename "$s" .sh)
-	out=$($default_signals sh "$s" 2>&1)
-	rc=$?
-	printf '%s\n' "$out" >> "$log"
-	case $rc in
-	0) passed=$((passed + 1)); echo "[ PASS ] $name" ;;
-	77) skipped=$((skipped + 1)); echo "[ SKIP ] $name: $(printf '%s\n' "$out" | tail -n 1)" ;;
-	*) failed=$((failed + 1)); failures="$failures $name"
-	   printf '%s\n' "$out" | tail -n 20 | sed 's/^/    /'
-	   echo "[ FAIL ] $name (exit $rc)" ;;
+# python3 through a version manager's shim (pyenv's is a shell script) costs a quarter of a second
+# a start, and the CLI tests start it thousands of times: they get the interpreter the shim would
+# run, found once, first on their PATH.
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+if [ -n "$py" ] && [ -x "$py" ] && [ "$(command -v python3)" != "$py" ]; then
+	bin=$(cd "$logdir" && pwd)/bin
+	mkdir -p "$bin" && ln -sf "$py" "$bin/python3" && PATH="$bin:$PATH" && export PATH
+fi
+
+start=$(date +%s)
+tr ' \n' '\0\0' < "$queue.known" | xargs -0 -n 2 -P "$jobs" sh "$here/run_one.sh"
+wall=$(($(date +%s) - start))
+
+# Totals, in the order the entries were given.
+log=$logdir/check.log
+: > "$log"
+passed=0 failed=0 skipped=0
+failures="" failed_outputs=""
+: > "$times.new"
+for e in "$@"; do
+	id=$(test_id "$e")
+	base=$logdir/$id
+	rc=$(cat "$base.rc" 2>/dev/null || echo 255)
+	secs=$(cat "$base.secs" 2>/dev/null || echo 0)
+	printf '%s %s\n' "$id" "$secs" >> "$times.new"
+	printf '== %s (exit %s, %s s)\n' "$id" "$rc" "$secs" >> "$log"
+	cat "$base.out" >> "$log" 2>/dev/null
+	case ${e##*:} in
+	*.sh)
+		case $rc in
+		0) passed=$((passed + 1)) ;;
+		77) skipped=$((skipped + 1)) ;;
+		*) failed=$((failed + 1)); failures="$failures $id"
+		   failed_outputs="$failed_outputs $base.out" ;;
+		esac ;;
+	*)
+		p=$(sed -n 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$base.out" | tail -n 1)
+		f=$(sed -n 's/.*\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$base.out" | tail -n 1)
+		s=$(sed -n 's/.*\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$base.out" | tail -n 1)
+		passed=$((passed + ${p:-0}))
+		skipped=$((skipped + ${s:-0}))
+		if [ -n "$f" ] || [ "$rc" -ne 0 ]; then
+			# A crash or a sanitizer report ends the binary before cmocka counts: one failure.
+			failed=$((failed + ${f:-1}))
+			failures="$failures $id"
+			failed_outputs="$failed_outputs $base.out"
+		fi ;;
 	esac
 done
+# Times of tests this run did not include (another tier's) are kept for the next run's order.
+[ -f "$times" ] && awk 'NR == FNR { seen[$1] = 1; print; next } !($1 in seen)' "$times.new" "$times" \
+	> "$times.all" && mv "$times.all" "$times.new"
+mv "$times.new" "$times"
 
+for f in $failed_outputs; do
+	printf '\n======== output of %s\n' "${f#$logdir/}"
+	cat "$f"
+	printf '======== end of %s\n' "${f#$logdir/}"
+done
+printf '\n%s: the ten slowest tests (wall seconds, %s at a time; the whole run took %s s):\n' \
+	"$label" "$jobs" "$wall"
+for e in "$@"; do test_id "$e"; done | awk 'NR == FNR { ran[$1] = 1; next } $1 in ran' - "$times" |
+	sort -k2,2 -g -r | head -n 10 | while read -r n s; do printf '  %7s  %s\n' "$s" "$n"; done
 [ -n "$failures" ] && echo "failed:$failures"
 echo "$label: $passed passed, $failed failed, $skipped skipped"
 echo "TOTAL $passed $failed $skipped" >> "$log"
