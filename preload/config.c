@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "cupti/kinds.h" /* CUPTI-free: this file is also part of the gputrace launcher */
+#include "log.h"
 
 #include <errno.h>
 #include <regex.h>
@@ -76,12 +77,16 @@ static void note(struct msgbuf *m, const char *fmt, ...)
 	m->count++;
 	if (!m->p || m->used >= m->n)
 		return;
+	/* Values are quoted as the user set them: their control characters (a newline) are escaped
+	 * here, so that each message stays one line of the buffer, and one line on stderr. */
+	char line[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	int k = vsnprintf(m->p + m->used, m->n - m->used, fmt, ap);
+	if (vsnprintf(line, sizeof line, fmt, ap) < 0)
+		line[0] = '\0';
 	va_end(ap);
-	if (k > 0)
-		m->used += (size_t)k < m->n - m->used ? (size_t)k : m->n - m->used - 1;
+	gtp_escape(line, m->p + m->used, m->n - m->used);
+	m->used += strlen(m->p + m->used);
 	if (m->used + 1 < m->n) {
 		m->p[m->used++] = '\n';
 		m->p[m->used] = '\0';

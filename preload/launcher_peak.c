@@ -4,13 +4,15 @@
  * copies, median of several timed repetitions) and stores its "peak ..." lines where gpuanalyze looks
  * for measured peaks (traces/peaks_path.h: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,
  * else ~/.cache/gputrace/peaks). Each stored line carries the device's name and UUID so a trace is
- * matched to the peaks of its own GPU.
+ * matched to the peaks of its own GPU. The file is rewritten through a temporary copy renamed over
+ * it (store), so that a failed write leaves it as it was.
  */
 #include "launcher.h"
 #include "log.h"
 #include "peaks_path.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +71,87 @@ static int make_parent_folders(const char *path)
 	}
 }
 
+/* Where the peaks go: the file itself (a FIFO, /dev/stdout, a name that cannot be looked at), or
+ * a copy beside target renamed over it, with the mode a new file or the old one had. */
+static int in_place(const char *path, char *target, size_t tn, mode_t *mode)
+{
+	struct stat lst, st;
+	if (lstat(path, &lst) != 0) {
+		if (errno != ENOENT)
+			return 1; /* opening it says why */
+		mode_t u = umask(0);
+		umask(u);
+		*mode = 0666 & ~u;
+		return snprintf(target, tn, "%s", path) >= (int)tn;
+	}
+	if (S_ISLNK(lst.st_mode) && (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)))
+		return 1; /* names of open files */
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 1;
+	char *real = realpath(path, NULL);
+	int direct = !real || snprintf(target, tn, "%s", real) >= (int)tn;
+	free(real);
+	*mode = st.st_mode & 07777;
+	return direct;
+}
+
+/* Appends the lines to the peaks file at path. A regular file (or none) is copied with them to a
+ * temporary file beside it that is renamed over it: a failure (a full disk) leaves the old file as
+ * it was, and gpuanalyze never reads half of it. 0, or -1 with errno. */
+static int store(const char *path, const char *device, char lines[][1024], int n)
+{
+	char target[4096], tmp[4096 + 32];
+	mode_t mode;
+	if (in_place(path, target, sizeof target, &mode)) {
+		FILE *f = fopen(path, "a");
+		if (!f)
+			return -1;
+		for (int i = 0; i < n; i++)
+			fprintf(f, "%s %s\n", device, lines[i]);
+		return fclose(f);
+	}
+	if (access(target, F_OK) == 0 && access(target, W_OK) != 0)
+		return -1; /* a file the user may not write is not replaced either */
+	const char *slash = strrchr(target, '/');
+	int dir = slash ? (int)(slash - target) + 1 : 0;
+	snprintf(tmp, sizeof tmp, "%.*s.gputrace-XXXXXX", dir, target);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	FILE *out = fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
+	int ok = out != NULL;
+	if (!out)
+		close(fd);
+	FILE *in = ok ? fopen(target, "r") : NULL;
+	if (!in && errno != ENOENT)
+		ok = 0;
+	char buf[8192];
+	size_t k;
+	while (ok && in && (k = fread(buf, 1, sizeof buf, in)) > 0)
+		ok = fwrite(buf, 1, k, out) == k;
+	if (in) {
+		ok = ok && !ferror(in);
+		fclose(in);
+	}
+	for (int i = 0; ok && i < n; i++)
+		ok = fprintf(out, "%s %s\n", device, lines[i]) > 0;
+	int err = errno;
+	if (out && fclose(out) != 0 && ok) {
+		ok = 0;
+		err = errno;
+	}
+	if (ok && rename(tmp, target) != 0) {
+		ok = 0;
+		err = errno;
+	}
+	if (!ok) {
+		unlink(tmp);
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
 int launcher_peak(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -111,6 +194,13 @@ int launcher_peak(int argc, char **argv)
 		        gtp_escape(path, shown, sizeof shown), strerror(errno));
 		return 2;
 	}
+	struct stat ps, os;
+	if (stat(probe, &ps) == 0 && stat(path, &os) == 0 && ps.st_dev == os.st_dev && ps.st_ino == os.st_ino) {
+		char shown[1024];
+		fprintf(stderr, "gputrace: cannot write '%s': it is the probe, and an output never replaces "
+		        "an input\n", gtp_escape(path, shown, sizeof shown));
+		return 2;
+	}
 	char cmd[9000];
 	snprintf(cmd, sizeof cmd, "'%s' --reps '%s' --bytes '%s'", probe, reps, bytes);
 	if (strchr(reps, '\'') || strchr(bytes, '\'') || strchr(probe, '\'')) {
@@ -141,14 +231,7 @@ int launcher_peak(int argc, char **argv)
 	}
 	char shown[1024];
 	gtp_escape(path, shown, sizeof shown);
-	FILE *f = fopen(path, "a");
-	if (!f) {
-		fprintf(stderr, "gputrace: cannot write '%s': %s\n", shown, strerror(errno));
-		return 2;
-	}
-	for (int i = 0; i < n; i++)
-		fprintf(f, "%s %s\n", device, lines[i]);
-	if (fclose(f) != 0) {
+	if (store(path, device, lines, n) != 0) {
 		fprintf(stderr, "gputrace: cannot write '%s': %s\n", shown, strerror(errno));
 		return 2;
 	}

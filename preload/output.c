@@ -1,6 +1,8 @@
 /* output.c: trace path patterns and a safe, non-clobbering open (see output.h). */
 #include "output.h"
 
+#include "log.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,12 +12,28 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+/* Whether v is a rank: decimal digits only, at most OUTPUT_RANK_DIGITS of them. A rank becomes
+ * part of a path (%r), so anything else ("../x", "a/b") could put the trace outside its folder. */
+static int is_rank(const char *v)
+{
+	size_t n = strspn(v, "0123456789");
+	return n > 0 && n <= OUTPUT_RANK_DIGITS && v[n] == '\0';
+}
+
 const char *output_rank(const char **var)
 {
 	static const char *const names[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
 		"MV2_COMM_WORLD_RANK", "SLURM_PROCID", "RANK", NULL };
+	static unsigned refused; /* the variables already said to be refused: one line each */
 	for (int i = 0; names[i]; i++) {
 		const char *v = getenv(names[i]);
+		if (v && *v && !is_rank(v)) {
+			if (!(refused & 1u << i))
+				gtp_error("%s='%.64s' is not a rank (a decimal number of at most %d digits); "
+				          "ignored", names[i], v, OUTPUT_RANK_DIGITS);
+			refused |= 1u << i;
+			continue;
+		}
 		if (v && *v) {
 			if (var)
 				*var = names[i];

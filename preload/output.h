@@ -1,6 +1,7 @@
 /* output.h: where a trace goes: the GPUTRACE_OUTPUT pattern, expanded, and a safe open.
  *
- * Patterns: %p pid, %h host name, %r rank (from the usual launcher variables; "0" when none),
+ * Patterns: %p pid, %h host name, %r rank (from the usual launcher variables, decimal numbers
+ * only; "0" when none),
  * %n program name (basename of /proc/self/exe's command), %% a percent sign. A path that ends in
  * '/' or names a directory gets the default file name inside it. An existing file is never
  * replaced or followed through a symlink: ".1", ".2", ... is inserted before ".gtrace" instead.
@@ -13,7 +14,11 @@
 
 #include <stddef.h>
 
-/* The rank this process has under MPI, Slurm or torchrun, and the variable that said so (NULL). */
+/* The most digits a rank may have. */
+#define OUTPUT_RANK_DIGITS 9
+/* The rank this process has under MPI, Slurm or torchrun, and the variable that said so (NULL):
+ * the first of the launchers' variables that holds a decimal number. A variable that holds
+ * anything else is refused (one line, once) and the next is looked at. */
 const char *output_rank(const char **var);
 /* The program's name, as %n expands it. */
 const char *output_program_name(void);

@@ -11,6 +11,7 @@
 #include "analyze/support/failure.h"
 #include "analyze/engines/export.h"
 #include "analyze/engines/export_sqlite.h"
+#include "analyze/support/outfile.h"
 #include "gputrace.h"
 #include "analyze/support/options.h"
 #include "analyze/support/progress.h"
@@ -26,8 +27,12 @@ static int export_sqlite(const char *trace, const char *out_path, int gz)
 		return gt_error("export: --format sqlite writes a database file, not standard output: give -o FILE");
 	if (gz)
 		return gt_error("export: -z does not apply to --format sqlite (a database is read in place)");
+	/* The database is built in a temporary file that the runner renames over -o on success. */
+	const char *tmp = gt_outfile_reserve(out_path, "an SQLite database is a file");
+	if (!tmp)
+		return GT_EXIT_USAGE;
 	struct gt_sqlite_result res;
-	return gt_export_sqlite(trace, out_path, &res);
+	return gt_export_sqlite(trace, tmp, out_path, &res);
 }
 
 /* The traces to export, and how. */

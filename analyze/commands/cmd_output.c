@@ -14,6 +14,7 @@
 #include "gputrace.h"
 #include "analyze/output/json_member.h"
 #include "analyze/support/options.h"
+#include "analyze/support/outfile.h"
 #include "common/stats.h"
 
 /* Options of a command, -o/--output not counted. */
@@ -22,6 +23,19 @@
 /* A status of 0 or an error code that a held failure explains (failure.h) becomes GT_EXIT_USAGE:
  * the failure's words are said (at the output's close, or when the command ends), not the code's. */
 static int explained(int rc) { return rc <= 0 && gt_failed() ? GT_EXIT_USAGE : rc; }
+
+/* Names the command's inputs (its operands, and the options whose value is a file it reads) to
+ * outfile.h, and refuses an -o that is one of them before anything is opened for writing. */
+static int inputs_named(const struct gt_cmd_call *call, const struct gt_option *opts)
+{
+	for (int i = 0; i < call->nfiles; i++)
+		if (gt_outfile_input(call->files[i]))
+			return GT_ERR_NOMEM;
+	for (const struct gt_option *o = opts; o->kind != GT_OPT_END; o++)
+		if (o->kind == GT_OPT_STRING && o->input && gt_outfile_input(*(const char **)o->value))
+			return GT_ERR_NOMEM;
+	return gt_outfile_check(call->out_path);
+}
 
 /* Parses argv and runs the command: its status, or an error code its run returned. */
 static int parse_and_run(const struct gt_command *c, int argc, char **argv)
@@ -45,7 +59,9 @@ static int parse_and_run(const struct gt_command *c, int argc, char **argv)
 	if (!gt_options_parse_groups(&usage, argc, argv, &call.files, &call.nfiles, &status,
 	                             &call.dashdash_at))
 		return status;
-	status = c->run(&call);
+	status = inputs_named(&call, opts);
+	if (!status)
+		status = c->run(&call);
 	gt_options_release(opts); /* the --kernel filters: run is done with them */
 	return status;
 }
@@ -57,6 +73,7 @@ static int parse_and_run(const struct gt_command *c, int argc, char **argv)
 int gt_command_run(const struct gt_command *c, int argc, char **argv)
 {
 	gt_diag_flush();
+	gt_outfile_begin();
 	size_t failures = gt_fail_count();
 	int status = parse_and_run(c, argc, argv);
 	if (status <= 0 && gt_fail_count() > failures)
@@ -66,6 +83,12 @@ int gt_command_run(const struct gt_command *c, int argc, char **argv)
 		status = gt_error("%s: out of memory", c->name);
 	else if (status < 0)
 		status = gt_error("%s: %s", c->name, gt_strerror(status));
+	/* The outputs replace their targets only now, when the command is known to have succeeded (a
+	 * verdict of a check that ran is a success of the command). */
+	int ok = status == GT_EXIT_OK || status == GT_EXIT_CHECK;
+	if (gt_outfile_end(ok) && ok)
+		status = GT_EXIT_USAGE;
+	gt_outfile_begin(); /* nothing kept between commands */
 	return status;
 }
 

@@ -31,9 +31,10 @@
  * printer has already reported through diag.h (say, gt_error's GT_EXIT_USAGE). */
 typedef int (*gt_cmd_printer)(FILE *out, struct gt_json *json, void *ctx);
 
-/* Opens the output named by call->out_path (NULL or "-": standard output), runs print on it,
- * reports a printer's GT_ERR_* as "COMMAND: cannot print: REASON", closes the output and reports a
- * write error. Returns the exit status: GT_EXIT_OK, or GT_EXIT_USAGE when the output could not be opened,
+/* Opens the output named by call->out_path (NULL or "-": standard output; a file is written under
+ * a temporary name that gt_command_run renames over it when the command succeeds, outfile.h), runs
+ * print on it, reports a printer's GT_ERR_* as "COMMAND: cannot print: REASON", closes the output
+ * and reports a write error. Returns the exit status: GT_EXIT_OK, or GT_EXIT_USAGE when the output could not be opened,
  * printed or written (the first of these failures decides; all of them are reported); a printer's
  * own positive status is returned as it is. A verdict (GT_EXIT_CHECK) is the caller's to add when
  * this returns GT_EXIT_OK. */

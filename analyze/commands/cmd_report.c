@@ -54,8 +54,9 @@ static int quiet;
 
 static const struct gt_option options[] = {
 	{ .kind = GT_OPT_STRING, .long_name = "baseline", .arg = "FILE", .value = &opt.baseline,
+	  .input = 1,
 	  .help = "compare with this trace (as gpuanalyze diff BASELINE FILE)" },
-	{ .kind = GT_OPT_STRING, .long_name = "shadow", .arg = "LIB", .value = &opt.refs,
+	{ .kind = GT_OPT_STRING, .long_name = "shadow", .arg = "LIB", .value = &opt.refs, .input = 1,
 	  .help = "check correctness: replay the trace's captures on this reference library" },
 	GT_OPT_WARMUP(&opt.warmup),
 	{ .kind = GT_OPT_UINT, .long_name = "top", .arg = "N", .value = &top,

@@ -1,65 +1,51 @@
 /* report_figures.c: the report's two SVG figures (report_doc.h), written beside the report
  * through svg.h: REPORT-kernels.svg, each top kernel's GPU duration per launch; REPORT-split.svg,
  * each unit's wall time as GPU kernels, other GPU work and GPU idle. Each figure replaces only a
- * regular file (open_figure). Where there is no place for them, a note for the report says why.
+ * regular file, and only when the report succeeds (open_figure). Where there is no place for them, a note for the report says why.
  */
 #include "analyze/commands/report_doc.h"
 
 #include "analyze/output/svg.h"
 #include "analyze/support/diag.h"
+#include "analyze/support/outfile.h"
 #include "gputrace.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #define FIGURE_KERNELS 8
 
 /* Opens a figure for writing, replacing only a regular file: a symbolic link, a FIFO or a device
- * node at the name is left alone (one line, the report's input-error status). O_NONBLOCK keeps a
- * FIFO from blocking the open; the file is emptied only once it is known to be a regular one. */
+ * node at the name is left alone (one line, the report's input-error status). The figure is
+ * written to a temporary file that replaces the old one only when the report succeeds (outfile.h). */
 static FILE *open_figure(const char *file)
 {
-	int fd = open(file, O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		if (errno == ELOOP)
+	struct stat st;
+	if (lstat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (S_ISLNK(st.st_mode))
 			gt_error("cannot write '%s': it is a symbolic link, which a figure never replaces", file);
-		else if (errno == ENXIO)
+		else if (S_ISFIFO(st.st_mode))
 			gt_error("cannot write '%s': it is a FIFO, which a figure never replaces", file);
 		else
-			gt_error("cannot write '%s': %s", file, strerror(errno));
+			gt_error("cannot write '%s': it exists and is not a regular file, which a figure never "
+			         "replaces", file);
 		return NULL;
 	}
-	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		gt_error("cannot write '%s': it exists and is not a regular file, which a figure never "
-		         "replaces", file);
-		close(fd);
-		return NULL;
-	}
-	FILE *f = NULL;
-	if (ftruncate(fd, 0) != 0 || !(f = fdopen(fd, "w"))) {
-		gt_error("cannot write '%s': %s", file, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	return f;
+	return gt_output_open(file);
 }
 
 /* Closes a figure that its writer left with rc; a write error, the writer's or the close's, is
  * reported with its cause. */
 static int close_figure(FILE *f, int rc, const char *file)
 {
-	if (fclose(f) != 0 && !rc)
-		rc = GT_ERR_IO;
+	int crc = gt_output_close(f, file);
 	if (rc == GT_ERR_IO)
-		rc = gt_error("cannot write '%s': %s", file, strerror(errno));
-	return rc;
+		rc = crc ? crc : gt_error("cannot write '%s': %s", file, strerror(EIO));
+	return rc ? rc : crc;
 }
 
 /* The top kernels' durations per launch, in us (at most FIGURE_KERNELS of them). */

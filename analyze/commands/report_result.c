@@ -5,6 +5,7 @@
  */
 #include "analyze/commands/report_doc.h"
 
+#include "analyze/output/escape.h"
 #include "analyze/output/output.h"
 #include "analyze/support/load.h"
 #include "gputrace.h"
@@ -13,6 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+
+/* A figure, its file named by a link whose target is percent-encoded (escape.h): the -o name the
+ * user chose may hold a space or a ')', which would end a raw link's target. */
+static void figure_link(struct gt_doc *d, const char *alt, const char *target)
+{
+	char *t = gt_esc_dup(gt_esc_link, target);
+	gt_doc_words(d, "\n![%s](%s)\n", alt, t ? t : "");
+	free(t);
+}
 
 /* The top kernels' statistics, in us (total in ms) and their share of all kernel time. */
 static int kernels_table(struct gt_doc *d, const struct gt_report *x)
@@ -185,7 +196,7 @@ void gt_report_doc_result(struct gt_doc *d, const struct gt_report *x, const str
 		             x->ntop, x->nkernels, x->nkernels == 1 ? "kernel" : "kernels");
 		kernels_table(d, x);
 		if (f->kernels[0])
-			gt_doc_words(d, "\n![GPU durations per launch of the top kernels](%s)\n", f->kernels);
+			figure_link(d, "GPU durations per launch of the top kernels", f->kernels);
 	} else {
 		gt_doc_words(d, "- None\n");
 	}
@@ -196,11 +207,11 @@ void gt_report_doc_result(struct gt_doc *d, const struct gt_report *x, const str
 		gt_doc_words(d, " (gpuanalyze split defines each quantity; kernel and copy times are unions, so "
 		                "concurrent work counts once):\n\n");
 		split_table(d, x);
-		if (f->split[0])
-			gt_doc_words(d, "\n![Each unit's wall time: GPU kernels, other GPU work, GPU idle](%s)\n\nIn the figure each "
-			                "bar is one unit's wall time: GPU kernels (the union of kernel intervals), other GPU work (copies "
-			                "and memsets while no kernel ran) and GPU idle.\n",
-			    f->split);
+		if (f->split[0]) {
+			figure_link(d, "Each unit's wall time: GPU kernels, other GPU work, GPU idle", f->split);
+			gt_doc_words(d, "\nIn the figure each bar is one unit's wall time: GPU kernels (the union of kernel "
+			                "intervals), other GPU work (copies and memsets while no kernel ran) and GPU idle.\n");
+		}
 	} else {
 		gt_doc_words(d, "- Not available: the trace has no unit of work to split\n");
 	}

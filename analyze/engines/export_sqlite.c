@@ -21,13 +21,10 @@
 #include "analyze/engines/peaks.h"
 #include "analyze/engines/timeline.h"
 
-#include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum tab {
 	T_KERNELS, T_COPIES, T_MEMSETS, T_API, T_NVTX, T_SYNCS, T_MEMORY, T_GRAPHS, T_OVERHEADS,
@@ -723,21 +720,6 @@ static int create_tables(struct sq *s)
 	return 0;
 }
 
-/* Removes what is at path when it is a regular file (the export replaces it); refuses others, the
- * failure held. */
-static int clear_path(const char *path)
-{
-	struct stat sb;
-	if (stat(path, &sb) != 0)
-		return errno == ENOENT ? 0 : gt_fail(GT_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-	if (!S_ISREG(sb.st_mode))
-		return gt_fail(GT_ERR_ARG, "cannot write '%s': not a regular file (an SQLite database is a file)",
-		               path);
-	if (unlink(path) != 0)
-		return gt_fail(GT_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-	return 0;
-}
-
 static void sq_release(struct sq *s)
 {
 	for (int t = 0; t < T_NTABLES; t++)
@@ -751,7 +733,8 @@ static void sq_release(struct sq *s)
 	free(s->nvtx);
 }
 
-int gt_export_sqlite(const char *trace_path, const char *db_path, struct gt_sqlite_result *res)
+int gt_export_sqlite(const char *trace_path, const char *db_path, const char *db_name,
+                     struct gt_sqlite_result *res)
 {
 	memset(res, 0, sizeof *res);
 	struct sq s;
@@ -762,18 +745,12 @@ int gt_export_sqlite(const char *trace_path, const char *db_path, struct gt_sqli
 	struct gt_reader *r;
 	if ((rc = gt_load_open(&r, trace_path)) != 0)
 		return rc;
-	if ((rc = clear_path(db_path)) != 0) {
-		gt_reader_close(r);
-		return rc;
-	}
-	int created = 0;
 	if (sqlite3_open_v2(db_path, &s.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		rc = gt_fail(GT_ERR_IO, "cannot write '%s': %s", db_path,
+		rc = gt_fail(GT_ERR_IO, "cannot write '%s': %s", db_name,
 		             s.db ? sqlite3_errmsg(s.db) : "out of memory");
 		goto done;
 	}
-	created = 1;
-	/* A new file, removed if anything fails: no journal, no waiting for the disk. */
+	/* A new file, removed by the caller if anything fails: no journal, no waiting for the disk. */
 	rc = exec(&s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;", "pragma");
 	rc = rc ? rc : exec(&s, "BEGIN", "begin");
 	rc = rc ? rc : create_tables(&s);
@@ -801,9 +778,7 @@ done:
 	res->out_of_range = s.out_of_range;
 	sq_release(&s);
 	if (s.db && sqlite3_close(s.db) != SQLITE_OK && !rc)
-		rc = gt_fail(GT_ERR_IO, "cannot write '%s': %s", db_path, sqlite3_errmsg(s.db));
-	if (rc && created && unlink(db_path) != 0 && errno != ENOENT)
-		gt_fail_warn("cannot remove the partial database '%s': %s", db_path, strerror(errno));
+		rc = gt_fail(GT_ERR_IO, "cannot write '%s': %s", db_name, sqlite3_errmsg(s.db));
 	gt_reader_close(r);
 	return rc;
 }

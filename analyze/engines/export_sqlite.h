@@ -17,7 +17,7 @@
  * stored as NULL and counted in export_info.
  *
  * Cost: one pass over the trace; all rows in one transaction with the journal off (the file is
- * new: a failed export removes it), so a 300k-record trace takes about a second. Memory: the
+ * new: a failed export leaves it for the caller to remove), so a 300k-record trace takes about a second. Memory: the
  * reader's, a cache of names per string id, and the NVTX records (48 bytes each), kept to give
  * each range its parent.
  */
@@ -34,10 +34,11 @@ struct gt_sqlite_result {
 	uint64_t out_of_range;   /* values above INT64_MAX stored as NULL */
 };
 
-/* Writes the trace at trace_path into a new database at db_path (a regular file there is
- * replaced; anything else is refused). 0, or a negative GT_ERR_* with the failure held in one
- * line (failure.h: trace unreadable, database not writable, SQLite's error, out of memory); the
- * partial database is removed. */
-int gt_export_sqlite(const char *trace_path, const char *db_path, struct gt_sqlite_result *res);
+/* Writes the trace at trace_path into a new database at db_path, an empty file or none (the
+ * command's temporary, outfile.h), which messages call db_name. 0, or a negative GT_ERR_* with the
+ * failure held in one line (failure.h: trace unreadable, database not writable, SQLite's error,
+ * out of memory); the partial database is left for the caller to remove. */
+int gt_export_sqlite(const char *trace_path, const char *db_path, const char *db_name,
+                     struct gt_sqlite_result *res);
 
 #endif

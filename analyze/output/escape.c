@@ -338,6 +338,20 @@ void gt_esc_xml(FILE *f, const char *s)
 	}
 }
 
+/* ---- link targets ---------------------------------------------------------------------------- */
+
+void gt_esc_link(FILE *f, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~/", *p))
+			fputc(*p, f);
+		else
+			fprintf(f, "%%%c%c", hex[*p >> 4], hex[*p & 15]);
+	}
+}
+
 /* ---- UTF-8 only ------------------------------------------------------------------------------ */
 
 void gt_esc_utf8(FILE *f, const char *s)

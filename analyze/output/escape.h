@@ -25,8 +25,11 @@
  *        it is, controls included; only the invalid bytes below are replaced.
  *   XML (SVG figures, JUnit): & < > " ' as entities, TAB LF CR as character references, the other
  *        characters XML 1.0 cannot hold (C0 controls, U+FFFE, U+FFFF) as U+FFFD.
+ *   link target (a Markdown link's destination: a file name of ours, the user's -o): every byte
+ *        but the unreserved characters of RFC 3986 (A-Z a-z 0-9 - . _ ~) and / percent-encoded,
+ *        so that a space or a ) in the name still gives a link to that file.
  *
- * Everywhere, a byte that does not begin a well-formed UTF-8 sequence (overlong forms, surrogates
+ * Everywhere else, a byte that does not begin a well-formed UTF-8 sequence (overlong forms, surrogates
  * and code points above U+10FFFF included) is replaced by U+FFFD, one per byte: JSON writes \ufffd,
  * the others the character itself.
  */
@@ -54,6 +57,7 @@ gt_escaper gt_esc_csv;      /* a CSV string field */
 gt_escaper gt_esc_json;     /* a JSON string, with its quotes */
 gt_escaper gt_esc_xml;      /* XML character data or an attribute value (either quote) */
 gt_escaper gt_esc_utf8;     /* well-formed UTF-8 only: a value stored as data (SQLite TEXT) */
+gt_escaper gt_esc_link;     /* a Markdown link target, percent-encoded */
 
 /* 1 when gt_esc_text would write the n bytes at s unchanged (the common case, checked without
  * writing anything). */

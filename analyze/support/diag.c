@@ -1,9 +1,6 @@
-/* diag.c: error and warning messages in one voice, and the checked output file.
+/* diag.c: error and warning messages in one voice.
  *
- * A write error (disk full, a closed pipe) is found only when the stream is flushed, so
- * gt_output_close() flushes and checks, and the subcommand's exit status says the output is not
- * complete instead of pretending it is. A message's %s arguments (paths, names and metadata from a
- * trace) go through escape.h's text rule, so a message stays one line and cannot steer a terminal.
+ * A message's %s arguments (paths, names and metadata from a trace) go through escape.h's text rule, so a message stays one line and cannot steer a terminal.
  * The messages engines hold (failure.h) were escaped when they were held, and are written as they are.
  */
 #include "analyze/support/diag.h"
@@ -13,7 +10,6 @@
 #include "analyze/support/progress.h"
 
 #include <errno.h>
-#include <string.h>
 
 static FILE *diag_stream;
 
@@ -65,40 +61,4 @@ void gt_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	say(prefix_warning, fmt, ap);
 	va_end(ap);
-}
-
-static int is_stdout(const char *path) { return !path || strcmp(path, "-") == 0; }
-
-FILE *gt_output_open(const char *path)
-{
-	gt_diag_flush();
-	if (is_stdout(path))
-		return stdout;
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		gt_error("cannot write '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	return f;
-}
-
-int gt_output_close(FILE *f, const char *path)
-{
-	gt_diag_flush();
-	if (!f)
-		return 0;
-	int bad = ferror(f) != 0;
-	int err = bad ? EIO : 0;
-	if (fflush(f) != 0 && !bad) {
-		bad = 1;
-		err = errno;
-	}
-	if (f != stdout && fclose(f) != 0 && !bad) {
-		bad = 1;
-		err = errno;
-	}
-	if (bad)
-		return gt_error("cannot write '%s': %s", is_stdout(path) ? "standard output" : path,
-		                strerror(err));
-	return 0;
 }

@@ -1,4 +1,5 @@
-/* diag.h: the analyzer's one voice for errors and warnings, its exit statuses, and its output file.
+/* diag.h: the analyzer's one voice for errors and warnings, and its exit statuses (its output
+ * files are outfile.h's).
  *
  * Every message starts with "gpuanalyze: " and fits on one line, so a script or a person reading a
  * CI log sees at once which tool spoke. Input and usage errors exit 2 and nothing else does: 1 is
@@ -32,14 +33,5 @@ void gt_diag_flush(void);
 /* Where messages go: stderr unless a test redirects them. */
 void gt_diag_set_stream(FILE *f);
 FILE *gt_diag_stream(void);
-
-/* Output of a subcommand: stdout when path is NULL or "-", else the file (created or truncated).
- * What engines hold is said first, before the output starts (a terminal shows stderr and stdout
- * in one stream). NULL after reporting "cannot write 'path': ..." (the caller returns
- * GT_EXIT_USAGE). */
-FILE *gt_output_open(const char *path);
-/* Says what engines hold, then flushes and closes (stdout is flushed, not closed); a write error
- * is reported and gives GT_EXIT_USAGE, otherwise 0. */
-int gt_output_close(FILE *f, const char *path);
 
 #endif

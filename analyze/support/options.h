@@ -55,6 +55,8 @@ struct gt_option {
 	void *value;
 	unsigned formats;            /* GT_OPT_FORMAT */
 	const char *const *choices;  /* GT_OPT_CHOICE */
+	int input;                   /* GT_OPT_STRING: the value names a file the command reads, which
+	                              * no output may replace (outfile.h) */
 };
 
 /* The options most subcommands share, spelled the same everywhere: -f/--format, -o/--output, and
@@ -68,7 +70,7 @@ struct gt_option {
 	  .value = (ptr), .choices = (names) }
 /* --ref LIB: the library of CPU references that shadow and calibrate run. */
 #define GT_OPT_REF(ptr)                                                                              \
-	{ .kind = GT_OPT_STRING, .long_name = "ref", .arg = "LIB",                                     \
+	{ .kind = GT_OPT_STRING, .long_name = "ref", .arg = "LIB", .input = 1,                         \
 	  .help = "reference library built against gputrace_ref.h (required; it runs in gpuanalyze)",  \
 	  .value = (ptr) }
 #define GT_OPT_KERNEL(ptr)                                                                           \

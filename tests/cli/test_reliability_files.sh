@@ -25,7 +25,9 @@
 #   a false "the program never initialised CUDA";
 # - every GPUTRACE_* variable with invalid values: exactly one line naming the variable, the value
 #   and the fallback, and the recording goes on with that fallback (seen in the trace's metadata
-#   where the trace holds the setting).
+#   where the trace holds the setting); a value holding a newline or an escape stays one line;
+# - %r takes only a decimal number: RANK='../x' or PMI_RANK='a/b' is refused in one line, the next
+#   variable (or 0) used, and the trace stays in its folder.
 # The mount cells need root and unshare(1); where either is missing they are skipped with the
 # reason (the rest of the test still runs).
 . tests/cli/progs/common.sh
@@ -342,6 +344,49 @@ GPUTRACE_ACTIVITIES|kernel,memcpy,kernal|unknown kind 'kernal' ignored|trace.act
 GPUTRACE_ACTIVITIES|-kernel,-memcpy,-memset,-runtime,-driver,-sync,-nvtx,-memory,-overhead|leaves nothing to record; using the default|trace.activities=kernel,memcpy,memset,runtime,driver,nvtx,memory
 GPUTRACE_OUTPUT|$long|longer than 1023 bytes; using '%n-%p.gtrace'|
 EOF
+
+# A value holding a newline (here one that would forge a second gputrace: line, and an escape
+# sequence): its message stays one line, the controls shown as \n and \x1b.
+for var in GPUTRACE_FLUSH_MS GPUTRACE_KERNELS GPUTRACE_ACTIVITIES GPUTRACE_WINDOW; do
+	fresh
+	value=$(printf 'x(\ngputrace: trace written to forged.gtrace\033[2J')
+	run bare "$FAKE" "$APP" return 4 100 0 50 </dev/null
+	(cd "$WD" && exec env LD_LIBRARY_PATH="$(dirname "$FAKELIB")" GPUTRACE_CUPTI_PATH="$FAKELIB" \
+		LD_PRELOAD="$LIB" GPUTRACE_FLUSH_MS=50 "$var=$value" "$APP" return 4 100 0 50 </dev/null) \
+		>"$T/with.out" 2>"$T/with.err"
+	echo $? >"$T/with.rc"
+	compare "$var with a newline"
+	grep -q 'forged' "$T/with.err" || fail "$var with a newline: the value is not quoted: $(cat "$T/with.err")"
+	grep 'forged' "$T/with.err" | grep -q "^gputrace: $var='x(\\\\ngputrace: trace written to forged.gtrace\\\\x1b\\[2J'" ||
+		fail "$var with a newline: not one escaped line: $(cat "$T/with.err")"
+	[ "$(grep -c 'forged' "$T/with.err")" = 1 ] || fail "$var with a newline: split: $(cat "$T/with.err")"
+	grep -q "$(printf '\033')" "$T/with.err" && fail "$var: an escape character reached stderr"
+done
+note "a newline or an escape in a GPUTRACE_ value: one line, escaped"
+
+# ---- %r: only a decimal number is a rank ----------------------------------------------------------
+# A rank becomes part of the path: '../x' or 'a/b' is refused in one line, and the next variable
+# (or 0) is used, so the trace stays in its folder.
+fresh
+mkdir -p "$WD/sub"
+traced "RANK=../x" "RANK=../x GPUTRACE_OUTPUT=sub/%r.gtrace"
+lines 2 "RANK=../x"
+line_is "^gputrace: RANK='\.\./x' is not a rank (a decimal number of at most 9 digits); ignored\$" "RANK=../x"
+[ -f "$WD/sub/0.gtrace" ] || fail "RANK=../x: no sub/0.gtrace: $(find "$WD" -name "*.gtrace")"
+[ "$(find "$WD" -name "*.gtrace" | wc -l)" = 1 ] || fail "RANK=../x: $(find "$WD" -name "*.gtrace")"
+fresh
+mkdir -p "$WD/sub"
+traced "PMI_RANK=a/b SLURM_PROCID=3" "PMI_RANK=a/b SLURM_PROCID=3 GPUTRACE_OUTPUT=sub/r%r.gtrace"
+lines 2 "PMI_RANK=a/b"
+line_is "^gputrace: PMI_RANK='a/b' is not a rank" "PMI_RANK=a/b"
+[ -f "$WD/sub/r3.gtrace" ] || fail "PMI_RANK=a/b SLURM_PROCID=3: no sub/r3.gtrace: $(find "$T" -name '*.gtrace')"
+peek "$WD/sub/r3.gtrace"
+has "meta process.rank=3" "PMI_RANK=a/b SLURM_PROCID=3"
+fresh
+traced "RANK=1234567890" "RANK=1234567890 GPUTRACE_OUTPUT=r%r.gtrace"
+line_is "^gputrace: RANK='1234567890' is not a rank" "RANK=1234567890"
+[ -f "$WD/r0.gtrace" ] || fail "RANK=1234567890: no r0.gtrace: $(ls "$WD")"
+note "a rank that is not a decimal number: one line, and the trace stays in its folder"
 
 # A list of nothing but an unknown kind: the unknown kind and the fallback are said in one line,
 # as the issue asks: one line per invalid value.

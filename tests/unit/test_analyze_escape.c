@@ -153,6 +153,17 @@ static void test_json_and_xml_rules(void **state)
 	expect(gt_esc_xml, "'\"\t\n\x1b\x7f\xef\xbf\xbe\xff", "&apos;&quot;&#9;&#10;" FFFD FFFD FFFD FFFD);
 }
 
+/* A link target keeps the unreserved characters and / and percent-encodes every other byte, so a
+ * file name with a space, ')' or '%' still names its file. */
+static void test_link_rule(void **state)
+{
+	(void)state;
+	expect(gt_esc_link, "out/REPORT-kernels.svg", "out/REPORT-kernels.svg");
+	expect(gt_esc_link, "run 1-kernels.svg", "run%201-kernels.svg");
+	expect(gt_esc_link, "a)b(c%d<e>\n\x7f\xc3\xa9~_", "a%29b%28c%25d%3Ce%3E%0A%7F%C3%A9~_");
+	expect(gt_esc_link, "", "");
+}
+
 static void test_printf_escapes_only_arguments(void **state)
 {
 	(void)state;
@@ -516,6 +527,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_markdown_rule),
 		cmocka_unit_test(test_csv_rule),
 		cmocka_unit_test(test_json_and_xml_rules),
+		cmocka_unit_test(test_link_rule),
 		cmocka_unit_test(test_printf_escapes_only_arguments),
 		cmocka_unit_test(test_table_and_notes_escape_every_format),
 		cmocka_unit_test(test_hostile_traces_are_written),

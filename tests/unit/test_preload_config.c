@@ -366,6 +366,27 @@ static void test_message_buffer(void **state)
 	assert_int_equal(c.flush_ms, 1000);
 }
 
+/* A value quoted in a message has its control characters escaped: a newline in it cannot split
+ * its message into a second line (that could pass for any other gputrace: line). */
+static void test_message_values_escaped(void **state)
+{
+	(void)state;
+	setenv("GPUTRACE_FLUSH_MS", "1\ngputrace: forged\x1b[2J", 1);
+	setenv("GPUTRACE_KERNELS", "(\n", 1);
+	setenv("GPUTRACE_ACTIVITIES", "kernal\r\n", 1);
+	setenv("GPUTRACE_WINDOW", "1/\t2", 1);
+	struct gtp_config c;
+	char msgs[4096];
+	assert_int_equal(config_load(&c, msgs, sizeof msgs), 4);
+	assert_int_equal(count_lines(msgs), 4);
+	assert_non_null(strstr(msgs, "GPUTRACE_FLUSH_MS='1\\ngputrace: forged\\x1b[2J' is not a number"));
+	assert_non_null(strstr(msgs, "GPUTRACE_KERNELS='(\\n'"));
+	assert_non_null(strstr(msgs, "'kernal\\r\\n'"));
+	assert_non_null(strstr(msgs, "GPUTRACE_WINDOW='1/\\t2'"));
+	for (const char *p = msgs; *p; p++)
+		assert_true((unsigned char)*p >= 0x20 || *p == '\n');
+}
+
 /* GPUTRACE_WINDOW: ON/PERIOD in ms is taken; anything else is one line and no windows. */
 static void test_window(void **state)
 {
@@ -439,6 +460,7 @@ int main(void)
 		cmocka_unit_test_setup(test_kernel_filter, clean_env),
 		cmocka_unit_test_setup(test_string_limits, clean_env),
 		cmocka_unit_test_setup(test_message_buffer, clean_env),
+		cmocka_unit_test_setup(test_message_values_escaped, clean_env),
 		cmocka_unit_test_setup(test_kind_names, clean_env),
 		cmocka_unit_test_setup(test_window, clean_env),
 	};

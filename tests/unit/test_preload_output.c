@@ -96,6 +96,28 @@ static void test_expand_rank(void **state)
 	assert_string_equal(expand("%r"), "0");
 }
 
+/* Only a decimal number of at most 9 digits is a rank: a value that could make a path ("../x",
+ * "a/b"), a sign, a space or a longer number is passed over for the next variable, or for 0. */
+static void test_rank_is_a_number(void **state)
+{
+	(void)state;
+	const char *bad[] = { "../x", "a/b", "-1", "+1", " 1", "1 ", "1x", "0x10", "1234567890", "..", "/" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_int_equal(setenv("RANK", bad[i], 1), 0);
+		assert_null(output_rank(NULL));
+		assert_string_equal(expand("%r"), "0");
+		assert_int_equal(setenv("SLURM_PROCID", "7", 1), 0);
+		const char *var;
+		assert_string_equal(output_rank(&var), "7");
+		assert_string_equal(var, "SLURM_PROCID");
+		assert_int_equal(unsetenv("SLURM_PROCID"), 0);
+	}
+	assert_int_equal(setenv("RANK", "123456789", 1), 0);
+	assert_string_equal(expand("%r"), "123456789");
+	assert_int_equal(setenv("PMI_RANK", "../../etc", 1), 0);
+	assert_string_equal(expand("run-%r.gtrace"), "run-123456789.gtrace");
+}
+
 /* A result that does not fit is -1, for every size short of the needed one, and never writes
  * past the buffer (the sanitizer pass watches the exact-size allocation). */
 static void test_expand_too_long(void **state)
@@ -366,6 +388,7 @@ int main(void)
 		cmocka_unit_test_setup(test_program_name, clear_ranks),
 		cmocka_unit_test_setup(test_expand_patterns, clear_ranks),
 		cmocka_unit_test_setup(test_expand_rank, clear_ranks),
+		cmocka_unit_test_setup(test_rank_is_a_number, clear_ranks),
 		cmocka_unit_test_setup(test_expand_too_long, clear_ranks),
 		cmocka_unit_test_setup_teardown(test_open_numbers_existing, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_open_never_follows_symlinks, make_dir, remove_dir),
