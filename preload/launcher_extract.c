@@ -7,6 +7,7 @@
 
 #include "capture_set.h"
 #include "captured_buffer.h"
+#include "common/text_escape.h"
 #include "cupti/nvinfo.h"
 #include "gputrace.h"
 
@@ -38,14 +39,23 @@ struct extract {
 	char *driver;                /* META cuda.driver, or NULL */
 };
 
+/* One line on stderr, every byte of it through the terminal text rule (the paths and names it
+ * quotes are the user's and the trace's); returns 2. */
 static int complain(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("gputrace replay: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int len = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	char *msg = len < 0 ? NULL : malloc((size_t)len + 1);
+	if (msg) {
+		va_start(ap, fmt);
+		if (vsnprintf(msg, (size_t)len + 1, fmt, ap) != len)
+			msg[0] = '\0';
+		va_end(ap);
+	}
+	gt_esc_line(stderr, "gputrace replay: %s", msg ? msg : "out of memory");
+	free(msg);
 	return 2;
 }
 
