@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -214,9 +215,21 @@ static int check_inputs(struct replay_cmd *a)
 
 static int replay(struct replay_cmd *a)
 {
+	char out[512];
+	if (!a->output) {
+		default_output(a->trace, out, sizeof out);
+		a->output = out;
+	}
 	int rc = check_inputs(a);
 	if (rc)
 		return rc;
+	/* The recorder refuses it too, but only after the driver is found: said here, it is 2 on
+	 * any machine. */
+	struct stat st;
+	if (!a->force && lstat(a->output, &st) == 0 && S_ISREG(st.st_mode)) {
+		gt_esc_line(stderr, "gputrace: '%s' exists; use --force to replace it", a->output);
+		return 2;
+	}
 	/* Unavailable, said once and up front: the worker and the recorder would each say it too. */
 	void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
 	if (!cuda) {
@@ -226,14 +239,10 @@ static int replay(struct replay_cmd *a)
 		return 77;
 	}
 	dlclose(cuda);
-	char self[PATH_MAX], worker[PATH_MAX], out[512];
+	char self[PATH_MAX], worker[PATH_MAX];
 	if (self_path(self, sizeof self) != 0 || launcher_find("gputrace-replay", worker, sizeof worker) != 0) {
 		fprintf(stderr, "gputrace: replay: gputrace-replay not found beside gputrace (built where cuda.h is)\n");
 		return 2;
-	}
-	if (!a->output) {
-		default_output(a->trace, out, sizeof out);
-		a->output = out;
 	}
 	char results[] = "/tmp/gputrace-replay-XXXXXX";
 	if (launcher_temp_file(results, "gputrace: replay") != 0)
