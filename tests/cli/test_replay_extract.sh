@@ -11,7 +11,8 @@
 #   - a kernel name hostile to C and Markdown (quotes, backslash, trigraph, comment end, newline,
 #     backticks, HTML, a byte over 127) lands in repro.c as a string literal whose value is that
 #     name, and in README.md inside one code span on one line;
-#   - real workloads: a 412-byte CUTLASS-style mangled template name and a kernel of 40 parameters
+#   - real workloads: a 412-byte CUTLASS-style mangled template name, PyTorch's 89-byte fill
+#     kernel name (the fixtures hold no PyTorch capture) and a kernel of 40 parameters
 #     (and 300 in a second trace) give folders that build with their own Makefile, and the
 #     programs exit 77 where no CUDA driver is; so do the first and last capture of every sample
 #     trace. With GT_TIER=all (the slow tier), every capture of every fixture trace that holds
@@ -203,6 +204,12 @@ for id in 1 4 6; do
 	[ $rc = 0 ] || fail "long name, capture $id: exit $rc: $(cat "$T/long$id.err")"
 	echo "$T/long$id" >>"$T/dirs"
 done
+# PyTorch's fill kernel, as CUDA 13's libtorch_cuda names it (89 bytes).
+torch=_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEESt5arrayIPcLm1EEEEviT0_T1_
+"$T/extract_synth" "$T/torch.gtrace" "$d/module.cubin" "$torch" || fail "extract_synth (PyTorch name) failed"
+extract torch --extract 1 -o "$T/torch" "$T/torch.gtrace"
+[ $rc = 0 ] || fail "a PyTorch name: exit $rc: $(cat "$T/torch.err")"
+echo "$T/torch" >>"$T/dirs"
 extract many --extract 6 -o "$T/many" "$T/many.gtrace"
 [ $rc = 0 ] || fail "300 parameters: exit $rc: $(cat "$T/many.err")"
 echo "$T/many" >>"$T/dirs"
@@ -244,7 +251,7 @@ if [ "${GT_TIER:-}" = all ]; then
 	done
 fi
 buildable "$T/dirs"
-ok "$(wc -l <"$T/dirs") reproducers (a ${#long}-byte name, 40 and 300 parameters, samples${GT_TIER:+, tier $GT_TIER}) build with their Makefile and exit 77 without a driver"
+ok "$(wc -l <"$T/dirs") reproducers (a ${#long}-byte name, PyTorch's, 40 and 300 parameters, samples${GT_TIER:+, tier $GT_TIER}) build with their Makefile and exit 77 without a driver"
 
 echo "$passed passed, 0 failed"
 exit 0
