@@ -2,7 +2,8 @@
 # statistics (stats.c), ULP distances between floats (ulp.c), FNV-1a hashing (fnv.h, inline),
 # growing an array by doubling (grow.c), the hash index over a caller's array that every keyed
 # table uses (slots.c), the stable radix sort of integers and of records by a leading key (radix.c:
-# stats.c's durations, the analyzer's timelines) and finding libstdc++'s __cxa_demangle at run
+# stats.c's durations, the analyzer's timelines), the terminal text escaping that gpuanalyze and
+# gputrace both show untrusted strings through (text_escape.c) and finding libstdc++'s __cxa_demangle at run
 # time (demangler.c, dlsym/dlopen: libc's dlfcn, so a binary that uses it links -ldl as the
 # analyzer, the recorder, the replay worker and the tests do). Their objects go into libgttrace.a,
 # the one archive that the recorder, the launcher, the analyzer and the tests all link, so no

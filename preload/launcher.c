@@ -15,6 +15,8 @@
 #include "log.h"
 #include "gputrace.h"
 
+#include "common/text_escape.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -99,14 +101,13 @@ int launcher_bad_option(const char *cmd, int c, char **argv)
 	/* getopt's own message would name the subcommand as the program ("record: invalid option")
 	 * and come on top of ours: one line instead, naming the option as the user wrote it. */
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
-	char opt[128], shown[512];
+	char opt[128];
 	if (optopt && strncmp(arg, "--", 2) != 0)
 		snprintf(opt, sizeof opt, "-%c", optopt);
 	else
 		snprintf(opt, sizeof opt, "%.*s", (int)strcspn(arg, "="), arg);
-	fprintf(stderr, "gputrace: %s: %s '%s' (try gputrace %s --help)\n", cmd,
-	        c == ':' ? "missing value for option" : "unknown option",
-	        gtp_escape(opt, shown, sizeof shown), cmd);
+	gt_esc_line(stderr, "gputrace: %s: %s '%s' (try gputrace %s --help)", cmd,
+	            c == ':' ? "missing value for option" : "unknown option", opt, cmd);
 	return 2;
 }
 

@@ -7,6 +7,7 @@
 
 #include "capture_set.h"
 #include "captured_buffer.h"
+#include "common/text_escape.h"
 #include "cupti/nvinfo.h"
 #include "gputrace.h"
 
@@ -38,14 +39,23 @@ struct extract {
 	char *driver;                /* META cuda.driver, or NULL */
 };
 
+/* One line on stderr, every byte of it through the terminal text rule (the paths and names it
+ * quotes are the user's and the trace's); returns 2. */
 static int complain(const char *fmt, ...)
 {
 	va_list ap;
-	fputs("gputrace replay: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	int len = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	char *msg = len < 0 ? NULL : malloc((size_t)len + 1);
+	if (msg) {
+		va_start(ap, fmt);
+		if (vsnprintf(msg, (size_t)len + 1, fmt, ap) != len)
+			msg[0] = '\0';
+		va_end(ap);
+	}
+	gt_esc_line(stderr, "gputrace replay: %s", msg ? msg : "out of memory");
+	free(msg);
 	return 2;
 }
 
@@ -317,10 +327,13 @@ static int fill_repro(FILE *f, const struct extract *x, const void *arg)
 	        " * CUDA error, 77 no usable GPU here (no driver, no device, another architecture). */\n",
 	        c->capture_id);
 	fputs("#define _POSIX_C_SOURCE 200809L\n#include <stddef.h>\n\n", f);
-	fputs("/* The kernel, by its mangled name as the module knows it. */\n#define REPRO_KERNEL ", f);
+	/* An array, not a macro: the literal spans as many lines as the name needs. */
+	fputs("/* The kernel, by its mangled name as the module knows it. */\n"
+	      "static const char repro_kernel[] =\n\t", f);
 	if (extract_c_string(f, l->name) != 0)
 		return -1;
-	fprintf(f, "\n/* The SASS architecture of module.cubin (10 * major + minor; 0: unknown). */\n#define REPRO_SM %u\n",
+	fputs(";\n#define REPRO_KERNEL repro_kernel\n", f);
+	fprintf(f, "/* The SASS architecture of module.cubin (10 * major + minor; 0: unknown). */\n#define REPRO_SM %u\n",
 	        x->have_facts ? x->facts.sm : 0);
 	fprintf(f, "\nstatic const unsigned repro_grid[3] = { %u, %u, %u };\n", dim(c->grid[0]), dim(c->grid[1]),
 	        dim(c->grid[2]));
@@ -336,7 +349,7 @@ static int fill_repro(FILE *f, const struct extract *x, const void *arg)
 	        l->declared);
 	/* The kernel's own parameters only: pointers found inside structs are patched, not passed. */
 	for (uint32_t i = 0; i < l->declared; i++)
-		fprintf(f, "%s%u", i % 16 ? ", " : "\n\t", l->params[i].p.offset);
+		fprintf(f, "%s%u", i == 0 ? "\n\t" : i % 16 ? ", " : ",\n\t", l->params[i].p.offset);
 	fputs(l->declared ? ",\n\t0 /* end */\n};\n" : " 0 /* none */ };\n", f);
 	fprintf(f, "\n/* One device allocation per buffer<K>.before.bin; changed: the kernel changed it in the run\n"
 	        " * (its bytes after differ from those before), so it is restored before each launch and checked. */\n"

@@ -13,7 +13,10 @@
 #include "launcher.h"
 #include "launcher_extract.h"
 #include "launcher_replay.h"
-#include "log.h"
+#include "replay_args.h"
+
+#include "common/demangler.h"
+#include "common/text_escape.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -23,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,32 +67,27 @@ const struct launcher_help launcher_replay_help = {
 	.environment = 0,
 };
 
-struct replay_args {
+/* The command line: the launcher's own options, and the worker's as they will be passed on
+ * (pointers into argv, at most two per argument). */
+struct replay_cmd {
 	const char *trace;
 	const char *output;
 	const char *lib;
-	char worker_opts[16][64];
+	char **worker_opts;
 	int nworker;
-	char *worker_kernel;
 	int force, list;
 	uint64_t extract;
 	unsigned timeout_s;
 };
 
-static int add_opt(struct replay_args *a, const char *name, const char *value)
+static void add_opt(struct replay_cmd *a, const char *name, const char *value)
 {
-	if (a->nworker + 2 > 16)
-		return -1;
-	snprintf(a->worker_opts[a->nworker++], sizeof a->worker_opts[0], "%s", name);
-	if (value) {
-		if (strlen(value) >= sizeof a->worker_opts[0])
-			return -1;
-		snprintf(a->worker_opts[a->nworker++], sizeof a->worker_opts[0], "%s", value);
-	}
-	return 0;
+	a->worker_opts[a->nworker++] = (char *)name;
+	if (value)
+		a->worker_opts[a->nworker++] = (char *)value;
 }
 
-static int parse(int argc, char **argv, struct replay_args *a)
+static int parse(int argc, char **argv, struct replay_cmd *a)
 {
 	enum { O_CAPTURE = 256, O_CHECK, O_DTYPE, O_DEVICE, O_STRUCTS, O_TIMEOUT, O_LIST, O_EXTRACT, O_LIB };
 	static const struct option longs[] = {
@@ -103,21 +102,25 @@ static int parse(int argc, char **argv, struct replay_args *a)
 	};
 	memset(a, 0, sizeof *a);
 	a->timeout_s = 300;
+	a->worker_opts = calloc(2 * (size_t)argc + 1, sizeof *a->worker_opts);
+	if (!a->worker_opts) {
+		fprintf(stderr, "gputrace: replay: out of memory\n");
+		return 2;
+	}
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":k:n:o:fh", longs, NULL)) != -1) {
 		char *end;
 		unsigned long long v;
-		int bad = 0;
 		switch (c) {
 		case 'h': launcher_print_help(&launcher_replay_help, stdout); exit(0);
-		case O_CAPTURE: bad = add_opt(a, "--capture", optarg); break;
-		case 'k': a->worker_kernel = optarg; break;
-		case 'n': bad = add_opt(a, "--reps", optarg); break;
-		case O_CHECK: bad = add_opt(a, "--check-reps", optarg); break;
-		case O_DTYPE: bad = add_opt(a, "--dtype", optarg); break;
-		case O_DEVICE: bad = add_opt(a, "--device", optarg); break;
-		case O_STRUCTS: bad = add_opt(a, "--with-structs", NULL); break;
+		case O_CAPTURE: add_opt(a, "--capture", optarg); break;
+		case 'k': add_opt(a, "--kernel", optarg); break;
+		case 'n': add_opt(a, "--reps", optarg); break;
+		case O_CHECK: add_opt(a, "--check-reps", optarg); break;
+		case O_DTYPE: add_opt(a, "--dtype", optarg); break;
+		case O_DEVICE: add_opt(a, "--device", optarg); break;
+		case O_STRUCTS: add_opt(a, "--with-structs", NULL); break;
 		case O_TIMEOUT:
 			errno = 0;
 			v = strtoull(optarg, &end, 10);
@@ -141,10 +144,6 @@ static int parse(int argc, char **argv, struct replay_args *a)
 			break;
 		case O_LIB: a->lib = optarg; break;
 		default: return launcher_bad_option("replay", c, argv);
-		}
-		if (bad) {
-			fprintf(stderr, "gputrace: replay: too many options, or a value too long\n");
-			return 2;
 		}
 	}
 	if (optind != argc - 1) {
@@ -180,26 +179,70 @@ static int self_path(char *out, size_t n)
 	return 0;
 }
 
-static int replay(struct replay_args *a)
+/* The worker's own parser, run here on the options it will get, and the trace's capture records
+ * read with its own pick: every input error is found, in the worker's words, before the driver is
+ * looked for. 0, or 2 after one line. */
+static int check_inputs(struct replay_cmd *a)
 {
-	char shown[1024];
+	int n = 0;
+	char **wargv = calloc((size_t)a->nworker + 3, sizeof *wargv);
+	if (!wargv) {
+		fprintf(stderr, "gputrace: replay: out of memory\n");
+		return 2;
+	}
+	wargv[n++] = "gputrace-replay";
+	for (int i = 0; i < a->nworker; i++)
+		wargv[n++] = a->worker_opts[i];
+	wargv[n++] = (char *)a->trace;
+	struct replay_args w;
+	const char *bad = replay_args_parse(&w, n, wargv);
+	int rc = 0;
+	char why[8192];
+	if (bad) {
+		gt_esc_line(stderr, "gputrace: replay: %s", bad);
+		rc = 2;
+	} else {
+		w.demangle = gt_demangler_find(GT_DEMANGLER_MAY_LOAD);
+		if (replay_args_check(&w, why, sizeof why) != 0) {
+			gt_esc_line(stderr, "gputrace: replay: %s", why);
+			rc = 2;
+		}
+	}
+	replay_args_release(&w);
+	free(wargv);
+	return rc;
+}
+
+static int replay(struct replay_cmd *a)
+{
+	char out[512];
+	if (!a->output) {
+		default_output(a->trace, out, sizeof out);
+		a->output = out;
+	}
+	int rc = check_inputs(a);
+	if (rc)
+		return rc;
+	/* The recorder refuses it too, but only after the driver is found: said here, it is 2 on
+	 * any machine. */
+	struct stat st;
+	if (!a->force && lstat(a->output, &st) == 0 && S_ISREG(st.st_mode)) {
+		gt_esc_line(stderr, "gputrace: '%s' exists; use --force to replace it", a->output);
+		return 2;
+	}
 	/* Unavailable, said once and up front: the worker and the recorder would each say it too. */
 	void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
 	if (!cuda) {
 		const char *e = dlerror();
-		printf("gputrace replay: unavailable: no CUDA driver on this machine (%s)\n",
-		       e ? gtp_escape(e, shown, sizeof shown) : "libcuda.so.1 not found");
+		gt_esc_line(stdout, "gputrace replay: unavailable: no CUDA driver on this machine (%s)",
+		            e ? e : "libcuda.so.1 not found");
 		return 77;
 	}
 	dlclose(cuda);
-	char self[PATH_MAX], worker[PATH_MAX], out[512];
+	char self[PATH_MAX], worker[PATH_MAX];
 	if (self_path(self, sizeof self) != 0 || launcher_find("gputrace-replay", worker, sizeof worker) != 0) {
 		fprintf(stderr, "gputrace: replay: gputrace-replay not found beside gputrace (built where cuda.h is)\n");
 		return 2;
-	}
-	if (!a->output) {
-		default_output(a->trace, out, sizeof out);
-		a->output = out;
 	}
 	char results[] = "/tmp/gputrace-replay-XXXXXX";
 	if (launcher_temp_file(results, "gputrace: replay") != 0)
@@ -208,7 +251,12 @@ static int replay(struct replay_args *a)
 	static const char *const unset[] = { "GPUTRACE_SHADOW", "GPUTRACE_KERNELS", "GPUTRACE_WINDOW", "GPUTRACE_DISABLE" };
 	for (size_t i = 0; i < sizeof unset / sizeof unset[0]; i++)
 		unsetenv(unset[i]);
-	char *argv[64];
+	char **argv = calloc((size_t)a->nworker + 20, sizeof *argv);
+	if (!argv) {
+		unlink(results);
+		fprintf(stderr, "gputrace: replay: out of memory\n");
+		return 2;
+	}
 	int n = 0;
 	argv[n++] = self;
 	argv[n++] = "record";
@@ -228,16 +276,12 @@ static int replay(struct replay_args *a)
 	argv[n++] = (char *)a->trace;
 	for (int i = 0; i < a->nworker; i++)
 		argv[n++] = a->worker_opts[i];
-	if (a->worker_kernel) {
-		argv[n++] = "--kernel";
-		argv[n++] = a->worker_kernel;
-	}
 	argv[n++] = "--results";
 	argv[n++] = results;
 	argv[n] = NULL;
 	fflush(stdout);
 	int status = launcher_run_bounded(argv, a->timeout_s);
-	int rc;
+	free(argv);
 	if (status == -2) {
 		fprintf(stderr, "gputrace: replay: stopped after %u s (--timeout): a kernel that waits for something "
 		        "the run provided and the replay does not?\n", a->timeout_s);
@@ -257,13 +301,16 @@ static int replay(struct replay_args *a)
 
 int launcher_replay(int argc, char **argv)
 {
-	struct replay_args a;
+	struct replay_cmd a;
 	int rc = parse(argc, argv, &a);
-	if (rc >= 0)
-		return rc;
-	if (a.list)
-		return launcher_replay_list(a.trace, stdout);
-	if (a.extract)
-		return launcher_extract(a.trace, a.extract, a.output, a.force);
-	return replay(&a);
+	if (rc < 0) {
+		if (a.list)
+			rc = launcher_replay_list(a.trace, stdout);
+		else if (a.extract)
+			rc = launcher_extract(a.trace, a.extract, a.output, a.force);
+		else
+			rc = replay(&a);
+	}
+	free(a.worker_opts);
+	return rc;
 }

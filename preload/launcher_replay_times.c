@@ -9,7 +9,7 @@
  * summary` prints them.
  */
 #include "launcher_replay.h"
-#include "log.h"
+#include "common/text_escape.h"
 
 #include "common/grow.h"
 #include "common/stats.h"
@@ -117,10 +117,10 @@ static void kernel_of(const struct gt_kernel *k, struct kernel_time *out)
 
 static int open_trace(struct gt_reader **r, const char *path)
 {
-	char err[512], shown[1024];
+	char err[512];
 	if (gt_reader_open(r, path, err, sizeof err) == 0)
 		return 0;
-	fprintf(stderr, "gputrace: replay: cannot read '%s': %s\n", gtp_escape(path, shown, sizeof shown), err);
+	gt_esc_line(stderr, "gputrace: replay: cannot read '%s': %s", path, err);
 	return -1;
 }
 
@@ -251,7 +251,7 @@ static int read_run(struct times *t, const char *path)
 		}
 	}
 	if (!rc && more < 0) {
-		fprintf(stderr, "gputrace: replay: cannot read '%s' again: %s\n", path, gt_reader_error(r));
+		gt_esc_line(stderr, "gputrace: replay: cannot read '%s' again: %s", path, gt_reader_error(r));
 		rc = -1;
 	}
 	free(classes);
@@ -328,15 +328,13 @@ int launcher_replay_times(const char *original, const char *replay, const char *
 	if (!rc)
 		rc = read_run(&t, original);
 	if (!rc) {
-		char shown[1024];
 		fprintf(out, "timing: kernel durations measured by CUPTI, in the replay and in the run; the first "
 		        "replay of each capture (the self-check) is dropped as warm-up; MAD is raw\n");
 		for (size_t i = 0; i < t.ncap; i++)
 			print_capture(out, &t.cap[i]);
 		print_clocks(out, "during the replay", &t.replay_clocks);
 		print_clocks(out, "during the run", &t.run_clocks);
-		fprintf(out, "replay trace: %s (gpuanalyze summary, diff and report read it)\n",
-		        gtp_escape(replay, shown, sizeof shown));
+		gt_esc_line(out, "replay trace: %s (gpuanalyze summary, diff and report read it)", replay);
 	}
 	for (size_t i = 0; i < t.ncap; i++) {
 		free(t.cap[i].name);

@@ -36,14 +36,12 @@
 #ifndef GT_ESCAPE_H
 #define GT_ESCAPE_H
 
+#include "common/text_escape.h" /* the text rule, gt_utf8_len and gt_esc_text_plain: shared with gputrace */
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-/* Length of the well-formed UTF-8 sequence at s (1..4) and its code point in *cp (may be NULL),
- * or 0 when the bytes there are not UTF-8. s must be NUL-terminated (a NUL ends a sequence). */
-int gt_utf8_len(const unsigned char *s, uint32_t *cp);
 
 /* An escaper writes s (NULL: nothing) to f by one format's rule. */
 typedef void gt_escaper(FILE *f, const char *s);
@@ -59,9 +57,6 @@ gt_escaper gt_esc_xml;      /* XML character data or an attribute value (either 
 gt_escaper gt_esc_utf8;     /* well-formed UTF-8 only: a value stored as data (SQLite TEXT) */
 gt_escaper gt_esc_link;     /* a Markdown link target, percent-encoded */
 
-/* 1 when gt_esc_text would write the n bytes at s unchanged (the common case, checked without
- * writing anything). */
-int gt_esc_text_plain(const char *s, size_t n);
 /* s through esc as a malloc'd string; NULL when out of memory. */
 char *gt_esc_dup(gt_escaper *esc, const char *s);
 

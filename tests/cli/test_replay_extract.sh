@@ -10,7 +10,14 @@
 #     reproducer's files and leaves the others;
 #   - a kernel name hostile to C and Markdown (quotes, backslash, trigraph, comment end, newline,
 #     backticks, HTML, a byte over 127) lands in repro.c as a string literal whose value is that
-#     name, and in README.md inside one code span on one line.
+#     name, and in README.md inside one code span on one line;
+#   - real workloads: a 412-byte CUTLASS-style mangled template name, PyTorch's 89-byte fill
+#     kernel name (the fixtures hold no PyTorch capture) and a kernel of 40 parameters
+#     (and 300 in a second trace) give folders that build with their own Makefile, and the
+#     programs exit 77 where no CUDA driver is; so do the first and last capture of every sample
+#     trace. With GT_TIER=all (the slow tier), every capture of every fixture trace that holds
+#     captures (traces/samples, tests/data/bad, tests/fuzz/corpus): each builds and exits 77, or
+#     is refused with exit 2 and one line. Builds run two at a time.
 . tests/cli/progs/common.sh
 need_gputrace
 SAMPLE=traces/samples/h200-shadow-correct.gtrace
@@ -63,7 +70,8 @@ cmp -s "$d/buffer0.before.bin" "$d/buffer0.after.bin" || fail "buffer0 (saxpy's 
 cmp -s "$d/buffer1.before.bin" "$d/buffer1.after.bin" && fail "buffer1 (saxpy's y) did not change?"
 grep -q '{ 80896ull, 0 }, /\* buffer0' "$d/repro.c" && grep -q '{ 80896ull, 1 }, /\* buffer1' "$d/repro.c" ||
 	fail "repro.c's changed flags are not x: 0, y: 1"
-grep -q '^#define REPRO_KERNEL "_Z5saxpyifPKfPf"$' "$d/repro.c" || fail "repro.c does not name saxpy"
+grep -q '^	"_Z5saxpyifPKfPf";$' "$d/repro.c" && grep -q '^#define REPRO_KERNEL repro_kernel$' "$d/repro.c" ||
+	fail "repro.c does not name saxpy"
 grep -q '^#define REPRO_SM 90$' "$d/repro.c" || fail "repro.c does not say sm_90"
 grep -q 'sm_90 only' "$d/README.md" || fail "README.md does not say the cubin is sm_90 only"
 grep -q 'NVIDIA H200' "$d/README.md" || fail "README.md does not name the device"
@@ -165,6 +173,85 @@ grep -q 'by-value struct' "$T/x4/README.md" && grep -q 'stale' "$T/x4/README.md"
 grep -q 'by-value structs' "$T/x4/repro.c" || fail "a by-value struct: repro.c does not say so"
 grep -q '{ 16, 0, 8ull }' "$T/x4/repro.c" || fail "a by-value struct: the pointer after it is not patched"
 ok "a by-value struct is written, and flagged stale"
+
+# ---- real workloads: long names, many parameters, every sample ---------------------------------
+# buildable LIST: builds each folder named in the file LIST with its own Makefile, two at a time,
+# then runs each program where no driver is: exit 77 and one "unavailable" line.
+buildable() {
+	if [ ! -f "$CUDA_DIR/include/cuda.h" ]; then
+		note "skip: no cuda.h under $CUDA_DIR/include: $(wc -l <"$1") reproducers not built"
+		return
+	fi
+	xargs -P 2 -I{} sh -c 'make -s -C "$1" CUDA_HOME="$2" >"$1/make.log" 2>&1 || echo "$1" >>"$3"' \
+		sh {} "$CUDA_DIR" "$T/unbuilt" <"$1"
+	[ -s "$T/unbuilt" ] && fail "these reproducers do not build with their Makefile: $(cat "$T/unbuilt"):
+$(head -20 "$(head -1 "$T/unbuilt")/make.log")"
+	has_driver && return
+	while read -r dir; do
+		(cd "$dir" && ./repro -n 1) >"$T/run.out" 2>&1
+		rc=$?
+		[ $rc = 77 ] && [ "$(wc -l <"$T/run.out")" -eq 1 ] && grep -q '^repro: unavailable' "$T/run.out" ||
+			fail "$dir: ./repro without a driver: exit $rc: $(cat "$T/run.out")"
+	done <"$1"
+}
+
+long=_ZN7cutlass6KernelINS_4gemm6kernel4GemmINS1_11threadblock12MmaPipelinedINS1_9GemmShapeILi128ELi128ELi8EEENS_9transform11threadblock22PredicatedTileIteratorINS_11MatrixShapeILi128ELi8EEEfNS_6layout8RowMajorELi1ENS8_30PitchLinearStripminedThreadMapINSD_16PitchLinearShapeILi8ELi128EEELi256ELi1EEELi1EEENS9_19RegularTileIteratorISC_fNSD_11ColumnMajorELi1ENS8_4warp30VoltaTensorOpMultiplicandCongruousILi32ELi32EEEEE
+"$T/extract_synth" "$T/long.gtrace" "$d/module.cubin" "$long" 40 || fail "extract_synth (long name) failed"
+"$T/extract_synth" "$T/many.gtrace" "$d/module.cubin" "$long$long" 300 || fail "extract_synth (300 parameters) failed"
+: >"$T/dirs"
+for id in 1 4 6; do
+	extract long$id --extract $id -o "$T/long$id" "$T/long.gtrace"
+	[ $rc = 0 ] || fail "long name, capture $id: exit $rc: $(cat "$T/long$id.err")"
+	echo "$T/long$id" >>"$T/dirs"
+done
+# PyTorch's fill kernel, as CUDA 13's libtorch_cuda names it (89 bytes).
+torch=_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEESt5arrayIPcLm1EEEEviT0_T1_
+"$T/extract_synth" "$T/torch.gtrace" "$d/module.cubin" "$torch" || fail "extract_synth (PyTorch name) failed"
+extract torch --extract 1 -o "$T/torch" "$T/torch.gtrace"
+[ $rc = 0 ] || fail "a PyTorch name: exit $rc: $(cat "$T/torch.err")"
+echo "$T/torch" >>"$T/dirs"
+extract many --extract 6 -o "$T/many" "$T/many.gtrace"
+[ $rc = 0 ] || fail "300 parameters: exit $rc: $(cat "$T/many.err")"
+echo "$T/many" >>"$T/dirs"
+# The literal's value is the whole name, and every parameter has its offset.
+sed -n '1,/^\/\* ---- The fixed part/p' "$T/long1/repro.c" >"$T/gen.h"
+$CC -std=c11 -Wall -Wextra -Werror -I"$T" -o "$T/lit" "$T/lit.c" >"$T/cc.log" 2>&1 ||
+	fail "long name: the generated block does not compile: $(head -10 "$T/cc.log")"
+[ "$("$T/lit")" = "$long" ] || fail "long name: REPRO_KERNEL is not the ${#long}-byte name"
+grep -q '^#define REPRO_NPARAMS 300$' "$T/many/repro.c" && grep -q ', 2392,$' "$T/many/repro.c" ||
+	fail "300 parameters: the offset table is not complete"
+grep -q '{ 2368, 0, 0ull }, /\* parameter 296 \*/' "$T/many/repro.c" || fail "300 parameters: parameter 296 not patched"
+
+# The first and last capture of every sample trace that holds some (a slow tier: every capture of
+# every fixture).
+for f in traces/samples/*.gtrace; do
+	"$GPUTRACE" replay --list "$f" >"$T/l" 2>/dev/null || continue
+	ids=$(awk 'NR > 1 && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ { print $1 }' "$T/l")
+	[ -n "$ids" ] || continue
+	[ "${GT_TIER:-}" = all ] || ids=$(printf '%s\n' "$ids" | sed -n '1p;$p' | uniq)
+	for id in $ids; do
+		out=$T/sample-$(basename "$f" .gtrace)-$id
+		extract sample --extract "$id" -o "$out" "$f"
+		[ $rc = 0 ] || fail "$f capture $id: exit $rc: $(cat "$T/sample.err")"
+		echo "$out" >>"$T/dirs"
+	done
+done
+if [ "${GT_TIER:-}" = all ]; then
+	for f in tests/data/bad/*.gtrace tests/fuzz/corpus/*/*.gtrace; do
+		"$GPUTRACE" replay --list "$f" >"$T/l" 2>/dev/null || continue
+		for id in $(awk 'NR > 1 && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ { print $1 }' "$T/l"); do
+			out=$T/fixture-$(basename "$f" .gtrace)-$id
+			extract fixture --extract "$id" -o "$out" "$f"
+			if [ $rc = 0 ]; then
+				echo "$out" >>"$T/dirs"
+			else
+				refused "$f capture $id, not replayable"
+			fi
+		done
+	done
+fi
+buildable "$T/dirs"
+ok "$(wc -l <"$T/dirs") reproducers (a ${#long}-byte name, PyTorch's, 40 and 300 parameters, samples${GT_TIER:+, tier $GT_TIER}) build with their Makefile and exit 77 without a driver"
 
 echo "$passed passed, 0 failed"
 exit 0

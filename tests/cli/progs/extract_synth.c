@@ -1,6 +1,6 @@
 /* extract_synth.c: a small trace of captured launches for tests/cli/test_replay_extract.sh.
  *
- *   extract_synth OUT CUBIN NAME
+ *   extract_synth OUT CUBIN NAME [NPARAMS]
  *
  * Writes through the public writer API, as the recorder does (buffer blobs, then the CAPTURE
  * record naming them), four captures of a kernel called NAME (any bytes: the test passes one
@@ -11,6 +11,8 @@
  *   3  a pointer whose "after" copy is missing: not replayable
  *   4  a by-value struct (GT_PARAM_STRUCT) and a pointer: written, the struct flagged stale
  *   5  an int only, and no module image (cubin blob id 0): refused
+ *   6  NPARAMS parameters (default 40) of 8 bytes each: every fourth a pointer into the 64-byte
+ *      allocation the kernel changed (at offset 8 * (i % 8)), the others 8-byte integers
  * The trace says META trace.synthetic. Exits 0, or 2 with a message.
  */
 #include "gputrace.h"
@@ -56,8 +58,11 @@ static void put64(uint8_t *b, uint64_t v)
 
 int main(int argc, char **argv)
 {
-	if (argc != 4)
-		return die("usage: extract_synth OUT CUBIN NAME");
+	if (argc != 4 && argc != 5)
+		return die("usage: extract_synth OUT CUBIN NAME [NPARAMS]");
+	long many = argc == 5 ? strtol(argv[4], NULL, 10) : 40;
+	if (many < 1 || many > 512)
+		return die("NPARAMS: 1..512");
 	FILE *f = fopen(argv[2], "rb");
 	if (!f)
 		return die("cannot open the cubin");
@@ -124,6 +129,21 @@ int main(int argc, char **argv)
 	struct gt_capture_param p5[1] = { { 0, 4, GT_PARAM_SCALAR, GT_PARAM_OK, 0, 0, 0, 0 } };
 	if (capture(w, 5, name, 0, p5, 1, bytes, 4) != 0)
 		return die("capture 5");
+	/* 6: many parameters. */
+	struct gt_capture_param p6[512];
+	static uint8_t b6[512 * 8];
+	for (uint32_t i = 0; i < (uint32_t)many; i++) {
+		if (i % 4 == 0) {
+			p6[i] = (struct gt_capture_param){ 8 * i, 8, GT_PARAM_POINTER, GT_PARAM_OK, A, 64, (uint64_t)b0,
+			                                    (uint64_t)b1 };
+			put64(b6 + 8 * i, A + 8 * (i % 8));
+		} else {
+			p6[i] = (struct gt_capture_param){ 8 * i, 8, GT_PARAM_SCALAR, GT_PARAM_OK, 0, 0, 0, 0 };
+			put64(b6 + 8 * i, 1000 + i);
+		}
+	}
+	if (capture(w, 6, name, (uint64_t)cubin, p6, (uint32_t)many, b6, (uint32_t)many * 8) != 0)
+		return die("capture 6");
 	if (gt_writer_close(w) != 0)
 		return die("close");
 	return 0;
