@@ -130,6 +130,10 @@ static void test_time_device_and_flags_fields_exist_and_fit(void **state)
 	assert_true(gt_kind(GT_REC_KERNEL)->end >= 0 && gt_kind(GT_REC_KERNEL)->device >= 0);
 	assert_int_equal(gt_kind(GT_REC_KERNEL)->bad_times, GT_KERNEL_BAD_TIMES);
 	assert_int_equal(gt_kind(GT_REC_MEMORY)->end, -1);
+	/* The GPU operations (info's GPU span) are the kinds with an interval on a device. */
+	FOR_KINDS(k)
+		assert_int_equal(k->end >= 0 && k->device >= 0,
+		                 k->type == GT_REC_KERNEL || k->type == GT_REC_MEMCPY || k->type == GT_REC_MEMSET);
 	for (size_t i = 0; i < gt_schema_count; i++)
 		if (gt_schema[i].type < GT_REC_FIRST_FIXED) {
 			assert_int_equal(gt_schema[i].end, -1);
