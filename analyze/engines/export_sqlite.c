@@ -1,9 +1,10 @@
 /* export_sqlite.c: the trace as an SQLite database (export_sqlite.h; schema in gputrace-sqlite(5)).
  *
- * Each table is declared once below as its column list; the INSERT statement is derived from it,
- * so a column added there is a column the rows must fill (a row that binds too few or too many
- * fails loudly in row_end). A record table's row is a fill list of its record's fields, found in
- * the trace library's schema (schema.h), and one loop binds them all. Rows are written as records
+ * Each table is declared once below: a record table as its fill list, which names each column and
+ * the field of its record (found in the trace library's schema, schema.h) that fills it, so that
+ * one loop makes its CREATE TABLE and one binds its rows; the other tables as their column list.
+ * The INSERT statement is derived from the columns, so a column added is a column the rows must
+ * fill (a row that binds too few or too many fails loudly in row_end). Rows are written as records
  * arrive, except NVTX ranges: a range's parent is known only once every range of its thread is, so
  * they are kept and written last (by hand, as are the definitions, which are not fixed records).
  */
@@ -36,7 +37,8 @@ enum tab {
 
 static const struct table {
 	const char *name;
-	const char *columns;     /* NULL: made from its fill list (a record table, below) */
+	const char *columns;     /* NULL: made from its fill list (a record table, below); no comma
+	                          * inside a column's definition: they are counted */
 } tables[T_NTABLES] = {
 	[T_KERNELS] = { "kernels", NULL },
 	[T_COPIES] = { "copies", NULL },
