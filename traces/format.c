@@ -140,31 +140,7 @@ void gt_decode_fixed(const struct gt_fixed_desc *d, const uint8_t *in, uint32_t 
 
 /* ---- names ----------------------------------------------------------------------------------- */
 
-const char *gt_rec_type_name(int type)
-{
-	switch (type) {
-	case GT_REC_STRING: return "string";
-	case GT_REC_META: return "meta";
-	case GT_REC_DEVICE: return "device";
-	case GT_REC_BLOB: return "blob";
-	case GT_REC_CAPTURE: return "capture";
-	case GT_REC_END: return "end";
-	case GT_REC_KERNEL: return "kernel";
-	case GT_REC_MEMCPY: return "memcpy";
-	case GT_REC_MEMSET: return "memset";
-	case GT_REC_API: return "api";
-	case GT_REC_SYNC: return "sync";
-	case GT_REC_NVTX: return "nvtx";
-	case GT_REC_MEMORY: return "memory";
-	case GT_REC_DROPPED: return "dropped";
-	case GT_REC_PROCESS: return "process";
-	case GT_REC_OVERHEAD: return "overhead";
-	case GT_REC_CLOCK_SYNC: return "clock_sync";
-	case GT_REC_CLOCK_SAMPLE: return "clock_sample";
-	case GT_REC_GRAPH_LAUNCH: return "graph_launch";
-	default: return "unknown";
-	}
-}
+/* gt_rec_type_name() is the schema's (schema.c): a kind's name is part of its row. */
 
 const char *gt_copy_kind_name(int kind)
 {

@@ -1,6 +1,9 @@
-/* schema.c: the field table of every record struct in gputrace.h (see schema.h), and the names of
- * the enumerations that only the table shows. */
+/* schema.c: the field table of every record struct in gputrace.h (see schema.h), what generic code
+ * knows of each event kind (its name, time, interval, device), and the names of the enumerations
+ * that only the table shows. */
 #include "schema.h"
+
+#include <pthread.h>
 
 /* names[v], or "unknown" for a value the table does not name. */
 static const char *name_in(const char *const *names, size_t n, int v)
@@ -186,28 +189,42 @@ static const struct gt_field end[] = {
 	U(gt_end, records, "u64"), U(gt_end, chunks, "u64"), U(gt_end, host_ns, "u64"), END,
 };
 
-#define REC(t, name, s, f) { t, name, (uint16_t)sizeof(struct s), f }
+/* A variable record's leading struct (or a sub-structure): fields only. */
+#define VAR(t, name, s, f) { t, name, (uint16_t)sizeof(struct s), f, -1, -1, -1, 0, 0 }
+/* An event kind: its fields, then its end (SPAN or INSTANT), its device (DEV or NO_DEV) and the
+ * flags that can mark its times bad (BAD or NO_BAD). offsetof: a member that is not there does
+ * not compile. */
+#define KIND(t, name, s, f, end, dev, bad) { t, name, (uint16_t)sizeof(struct s), f, end, dev, bad }
+#define SPAN(s) (int16_t)offsetof(struct s, end)
+#define INSTANT -1
+#define DEV(s, m) (int16_t)offsetof(struct s, m)
+#define NO_DEV -1
+#define BAD(s, m, bits) (int16_t)offsetof(struct s, m), (uint8_t)sizeof(((struct s *)0)->m), bits
+#define NO_BAD -1, 0, 0
 
 const struct gt_record_schema gt_schema[] = {
-	REC(GT_REC_DEVICE, "device", gt_device, device),
-	REC(GT_REC_BLOB, "blob", gt_blob_piece, blob_piece),
-	REC(GT_REC_CAPTURE, "capture", gt_capture, capture),
+	VAR(GT_REC_DEVICE, "device", gt_device, device),
+	VAR(GT_REC_BLOB, "blob", gt_blob_piece, blob_piece),
+	VAR(GT_REC_CAPTURE, "capture", gt_capture, capture),
 	/* Not a record of its own: the CAPTURE record's parameter table entries. */
-	REC(GT_REC_CAPTURE, "capture_param", gt_capture_param, capture_param),
-	REC(GT_REC_END, "end", gt_end, end),
-	REC(GT_REC_KERNEL, "kernel", gt_kernel, kernel),
-	REC(GT_REC_MEMCPY, "memcpy", gt_memcpy, memcpy_),
-	REC(GT_REC_MEMSET, "memset", gt_memset, memset_),
-	REC(GT_REC_API, "api", gt_api, api),
-	REC(GT_REC_SYNC, "sync", gt_sync, sync),
-	REC(GT_REC_NVTX, "nvtx", gt_nvtx, nvtx),
-	REC(GT_REC_MEMORY, "memory", gt_memory, memory),
-	REC(GT_REC_DROPPED, "dropped", gt_dropped, dropped),
-	REC(GT_REC_PROCESS, "process", gt_process, process),
-	REC(GT_REC_OVERHEAD, "overhead", gt_overhead, overhead),
-	REC(GT_REC_CLOCK_SYNC, "clock_sync", gt_clock_sync, clock_sync),
-	REC(GT_REC_CLOCK_SAMPLE, "clock_sample", gt_clock_sample, clock_sample),
-	REC(GT_REC_GRAPH_LAUNCH, "graph_launch", gt_graph_launch, graph_launch),
+	VAR(GT_REC_CAPTURE, "capture_param", gt_capture_param, capture_param),
+	VAR(GT_REC_END, "end", gt_end, end),
+	KIND(GT_REC_KERNEL, "kernel", gt_kernel, kernel, SPAN(gt_kernel), DEV(gt_kernel, device_id),
+	     BAD(gt_kernel, flags, GT_KERNEL_BAD_TIMES)),
+	KIND(GT_REC_MEMCPY, "memcpy", gt_memcpy, memcpy_, SPAN(gt_memcpy), DEV(gt_memcpy, device_id), NO_BAD),
+	KIND(GT_REC_MEMSET, "memset", gt_memset, memset_, SPAN(gt_memset), DEV(gt_memset, device_id), NO_BAD),
+	KIND(GT_REC_API, "api", gt_api, api, SPAN(gt_api), NO_DEV, NO_BAD),
+	KIND(GT_REC_SYNC, "sync", gt_sync, sync, SPAN(gt_sync), NO_DEV, NO_BAD),
+	KIND(GT_REC_NVTX, "nvtx", gt_nvtx, nvtx, SPAN(gt_nvtx), NO_DEV, NO_BAD),
+	KIND(GT_REC_MEMORY, "memory", gt_memory, memory, INSTANT, DEV(gt_memory, device_id), NO_BAD),
+	KIND(GT_REC_DROPPED, "dropped", gt_dropped, dropped, INSTANT, NO_DEV, NO_BAD),
+	KIND(GT_REC_PROCESS, "process", gt_process, process, INSTANT, NO_DEV, NO_BAD),
+	KIND(GT_REC_OVERHEAD, "overhead", gt_overhead, overhead, SPAN(gt_overhead), NO_DEV, NO_BAD),
+	KIND(GT_REC_CLOCK_SYNC, "clock_sync", gt_clock_sync, clock_sync, INSTANT, NO_DEV, NO_BAD),
+	KIND(GT_REC_CLOCK_SAMPLE, "clock_sample", gt_clock_sample, clock_sample, INSTANT,
+	     DEV(gt_clock_sample, device_id), NO_BAD),
+	KIND(GT_REC_GRAPH_LAUNCH, "graph_launch", gt_graph_launch, graph_launch, SPAN(gt_graph_launch),
+	     NO_DEV, NO_BAD),
 };
 const size_t gt_schema_count = sizeof gt_schema / sizeof gt_schema[0];
 
@@ -217,4 +234,37 @@ const struct gt_record_schema *gt_schema_of(int type)
 		if (gt_schema[i].type == type)
 			return &gt_schema[i];
 	return NULL;
+}
+
+/* gt_kind's table: each event kind's row by type, made once (readers may run on several threads). */
+static const struct gt_record_schema *kinds[GT_REC_TYPE_MAX + 1 - GT_REC_FIRST_FIXED];
+static pthread_once_t kinds_once = PTHREAD_ONCE_INIT;
+
+static void kinds_build(void)
+{
+	for (size_t i = 0; i < gt_schema_count; i++) {
+		int t = gt_schema[i].type;
+		if (t >= GT_REC_FIRST_FIXED && t <= GT_REC_TYPE_MAX && !kinds[t - GT_REC_FIRST_FIXED])
+			kinds[t - GT_REC_FIRST_FIXED] = &gt_schema[i];
+	}
+}
+
+const struct gt_record_schema *gt_kind(int type)
+{
+	if (type < GT_REC_FIRST_FIXED || type > GT_REC_TYPE_MAX || pthread_once(&kinds_once, kinds_build))
+		return NULL;
+	return kinds[type - GT_REC_FIRST_FIXED];
+}
+
+/* The records with no struct of their own are named here; every other by its row. */
+const char *gt_rec_type_name(int type)
+{
+	if (type == GT_REC_STRING)
+		return "string";
+	if (type == GT_REC_META)
+		return "meta";
+	const struct gt_record_schema *s = gt_kind(type);
+	if (!s && type >= 0)
+		s = gt_schema_of(type);
+	return s ? s->name : "unknown";
 }

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* How a field is shown. */
 enum gt_field_kind {
@@ -44,11 +45,22 @@ struct gt_field {
 	const char *(*enum_name)(int value);
 };
 
+/* A row: one struct of the format. The fixed records' rows (the events: kernels, copies, API
+ * calls, ...) are also what generic code knows of each kind, so that a new kind is its row here and
+ * the analyses that read it, not a case in every switch: its name (dump --type, the exports' type
+ * column), its time, whether it spans an interval, the device it happened on. An event's start, or
+ * its timestamp, is always its field 0, the codec's base. Offsets are in bytes; -1: the kind has
+ * no such field. tests/unit/test_trace_kinds.c checks these against the fields and the code. */
 struct gt_record_schema {
 	int type;                      /* enum gt_rec_type (a sub-structure: its record's type) */
 	const char *name;              /* gt_rec_type_name(), or the sub-structure's name */
 	uint16_t size;                 /* sizeof the struct */
 	const struct gt_field *fields; /* in struct order, ending with a NULL member */
+	int16_t end;                   /* the u64 end of an interval; -1: an instant (a timestamp) */
+	int16_t device;                /* the u32 id of the device it happened on */
+	int16_t flags;                 /* the flags in which `bad_times` marks times not measured */
+	uint8_t flags_size;            /* ... their size (1, 2 or 4 bytes) */
+	uint32_t bad_times;            /* ... the bits; 0: the kind's times are always as recorded */
 };
 
 /* Every struct of the format: variable records' leading structs, the capture's parameter entry,
@@ -59,6 +71,53 @@ extern const size_t gt_schema_count;
 /* The schema of record type `type` (a fixed type, or a variable type's leading struct); NULL if
  * the format has none. */
 const struct gt_record_schema *gt_schema_of(int type);
+
+/* The row of event kind `type` (a fixed record type the format defines); NULL for any other
+ * type. Constant time: generic code asks it once per record. */
+const struct gt_record_schema *gt_kind(int type);
+
+/* An event's start, or its timestamp (field 0 of every kind). */
+static inline uint64_t gt_kind_start(const void *rec)
+{
+	uint64_t v;
+	memcpy(&v, rec, sizeof v);
+	return v;
+}
+
+/* The end of an interval kind's event; 0 for an instant's. */
+static inline uint64_t gt_kind_end(const struct gt_record_schema *k, const void *rec)
+{
+	uint64_t v = 0;
+	if (k->end >= 0)
+		memcpy(&v, (const unsigned char *)rec + k->end, sizeof v);
+	return v;
+}
+
+/* 1 when the event's flags say its times were not measured (a kernel's GT_KERNEL_BAD_TIMES). */
+static inline int gt_kind_bad_times(const struct gt_record_schema *k, const void *rec)
+{
+	if (!k->bad_times)
+		return 0;
+	const unsigned char *p = (const unsigned char *)rec + k->flags;
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t v;
+	switch (k->flags_size) {
+	case 1: memcpy(&u8, p, 1), v = u8; break;
+	case 2: memcpy(&u16, p, 2), v = u16; break;
+	default: memcpy(&v, p, 4); break;
+	}
+	return (v & k->bad_times) != 0;
+}
+
+/* 1 and *device when the event's kind says on which device it happened; else 0. */
+static inline int gt_kind_device(const struct gt_record_schema *k, const void *rec, uint32_t *device)
+{
+	if (k->device < 0)
+		return 0;
+	memcpy(device, (const unsigned char *)rec + k->device, sizeof *device);
+	return 1;
+}
 
 /* The shown fields of a fixed record type in struct order (reserved fields, which end every fixed
  * struct, left out); NULL (and *n = 0) for other types. */

@@ -18,6 +18,7 @@
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,12 +231,12 @@ static int fill(struct gt_doc *doc, void *ctx)
 
 static enum gt_format fmt;
 static const char *types;
+/* --type's help names the schema's event kinds (reset() writes it before any parse or --help). */
+static char type_help[512];
 
 static const struct gt_option options[] = {
 	GT_OPT_FORMAT(&fmt, GT_FMT_CSV | GT_FMT_JSON | GT_FMT_JSONL),
-	{ .kind = GT_OPT_STRING, .long_name = "type", .arg = "TYPE[,TYPE]...",
-	  .help = "only these event types: kernel, memcpy, memset, api, sync, nvtx, memory, "
-	          "dropped, process, overhead, clock_sync, clock_sample, graph_launch",
+	{ .kind = GT_OPT_STRING, .long_name = "type", .arg = "TYPE[,TYPE]...", .help = type_help,
 	  .value = &types },
 	GT_OPT_END_OF_LIST,
 };
@@ -244,6 +245,14 @@ static void reset(void)
 {
 	fmt = GT_FMT_CSV;
 	types = NULL;
+	const char *sep = "only these event types: ";
+	type_help[0] = '\0';
+	FOR_EVENT_TYPES(ty) {
+		size_t n = strlen(type_help);
+		/* Cut short rather than overrun, should the schema outgrow the buffer; a test checks it. */
+		snprintf(type_help + n, sizeof type_help - n, "%s%s", sep, gt_rec_type_name(ty));
+		sep = ", ";
+	}
 }
 
 static int run(const struct gt_cmd_call *call)

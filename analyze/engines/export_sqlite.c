@@ -1,9 +1,10 @@
 /* export_sqlite.c: the trace as an SQLite database (export_sqlite.h; schema in gputrace-sqlite(5)).
  *
- * Each table is declared once below as its column list; the INSERT statement is derived from it,
- * so a column added there is a column the rows must fill (a row that binds too few or too many
- * fails loudly in row_end). A record table's row is a fill list of its record's fields, found in
- * the trace library's schema (schema.h), and one loop binds them all. Rows are written as records
+ * Each table is declared once below: a record table as its fill list, which names each column and
+ * the field of its record (found in the trace library's schema, schema.h) that fills it, so that
+ * one loop makes its CREATE TABLE and one binds its rows; the other tables as their column list.
+ * The INSERT statement is derived from the columns, so a column added is a column the rows must
+ * fill (a row that binds too few or too many fails loudly in row_end). Rows are written as records
  * arrive, except NVTX ranges: a range's parent is known only once every range of its thread is, so
  * they are kept and written last (by hand, as are the definitions, which are not fixed records).
  */
@@ -33,62 +34,25 @@ enum tab {
 
 static const struct table {
 	const char *name;
-	const char *columns;     /* no comma inside a column's definition: they are counted */
+	const char *columns;     /* NULL: made from its fill list (a record table, below); no comma
+	                          * inside a column's definition: they are counted */
 } tables[T_NTABLES] = {
-	[T_KERNELS] = { "kernels",
-		"id INTEGER PRIMARY KEY, start_ns INTEGER, end_ns INTEGER, duration_ns INTEGER, "
-		"queued_ns INTEGER, submitted_ns INTEGER, name_id INTEGER, name TEXT, demangled TEXT, "
-		"short_name TEXT, device_id INTEGER, context_id INTEGER, stream_id INTEGER, "
-		"correlation_id INTEGER, graph_id INTEGER, graph_node_id INTEGER, grid_x INTEGER, "
-		"grid_y INTEGER, grid_z INTEGER, block_x INTEGER, block_y INTEGER, block_z INTEGER, "
-		"cluster_x INTEGER, cluster_y INTEGER, cluster_z INTEGER, static_smem_bytes INTEGER, "
-		"dynamic_smem_bytes INTEGER, local_mem_bytes_per_thread INTEGER, "
-		"registers_per_thread INTEGER, from_graph INTEGER, cooperative INTEGER, "
-		"bad_times INTEGER, flags INTEGER" },
-	[T_COPIES] = { "copies",
-		"id INTEGER PRIMARY KEY, start_ns INTEGER, end_ns INTEGER, duration_ns INTEGER, "
-		"bytes INTEGER, copy_kind TEXT, src_kind TEXT, dst_kind TEXT, async INTEGER, "
-		"tool INTEGER, device_id INTEGER, dst_device_id INTEGER, context_id INTEGER, "
-		"stream_id INTEGER, correlation_id INTEGER, graph_id INTEGER, graph_node_id INTEGER" },
-	[T_MEMSETS] = { "memsets",
-		"id INTEGER PRIMARY KEY, start_ns INTEGER, end_ns INTEGER, duration_ns INTEGER, "
-		"bytes INTEGER, value INTEGER, mem_kind TEXT, async INTEGER, device_id INTEGER, "
-		"context_id INTEGER, stream_id INTEGER, correlation_id INTEGER, graph_id INTEGER, "
-		"graph_node_id INTEGER" },
-	[T_API] = { "api_calls",
-		"id INTEGER PRIMARY KEY, start_ns INTEGER, end_ns INTEGER, duration_ns INTEGER, "
-		"name_id INTEGER, name TEXT, domain TEXT, cbid INTEGER, thread_id INTEGER, "
-		"process_id INTEGER, correlation_id INTEGER, return_value INTEGER" },
+	[T_KERNELS] = { "kernels", NULL },
+	[T_COPIES] = { "copies", NULL },
+	[T_MEMSETS] = { "memsets", NULL },
+	[T_API] = { "api_calls", NULL },
 	[T_NVTX] = { "nvtx_ranges",
 		"id INTEGER PRIMARY KEY, start_ns INTEGER, end_ns INTEGER, duration_ns INTEGER, "
 		"kind TEXT, name_id INTEGER, name TEXT, domain_id INTEGER, domain TEXT, "
 		"thread_id INTEGER, depth INTEGER, parent_id INTEGER, range_id INTEGER, color INTEGER" },
-	[T_SYNCS] = { "syncs",
-		"id INTEGER PRIMARY KEY, start_ns INTEGER, end_ns INTEGER, duration_ns INTEGER, "
-		"kind TEXT, context_id INTEGER, stream_id INTEGER, event_id INTEGER, "
-		"correlation_id INTEGER" },
-	[T_MEMORY] = { "memory_ops",
-		"id INTEGER PRIMARY KEY, timestamp_ns INTEGER, op TEXT, mem_kind TEXT, address INTEGER, "
-		"bytes INTEGER, device_id INTEGER, context_id INTEGER, stream_id INTEGER, "
-		"process_id INTEGER, correlation_id INTEGER" },
-	[T_GRAPHS] = { "graph_launches",
-		"id INTEGER PRIMARY KEY, start_ns INTEGER, end_ns INTEGER, duration_ns INTEGER, "
-		"graph_id INTEGER, correlation_id INTEGER, stream_id INTEGER" },
-	[T_OVERHEADS] = { "overheads",
-		"id INTEGER PRIMARY KEY, start_ns INTEGER, end_ns INTEGER, duration_ns INTEGER, "
-		"kind INTEGER, object_kind INTEGER, object_id INTEGER" },
-	[T_DROPPED] = { "dropped",
-		"id INTEGER PRIMARY KEY, timestamp_ns INTEGER, count INTEGER, reason TEXT, "
-		"context_id INTEGER, stream_id INTEGER" },
-	[T_PROCESS] = { "process_events",
-		"id INTEGER PRIMARY KEY, timestamp_ns INTEGER, host_ns INTEGER, pid INTEGER, "
-		"event TEXT, status INTEGER" },
-	[T_CLOCKS] = { "clock_samples",
-		"id INTEGER PRIMARY KEY, timestamp_ns INTEGER, device_id INTEGER, sm_clock_mhz INTEGER, "
-		"mem_clock_mhz INTEGER, temperature_c INTEGER, power_mw INTEGER, "
-		"utilization_gpu_pct INTEGER, throttle_reasons INTEGER" },
-	[T_CLOCK_SYNCS] = { "clock_syncs",
-		"id INTEGER PRIMARY KEY, cupti_ns INTEGER, realtime_ns INTEGER, monotonic_ns INTEGER" },
+	[T_SYNCS] = { "syncs", NULL },
+	[T_MEMORY] = { "memory_ops", NULL },
+	[T_GRAPHS] = { "graph_launches", NULL },
+	[T_OVERHEADS] = { "overheads", NULL },
+	[T_DROPPED] = { "dropped", NULL },
+	[T_PROCESS] = { "process_events", NULL },
+	[T_CLOCKS] = { "clock_samples", NULL },
+	[T_CLOCK_SYNCS] = { "clock_syncs", NULL },
 	[T_DEVICES] = { "devices",
 		"device_id INTEGER, name TEXT, uuid TEXT, cc_major INTEGER, cc_minor INTEGER, "
 		"sm_count INTEGER, global_mem_bytes INTEGER, sm_clock_khz INTEGER, "
@@ -266,12 +230,13 @@ static const char *text_of(struct sq *s, const struct gt_reader *r, uint32_t id,
 
 /* ---- records -------------------------------------------------------------------------------- */
 
-/* The row of a record table, filled field by field through the schema (schema.h): the column list
- * above and this fill list name the columns in the same order. One loop writes every such table, so
- * that a column is one line here, and a field's size and offset are the schema's, not written again. */
+/* The row of a record table, filled field by field through the schema (schema.h): the fill list
+ * names the table's columns, in order, and how each is filled. One loop writes every such table
+ * and one makes its CREATE TABLE, so that a column is one line here, and a field's size and offset
+ * are the schema's, not written again. */
 enum fill {
 	F_END,        /* ends the list */
-	F_ID,         /* the row id */
+	F_ID,         /* the row id: column "id INTEGER PRIMARY KEY" */
 	F_U,          /* the field, unsigned (NULL past INT64_MAX, counted as out of range) */
 	F_I,          /* the field, signed */
 	F_NAME,       /* the text of the field's string id */
@@ -279,8 +244,9 @@ enum fill {
 	F_SHORT_NAME, /* ... and its short name */
 	F_ENUM,       /* the field's value named by the schema */
 	F_FLAG,       /* 1 when the record's flags have the bit `mask`, else 0 */
-	F_TIMES,      /* three columns: start, end and end - start; no duration when end < start or when the
-	               * record's flags have `mask` (its times are bad) */
+	F_TIMES,      /* three columns, start_ns, end_ns and duration_ns: start, end and end - start; no
+	               * duration when end < start or when the record's flags have `mask` (its times are
+	               * bad) */
 	F_BAD_TIMES,  /* 1 when the record's flags have `mask` or it ends before it starts */
 	F_IF_FLAG,    /* the field when the record's flags have `mask`, else NULL (not measured) */
 	F_STREAM,     /* the field, NULL when it is UINT32_MAX (a sync on no one stream) */
@@ -290,57 +256,65 @@ struct col {
 	uint8_t fill;            /* enum fill */
 	const char *member;      /* the field, as the schema names the struct's member */
 	unsigned mask;           /* F_FLAG, F_TIMES, F_BAD_TIMES, F_IF_FLAG: bits of the record's flags */
+	const char *column;      /* the column's name; NULL: the member's (F_ID, F_TIMES: their own) */
 };
 
-#define ID { F_ID, NULL, 0 }
-#define END { F_END, NULL, 0 }
-#define TIMES { F_TIMES, "start", 0 }
-#define COL(fill, m) { fill, #m, 0 }
-#define U(m) COL(F_U, m)
-#define EN(m) COL(F_ENUM, m)
-#define FLAG(bit) { F_FLAG, "flags", bit }
+#define ID { F_ID, NULL, 0, NULL }
+#define END { F_END, NULL, 0, NULL }
+#define TIMES { F_TIMES, "start", 0, NULL }
+#define COL(fill, m, column) { fill, #m, 0, column }
+#define U(m) COL(F_U, m, NULL)
+#define EN(m) COL(F_ENUM, m, NULL)
+#define FLAG(bit, column) { F_FLAG, "flags", bit, column }
+/* A timestamp's column says its unit. */
+#define TS(m) COL(F_U, m, #m "_ns")
 
 static const struct col kernel_fill[] = {
-	ID, { F_TIMES, "start", GT_KERNEL_BAD_TIMES }, { F_IF_FLAG, "queued", GT_KERNEL_HAS_QUEUED },
-	{ F_IF_FLAG, "submitted", GT_KERNEL_HAS_QUEUED }, U(name_id), COL(F_NAME, name_id),
-	COL(F_DEMANGLED, name_id), COL(F_SHORT_NAME, name_id), U(device_id), U(context_id), U(stream_id),
+	ID, { F_TIMES, "start", GT_KERNEL_BAD_TIMES, NULL },
+	{ F_IF_FLAG, "queued", GT_KERNEL_HAS_QUEUED, "queued_ns" },
+	{ F_IF_FLAG, "submitted", GT_KERNEL_HAS_QUEUED, "submitted_ns" }, U(name_id),
+	COL(F_NAME, name_id, "name"), COL(F_DEMANGLED, name_id, "demangled"),
+	COL(F_SHORT_NAME, name_id, "short_name"), U(device_id), U(context_id), U(stream_id),
 	U(correlation_id), U(graph_id), U(graph_node_id), U(grid_x), U(grid_y), U(grid_z), U(block_x),
-	U(block_y), U(block_z), U(cluster_x), U(cluster_y), U(cluster_z), U(static_smem), U(dynamic_smem),
-	U(local_mem), U(registers), FLAG(GT_KERNEL_FROM_GRAPH), FLAG(GT_KERNEL_COOPERATIVE),
-	{ F_BAD_TIMES, "start", GT_KERNEL_BAD_TIMES }, U(flags), END,
+	U(block_y), U(block_z), U(cluster_x), U(cluster_y), U(cluster_z),
+	COL(F_U, static_smem, "static_smem_bytes"), COL(F_U, dynamic_smem, "dynamic_smem_bytes"),
+	COL(F_U, local_mem, "local_mem_bytes_per_thread"), COL(F_U, registers, "registers_per_thread"),
+	FLAG(GT_KERNEL_FROM_GRAPH, "from_graph"), FLAG(GT_KERNEL_COOPERATIVE, "cooperative"),
+	{ F_BAD_TIMES, "start", GT_KERNEL_BAD_TIMES, "bad_times" }, U(flags), END,
 };
 static const struct col copy_fill[] = {
-	ID, TIMES, U(bytes), EN(copy_kind), EN(src_kind), EN(dst_kind), FLAG(GT_COPY_ASYNC), FLAG(GT_COPY_TOOL),
-	U(device_id), U(dst_device_id), U(context_id), U(stream_id), U(correlation_id), U(graph_id),
-	U(graph_node_id), END,
+	ID, TIMES, U(bytes), EN(copy_kind), EN(src_kind), EN(dst_kind), FLAG(GT_COPY_ASYNC, "async"),
+	FLAG(GT_COPY_TOOL, "tool"), U(device_id), U(dst_device_id), U(context_id), U(stream_id),
+	U(correlation_id), U(graph_id), U(graph_node_id), END,
 };
 static const struct col memset_fill[] = {
-	ID, TIMES, U(bytes), U(value), EN(mem_kind), FLAG(GT_COPY_ASYNC), U(device_id), U(context_id),
-	U(stream_id), U(correlation_id), U(graph_id), U(graph_node_id), END,
+	ID, TIMES, U(bytes), U(value), EN(mem_kind), FLAG(GT_COPY_ASYNC, "async"), U(device_id),
+	U(context_id), U(stream_id), U(correlation_id), U(graph_id), U(graph_node_id), END,
 };
 static const struct col api_fill[] = {
-	ID, TIMES, U(name_id), COL(F_NAME, name_id), EN(domain), U(cbid), U(thread_id), U(process_id),
-	U(correlation_id), COL(F_I, return_value), END,
+	ID, TIMES, U(name_id), COL(F_NAME, name_id, "name"), EN(domain), U(cbid), U(thread_id),
+	U(process_id), U(correlation_id), COL(F_I, return_value, NULL), END,
 };
 static const struct col sync_fill[] = {
-	ID, TIMES, EN(kind), U(context_id), COL(F_STREAM, stream_id), U(event_id), U(correlation_id), END,
+	ID, TIMES, EN(kind), U(context_id), COL(F_STREAM, stream_id, NULL), U(event_id), U(correlation_id),
+	END,
 };
 static const struct col memory_fill[] = {
-	ID, U(timestamp), EN(op), EN(mem_kind), U(address), U(bytes), U(device_id), U(context_id), U(stream_id),
-	U(process_id), U(correlation_id), END,
+	ID, TS(timestamp), EN(op), EN(mem_kind), U(address), U(bytes), U(device_id), U(context_id),
+	U(stream_id), U(process_id), U(correlation_id), END,
 };
 static const struct col graph_fill[] = { ID, TIMES, U(graph_id), U(correlation_id), U(stream_id), END };
 /* The kind as its number: the column is an INTEGER. */
 static const struct col overhead_fill[] = { ID, TIMES, U(kind), U(object_kind), U(object_id), END };
 static const struct col dropped_fill[] = {
-	ID, U(timestamp), U(count), EN(reason), U(context_id), U(stream_id), END,
+	ID, TS(timestamp), U(count), EN(reason), U(context_id), U(stream_id), END,
 };
 static const struct col process_fill[] = {
-	ID, U(timestamp), U(host_ns), U(pid), EN(event), COL(F_I, status), END,
+	ID, TS(timestamp), U(host_ns), U(pid), EN(event), COL(F_I, status, NULL), END,
 };
 static const struct col clock_fill[] = {
-	ID, U(timestamp), U(device_id), U(sm_clock_mhz), U(mem_clock_mhz), U(temperature_c), U(power_mw),
-	U(utilization_gpu), U(throttle_reasons), END,
+	ID, TS(timestamp), U(device_id), U(sm_clock_mhz), U(mem_clock_mhz), U(temperature_c), U(power_mw),
+	COL(F_U, utilization_gpu, "utilization_gpu_pct"), U(throttle_reasons), END,
 };
 static const struct col clock_sync_fill[] = { ID, U(cupti_ns), U(realtime_ns), U(monotonic_ns), END };
 
@@ -351,6 +325,7 @@ static const struct col clock_sync_fill[] = { ID, U(cupti_ns), U(realtime_ns), U
 #undef U
 #undef EN
 #undef FLAG
+#undef TS
 
 /* The record type that fills each record table, and how. */
 static const struct record_table {
@@ -698,14 +673,50 @@ static int exec(struct sq *s, const char *sql, const char *what)
 	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : sql_fail(s, what);
 }
 
+/* A record table's column definitions, from its fill list: "id INTEGER PRIMARY KEY, start_ns
+ * INTEGER, ...". 0, or 1 when they do not fit buf. */
+static int fill_columns(enum tab t, char *buf, size_t len)
+{
+	const struct col *fill = NULL;
+	for (size_t i = 0; i < NRECORD_TABLES; i++)
+		if (record_tables[i].t == t)
+			fill = record_tables[i].fill;
+	size_t n = 0;
+	buf[0] = '\0';
+	for (size_t c = 0; fill && fill[c].fill != F_END; c++) {
+		const struct col *col = &fill[c];
+		int text = col->fill == F_NAME || col->fill == F_DEMANGLED || col->fill == F_SHORT_NAME ||
+		           col->fill == F_ENUM;
+		int k;
+		if (col->fill == F_ID)
+			k = snprintf(buf + n, len - n, "%sid INTEGER PRIMARY KEY", n ? ", " : "");
+		else if (col->fill == F_TIMES)
+			k = snprintf(buf + n, len - n, "%sstart_ns INTEGER, end_ns INTEGER, duration_ns INTEGER",
+			             n ? ", " : "");
+		else
+			k = snprintf(buf + n, len - n, "%s%s %s", n ? ", " : "", col->column ? col->column : col->member,
+			             text ? "TEXT" : "INTEGER");
+		if (k < 0 || (size_t)k >= len - n)
+			return 1;
+		n += (size_t)k;
+	}
+	return !fill;
+}
+
 static int create_tables(struct sq *s)
 {
 	for (int t = 0; t < T_NTABLES; t++) {
-		char sql[2048], ins[1024];
+		char sql[2048], ins[1024], made[1536];
+		const char *columns = tables[t].columns;
+		if (!columns) {
+			if (fill_columns((enum tab)t, made, sizeof made))
+				return gt_fail(SQ_FAILED, "export: SQLite: table %s: its columns do not fit", tables[t].name);
+			columns = made;
+		}
 		int cols = 1;
-		for (const char *p = tables[t].columns; *p; p++)
+		for (const char *p = columns; *p; p++)
 			cols += *p == ',';
-		snprintf(sql, sizeof sql, "CREATE TABLE %s (%s)", tables[t].name, tables[t].columns);
+		snprintf(sql, sizeof sql, "CREATE TABLE %s (%s)", tables[t].name, columns);
 		int rc = exec(s, sql, "create table");
 		if (rc)
 			return rc;

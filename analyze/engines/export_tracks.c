@@ -4,6 +4,7 @@
  * placement (export_lanes.c) and the writing (export_chrome.c, export_csv.c), which read what it
  * collects; slice_of is the one definition of a slice that both passes follow. */
 #include "analyze/engines/export_internal.h"
+#include "schema.h"
 
 /* ---- tracks --------------------------------------------------------------------------------- */
 
@@ -236,6 +237,11 @@ int gt_ex_collect(void *ctx, const struct gt_reader *r, const struct gt_event *e
 			t->first = start;
 		x->nslices++;
 	}
+	/* The devices seen: those of every kept event whose kind has one (schema.h). */
+	uint32_t dev;
+	const struct gt_record_schema *k = gt_kind(ev->type);
+	if (k && gt_kind_device(k, &ev->u, &dev))
+		note_device(x, dev);
 	switch (ev->type) {
 	case GT_REC_KERNEL:
 	case GT_REC_MEMCPY:
@@ -243,9 +249,6 @@ int gt_ex_collect(void *ctx, const struct gt_reader *r, const struct gt_event *e
 		uint32_t corr = ev->type == GT_REC_KERNEL   ? ev->u.kernel.correlation_id
 		                : ev->type == GT_REC_MEMCPY ? ev->u.memcpy.correlation_id
 		                                            : ev->u.memset.correlation_id;
-		note_device(x, ev->type == GT_REC_KERNEL   ? ev->u.kernel.device_id
-		               : ev->type == GT_REC_MEMCPY ? ev->u.memcpy.device_id
-		                                           : ev->u.memset.device_id);
 		if (s > 0 && note_corr(x, corr, 0))
 			return GT_ERR_NOMEM;
 		break;
@@ -260,7 +263,6 @@ int gt_ex_collect(void *ctx, const struct gt_reader *r, const struct gt_event *e
 		if (ev->u.nvtx.kind == GT_NVTX_MARK && !gt_ex_track_of(x, TK_THREAD, 0, ev->u.nvtx.thread_id, 1))
 			return GT_ERR_NOMEM;
 		break;
-	case GT_REC_CLOCK_SAMPLE: note_device(x, ev->u.clock_sample.device_id); break;
 	default: break;
 	}
 	return 0;

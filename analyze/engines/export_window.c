@@ -8,6 +8,7 @@
 #include "common/grow.h"
 #include "analyze/support/progress.h"
 #include "analyze/engines/timeline.h"
+#include "schema.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,19 +16,15 @@
 
 int gt_xwin_raw_times(const struct gt_event *ev, uint64_t *start, uint64_t *end)
 {
-	switch (ev->type) {
-	case GT_REC_KERNEL: *start = ev->u.kernel.start, *end = ev->u.kernel.end; return 1;
-	case GT_REC_MEMCPY: *start = ev->u.memcpy.start, *end = ev->u.memcpy.end; return 1;
-	case GT_REC_MEMSET: *start = ev->u.memset.start, *end = ev->u.memset.end; return 1;
-	case GT_REC_API: *start = ev->u.api.start, *end = ev->u.api.end; return 1;
-	case GT_REC_SYNC: *start = ev->u.sync.start, *end = ev->u.sync.end; return 1;
-	case GT_REC_NVTX:
-		*start = ev->u.nvtx.start, *end = ev->u.nvtx.end;
-		return ev->u.nvtx.kind != GT_NVTX_MARK;
-	case GT_REC_OVERHEAD: *start = ev->u.overhead.start, *end = ev->u.overhead.end; return 1;
-	case GT_REC_GRAPH_LAUNCH: *start = ev->u.graph_launch.start, *end = ev->u.graph_launch.end; return 1;
-	default: *start = *end = 0; return 0;
+	const struct gt_record_schema *k = gt_kind(ev->type);
+	if (!k || k->end < 0) {
+		*start = *end = 0;
+		return 0;
 	}
+	*start = gt_kind_start(&ev->u);
+	*end = gt_kind_end(k, &ev->u);
+	/* An NVTX mark is an instant, though its record has an end. */
+	return ev->type != GT_REC_NVTX || ev->u.nvtx.kind != GT_NVTX_MARK;
 }
 
 /* ---- the prescan ---------------------------------------------------------------------------- */

@@ -100,7 +100,8 @@ void gt_xwin_release(struct gt_xwin *w);
 int gt_xwin_keep(struct gt_xwin *w, const struct gt_xclock *c, const struct gt_reader *r,
                  const struct gt_event *ev);
 
-/* The raw CUPTI interval of an event that has one (even with bad times): 1, else 0 with both 0. */
+/* The raw CUPTI interval of an event whose kind has one (an end in its schema row; even with bad
+ * times; not an NVTX mark): 1, else 0 with both 0. */
 int gt_xwin_raw_times(const struct gt_event *ev, uint64_t *start, uint64_t *end);
 
 #endif

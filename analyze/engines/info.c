@@ -1,5 +1,6 @@
 /* info.c: counts records by type and losses by reason, and the span of GPU activity. */
 #include "analyze/engines/info.h"
+#include "schema.h"
 
 #include <string.h>
 
@@ -37,18 +38,16 @@ int gt_info_record(void *ctx, const struct gt_reader *r, const struct gt_event *
 		}
 		break;
 	}
-	case GT_REC_KERNEL:
-		if (!(ev->u.kernel.flags & GT_KERNEL_BAD_TIMES) && ev->u.kernel.end >= ev->u.kernel.start)
-			span(in, ev->u.kernel.start, ev->u.kernel.end);
+	default: {
+		/* GPU operations (kernels, copies, memsets): the kinds that span an interval on a device. */
+		const struct gt_record_schema *k = gt_kind(ev->type);
+		if (k && k->end >= 0 && k->device >= 0 && !gt_kind_bad_times(k, &ev->u)) {
+			uint64_t start = gt_kind_start(&ev->u), end = gt_kind_end(k, &ev->u);
+			if (end >= start)
+				span(in, start, end);
+		}
 		break;
-	case GT_REC_MEMCPY:
-		if (ev->u.memcpy.end >= ev->u.memcpy.start)
-			span(in, ev->u.memcpy.start, ev->u.memcpy.end);
-		break;
-	case GT_REC_MEMSET:
-		if (ev->u.memset.end >= ev->u.memset.start)
-			span(in, ev->u.memset.start, ev->u.memset.end);
-		break;
+	}
 	}
 	return 0;
 }

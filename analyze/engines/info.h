@@ -24,7 +24,8 @@ struct gt_info {
 	 * many). Never "0 lost". Per reason, as dropped. */
 	uint64_t uncounted[GT_INFO_REASONS];
 	uint64_t uncounted_total;
-	uint64_t first_ns, last_ns;        /* earliest start and latest end of kernels, copies, memsets */
+	uint64_t first_ns, last_ns;        /* earliest start, latest end of GPU operations:
+	                                    * kinds with an interval on a device (schema.h) */
 };
 
 void gt_info_init(struct gt_info *in);

@@ -11,29 +11,18 @@
 
 #include "common/grow.h"
 #include "common/radix.h"
+#include "schema.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* Every kind's time is its schema row's: field 0, unless its flags mark the times bad. */
 uint64_t gt_tl_event_time(const struct gt_event *ev)
 {
-	switch (ev->type) {
-	case GT_REC_KERNEL:
-		return (ev->u.kernel.flags & GT_KERNEL_BAD_TIMES) ? 0 : ev->u.kernel.start;
-	case GT_REC_MEMCPY: return ev->u.memcpy.start;
-	case GT_REC_MEMSET: return ev->u.memset.start;
-	case GT_REC_API: return ev->u.api.start;
-	case GT_REC_SYNC: return ev->u.sync.start;
-	case GT_REC_NVTX: return ev->u.nvtx.start;
-	case GT_REC_MEMORY: return ev->u.memory.timestamp;
-	case GT_REC_DROPPED: return ev->u.dropped.timestamp;
-	case GT_REC_PROCESS: return ev->u.process.timestamp;
-	case GT_REC_OVERHEAD: return ev->u.overhead.start;
-	case GT_REC_CLOCK_SYNC: return ev->u.clock_sync.cupti_ns;
-	case GT_REC_CLOCK_SAMPLE: return ev->u.clock_sample.timestamp;
-	case GT_REC_GRAPH_LAUNCH: return ev->u.graph_launch.start;
-	default: return 0;
-	}
+	const struct gt_record_schema *k = gt_kind(ev->type);
+	if (!k || gt_kind_bad_times(k, &ev->u))
+		return 0;
+	return gt_kind_start(&ev->u);
 }
 
 /* ---- records ---------------------------------------------------------------------------------- */

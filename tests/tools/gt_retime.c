@@ -16,6 +16,7 @@
  *   gt_retime -i IN -o OUT --kernel SUBSTRING --factor F
  */
 #include "gputrace.h"
+#include "schema.h"
 
 #include <errno.h>
 #include <math.h>
@@ -144,6 +145,23 @@ static int on_capture(struct ctx *c, const struct gt_event *ev)
 	return rc;
 }
 
+/* An event copied with its string ids remapped: every string field of its kind (schema.h). */
+static int copy_event(struct ctx *c, const struct gt_event *ev)
+{
+	const struct gt_record_schema *k = gt_kind(ev->type);
+	if (!k)
+		return 0; /* a type this build does not know: it cannot be copied faithfully */
+	struct gt_event out = *ev;
+	for (const struct gt_field *f = k->fields; f->member; f++)
+		if (f->kind == GT_FIELD_STRING) {
+			uint32_t id;
+			memcpy(&id, (const unsigned char *)&ev->u + f->offset, sizeof id);
+			id = remap(&c->strings, id);
+			memcpy((unsigned char *)&out.u + f->offset, &id, sizeof id);
+		}
+	return gt_writer_add(c->w, ev->type, &out.u);
+}
+
 static int copy(struct ctx *c, struct gt_reader *r, const struct gt_event *ev)
 {
 	switch (ev->type) {
@@ -169,24 +187,12 @@ static int copy(struct ctx *c, struct gt_reader *r, const struct gt_event *ev)
 			k.end = k.start + (uint64_t)llround((double)(k.end - k.start) * c->factor);
 			c->stretched++;
 		}
-		k.name_id = remap(&c->strings, k.name_id);
-		return gt_writer_add(c->w, ev->type, &k);
-	}
-	case GT_REC_API: {
-		struct gt_api a = ev->u.api;
-		a.name_id = remap(&c->strings, a.name_id);
-		return gt_writer_add(c->w, ev->type, &a);
-	}
-	case GT_REC_NVTX: {
-		struct gt_nvtx n = ev->u.nvtx;
-		n.name_id = remap(&c->strings, n.name_id);
-		n.domain_id = remap(&c->strings, n.domain_id);
-		return gt_writer_add(c->w, ev->type, &n);
+		struct gt_event out = *ev;
+		out.u.kernel = k;
+		return copy_event(c, &out);
 	}
 	default:
-		if (ev->type >= GT_REC_FIRST_FIXED && ev->type <= GT_REC_GRAPH_LAUNCH)
-			return gt_writer_add(c->w, ev->type, &ev->u);
-		return 0; /* a type this build does not know: it cannot be copied faithfully */
+		return copy_event(c, ev);
 	}
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "gputrace.h"
+#include "schema.h"
 
 /* A deterministic generator so that failures reproduce. */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -35,29 +36,22 @@ static void fill_random(void *p, size_t n)
 		b[i] = (uint8_t)rnd();
 }
 
-static const int fixed_types[] = { GT_REC_KERNEL, GT_REC_MEMCPY, GT_REC_MEMSET, GT_REC_API,
-	GT_REC_SYNC, GT_REC_NVTX, GT_REC_MEMORY, GT_REC_DROPPED, GT_REC_PROCESS, GT_REC_OVERHEAD,
-	GT_REC_CLOCK_SYNC, GT_REC_CLOCK_SAMPLE, GT_REC_GRAPH_LAUNCH };
-#define NFIXED (sizeof fixed_types / sizeof fixed_types[0])
+/* The fixed record types: the schema's event kinds (schema.h), in type order; and their sizes. */
+static int fixed_types[GT_REC_TYPE_MAX + 1];
+static size_t nfixed;
+
+static void fixed_types_init(void)
+{
+	nfixed = 0;
+	for (size_t i = 0; i < gt_schema_count; i++)
+		if (gt_schema[i].type >= GT_REC_FIRST_FIXED)
+			fixed_types[nfixed++] = gt_schema[i].type;
+}
 
 static size_t fixed_size(int type)
 {
-	switch (type) {
-	case GT_REC_KERNEL: return sizeof(struct gt_kernel);
-	case GT_REC_MEMCPY: return sizeof(struct gt_memcpy);
-	case GT_REC_MEMSET: return sizeof(struct gt_memset);
-	case GT_REC_API: return sizeof(struct gt_api);
-	case GT_REC_SYNC: return sizeof(struct gt_sync);
-	case GT_REC_NVTX: return sizeof(struct gt_nvtx);
-	case GT_REC_MEMORY: return sizeof(struct gt_memory);
-	case GT_REC_DROPPED: return sizeof(struct gt_dropped);
-	case GT_REC_PROCESS: return sizeof(struct gt_process);
-	case GT_REC_OVERHEAD: return sizeof(struct gt_overhead);
-	case GT_REC_CLOCK_SYNC: return sizeof(struct gt_clock_sync);
-	case GT_REC_CLOCK_SAMPLE: return sizeof(struct gt_clock_sample);
-	case GT_REC_GRAPH_LAUNCH: return sizeof(struct gt_graph_launch);
-	}
-	return 0;
+	const struct gt_record_schema *k = gt_kind(type);
+	return k ? k->size : 0;
 }
 
 /* Every fixed record type, random bytes (some timestamps zero, some extreme), many per block and
@@ -75,8 +69,11 @@ static void test_fixed_records_round_trip(void **state)
 	uint8_t *recs = malloc(N * 128);
 	int *types = malloc(N * sizeof *types);
 	assert_non_null(recs);
+	fixed_types_init();
+	assert_true(nfixed >= 13);
 	for (int i = 0; i < N; i++) {
-		int t = fixed_types[rnd() % NFIXED];
+		int t = fixed_types[rnd() % nfixed];
+		assert_true(fixed_size(t) <= 128);
 		types[i] = t;
 		uint8_t *r = recs + (size_t)i * 128;
 		fill_random(r, fixed_size(t));
