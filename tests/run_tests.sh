@@ -77,7 +77,8 @@ for e in "$@"; do
 	base=$logdir/$id
 	rc=$(cat "$base.rc" 2>/dev/null || echo 255)
 	secs=$(cat "$base.secs" 2>/dev/null || echo 0)
-	printf '%s %s\n' "$id" "$secs" >> "$times.new"
+	cpu=$(cat "$base.cpu" 2>/dev/null || echo 0)
+	printf '%s %s %s\n' "$id" "$secs" "$cpu" >> "$times.new"
 	printf '== %s (exit %s, %s s)\n' "$id" "$rc" "$secs" >> "$log"
 	cat "$base.out" >> "$log" 2>/dev/null
 	case ${e##*:} in
@@ -112,10 +113,10 @@ for f in $failed_outputs; do
 	cat "$f"
 	printf '======== end of %s\n' "${f#$logdir/}"
 done
-printf '\n%s: the ten slowest tests (wall seconds, %s at a time; the whole run took %s s):\n' \
+printf '\n%s: the ten slowest tests (%s at a time; the whole run took %s s):\n   wall s  CPU s\n' \
 	"$label" "$jobs" "$wall"
 for e in "$@"; do test_id "$e"; done | awk 'NR == FNR { ran[$1] = 1; next } $1 in ran' - "$times" |
-	sort -k2,2 -g -r | head -n 10 | while read -r n s; do printf '  %7s  %s\n' "$s" "$n"; done
+	sort -k2,2 -g -r | head -n 10 | while read -r n s c; do printf '  %7s %6s  %s\n' "$s" "${c:-?}" "$n"; done
 [ -n "$failures" ] && echo "failed:$failures"
 echo "$label: $passed passed, $failed failed, $skipped skipped"
 echo "TOTAL $passed $failed $skipped" >> "$log"

@@ -27,17 +27,20 @@ COPIES="$T/test_analyze_bandwidth/copies.gtrace"
 RANKS="$T/test_analyze_ranks"
 REPORTS="cuda_api_sum nvtx_sum nvtx_kern_sum cuda_gpu_kern_sum cuda_gpu_mem_time_sum cuda_gpu_mem_size_sum kern_launch_sum"
 
-# tidy KIND NAME CMD...: run gpuanalyze CMD into $T/NAME (exit status at most $MAXRC) and check it
-# as KIND, with the CSV columns named in $FREE exempt from typing.
+# tidy KIND NAME CMD...: run gpuanalyze CMD into its own file (exit status at most $MAXRC), to be
+# checked as KIND, with the CSV columns named in $FREE exempt from typing: every output is listed
+# in $T/tidy.list and checked by one tidy_check.py at the end.
 n=0 MAXRC=0 FREE=""
+mkdir -p "$T/out" || fail "mkdir"
+: >"$T/tidy.list"
 tidy() {
 	kind=$1 name=$2
 	shift 2
-	"$G" "$@" >"$T/$name" 2>"$T/err"
+	n=$((n + 1))
+	"$G" "$@" >"$T/out/$n.$name" 2>"$T/err"
 	rc=$?
 	[ $rc -le $MAXRC ] || fail "gpuanalyze $* exits $rc: $(head -n 1 "$T/err")"
-	python3 "$CHECK" "$kind" "$T/$name" $FREE >"$T/why" || fail "gpuanalyze $*: $(head -n 5 "$T/why")"
-	n=$((n + 1))
+	printf 'gpuanalyze %s\t%s\t%s\t%s\n' "$*" "$kind" "$T/out/$n.$name" "$(echo $FREE | tr ' ' '\t')" >>"$T/tidy.list"
 }
 
 for tr in "$SMALL" "$SPLIT"/*.gtrace "$COPIES" "$T/stats.gtrace" "$S/h200-torch_mlp.gtrace" \
@@ -76,6 +79,8 @@ FREE="item value"
 tidy csv out.csv ranks --format csv "$RANKS/rank0.gtrace" "$RANKS/rank1.gtrace" "$RANKS/rank2.gtrace"
 FREE=""
 tidy json out.json ranks --format json "$RANKS/rank0.gtrace" "$RANKS/rank1.gtrace" "$RANKS/rank2.gtrace"
+python3 "$CHECK" batch "$T/tidy.list" >"$T/why" || fail "$(head -n 5 "$T/why")"
+[ "$(wc -l <"$T/tidy.list")" -eq $n ] || fail "$n outputs made, $(wc -l <"$T/tidy.list") checked"
 echo "ok: $n outputs typed"
 
 # A check that would pass on anything proves nothing: the checker must refuse what this work
@@ -88,6 +93,10 @@ printf 'category,wall_ns\nunit,5\nmedian,n/a\n' >"$T/bad.csv"
 python3 "$CHECK" csv "$T/bad.csv" >/dev/null && fail "tidy_check accepts a string in a numeric column"
 printf 'pct_theory\n5\n' >"$T/bad.csv"
 python3 "$CHECK" csv "$T/bad.csv" >/dev/null && fail "tidy_check accepts a unit before the name's end"
+# The batch that checked the outputs above refuses a bad file among good ones, naming its label.
+printf 'good\tcsv\t%s\t\nthe bad one\tcsv\t%s\t\n' "$T/out/1.out.csv" "$T/bad.csv" >"$T/bad.list"
+out=$(python3 "$CHECK" batch "$T/bad.list") && fail "tidy_check batch accepts a bad file among good ones"
+case $out in "the bad one: "*) ;; *) fail "tidy_check batch does not name the bad output: $out" ;; esac
 
 # sql SQL: run SQL (after the loads in $T/load.sql) in a fresh in-memory database; one line.
 sql() {

@@ -12,6 +12,9 @@ member one JSON type in every line.
 In all three every real is written as the shortest of %.15g, %.16g and %.17g that reads back the
 same double (JSON: with ".0" when that is integral). Exits 1 with one line per problem.
 
+tidy_check.py batch LIST: the same check of many files, one per line of LIST (LABEL, KIND, FILE,
+FREE_COLUMN... separated by tabs); each problem follows its output's label.
+
 tidy_check.py sql FILE TABLE: the sqlite3 commands that load the CSV FILE into TABLE with typed
 columns, as a reader that types by value would (DuckDB's sniffer): INTEGER where every value is an
 integer, REAL where every value is a number, TEXT otherwise; empty fields become NULL.
@@ -183,22 +186,44 @@ def sql_load(path, table):
         print(f'UPDATE "{table}" SET "{h}" = NULL WHERE "{h}" = \'\';')
 
 
-def main():
-    if len(sys.argv) == 4 and sys.argv[1] == "sql":
-        sql_load(sys.argv[2], sys.argv[3])
-        return
-    if len(sys.argv) < 3 or sys.argv[1] not in ("csv", "json", "jsonl"):
-        sys.exit("usage: tidy_check.py csv|json|jsonl FILE [FREE_COLUMN...] | sql FILE TABLE")
-    kind, path = sys.argv[1], sys.argv[2]
+def check(kind, path, free):
     try:
         if kind == "csv":
-            check_csv(path, set(sys.argv[3:]))
+            check_csv(path, set(free))
         elif kind == "json":
             check_json(path)
         else:
             check_jsonl(path)
     except (OSError, ValueError) as e:
         fail(f"{path}: {e}")
+
+
+def batch(listing):
+    """Each line of LISTING: LABEL, KIND, FILE and the FREE columns, tab-separated. One interpreter
+    for every file (a start of python3 costs more than most checks); each problem is printed after
+    the label of the output that has it."""
+    bad = 0
+    for line in open(listing, encoding="utf-8"):
+        label, kind, path, *free = line.rstrip("\n").split("\t")
+        if kind not in ("csv", "json", "jsonl"):
+            sys.exit(f"tidy_check.py: {listing}: bad kind {kind!r}")
+        check(kind, path, [f for f in free if f])
+        for p in problems:
+            print(f"{label}: {p}")
+        bad += bool(problems)
+        problems.clear()
+    sys.exit(1 if bad else 0)
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "sql":
+        sql_load(sys.argv[2], sys.argv[3])
+        return
+    if len(sys.argv) == 3 and sys.argv[1] == "batch":
+        batch(sys.argv[2])
+    if len(sys.argv) < 3 or sys.argv[1] not in ("csv", "json", "jsonl"):
+        sys.exit("usage: tidy_check.py csv|json|jsonl FILE [FREE_COLUMN...] | batch LIST | sql FILE TABLE")
+    check(sys.argv[1], sys.argv[2], sys.argv[3:])
     for p in problems:
         print(p)
     sys.exit(1 if problems else 0)
