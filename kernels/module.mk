@@ -9,7 +9,7 @@ KERNEL_PROGS := splat_render launch_storm transfers graph_launch bwprobe shadow_
 
 ifneq ($(NVCC),)
 KERNEL_BINS    := $(KERNEL_PROGS:%=$(BUILD)/kernels/%)
-KERNEL_HEADERS := kernels/common.cuh kernels/copies.cuh kernels/splat.h kernels/shadow_kernels.h
+KERNEL_HEADERS := kernels/common.cuh kernels/copies.cuh kernels/ceilings.cuh kernels/splat.h kernels/shadow_kernels.h
 KERNEL_NVFLAGS := -std=c++17 -O3 -lineinfo $(NVCC_ARCH) -cudart static \
                   -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
 KERNEL_LIBS    := -ldl -lpthread
