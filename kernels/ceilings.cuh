@@ -332,7 +332,7 @@ struct Ceilings {
 		const double mem_theory = 2.0 * mem_khz * 1e3 * prop.memoryBusWidth / 8.0;
 		const SmRates r = sm_rates(prop.major, prop.minor);
 		const double clock_hz = sm_khz * 1e3;
-		char method[400];
+		char method[640];
 
 		/* Device memory: each array at least 1 GiB and 4x L2, fewer bytes only when memory is short. */
 		size_t free_b = 0, total_b = 0;
