@@ -3,7 +3,8 @@
 # lines bwprobe prints (copies, then ceilings) stores them tagged with the device; `gpuanalyze info`
 # shows them under the device of a real H200 sample whose UUID they carry (text and JSON), and
 # nothing without them; `gpuanalyze bandwidth` says byte for byte what it says with the copy lines
-# alone (ceiling and malformed lines change nothing there); an unreadable --peaks is exit 2.
+# alone (ceiling and malformed lines change nothing there), and with ceiling lines only says so; an
+# unreadable --peaks is exit 2.
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${GT_BUILD:-build}
@@ -88,7 +89,10 @@ for f in txt json csv; do
 	"$G" bandwidth --format $fmt --peaks with-bad "$S" | sed 's/with-bad/PEAKS/g' >b.$f
 	cmp -s a.$f b.$f || fail "ceiling lines changed bandwidth --format $fmt: $(diff a.$f b.$f | head -5)"
 done
-echo "ok: bandwidth is byte-identical with and without ceiling lines"
+grep -v 'kind=htod_pinned' peaks >ceilings-only
+"$G" bandwidth --peaks ceilings-only "$S" | grep -qF "no measured copy peak for this device: its lines in ceilings-only are ceilings only" ||
+	fail "bandwidth with ceiling lines only: $("$G" bandwidth --peaks ceilings-only "$S" | grep measured)"
+echo "ok: bandwidth is byte-identical with and without ceiling lines, and says when there are only ceilings"
 
 "$G" info --peaks "$T/none/peaks" "$S" >/dev/null 2>err
 [ $? = 2 ] || fail "an unreadable --peaks is not exit 2"
