@@ -8,7 +8,7 @@
  * untimed ones, and is printed as one "peak" line with its method, the clocks read through NVML while
  * the timed launches ran (or the device attributes' maximum clocks, said as clocks=attribute), and the
  * theoretical figure from the device attributes beside it ("unknown" where no rate is known):
- *   peak kind=dram_read gbps=4403.10 theory_gbps=4800.00 bytes=1073741824 reps=7 sm_mhz=1980
+ *   peak kind=dram_read gbps=4403.10 theory_gbps=4814.30 bytes=2147483648 reps=7 sm_mhz=1980
  *        mem_mhz=2619 clocks=nvml method="..."
  *   peak kind=fp32_fma gflops=60123.4 theory_gflops=66908.2 flops=... reps=7 ... method="..."
  * (one line each). Memory figures count bytes read plus bytes written, decimal GB/s; compute figures
@@ -334,10 +334,11 @@ struct Ceilings {
 		const double clock_hz = sm_khz * 1e3;
 		char method[640];
 
-		/* Device memory: each array at least 1 GiB and 4x L2, fewer bytes only when memory is short. */
+		/* Device memory: each array at least 2 GiB (a launch long enough that its start and end
+		 * hardly count) and 4x L2; fewer bytes only when memory is short. */
 		size_t free_b = 0, total_b = 0;
 		CK(cudaMemGetInfo(&free_b, &total_b));
-		size_t arr = std::max<size_t>(1ull << 30, 4ull * (size_t)l2_bytes);
+		size_t arr = std::max<size_t>(2ull << 30, 4ull * (size_t)l2_bytes);
 		while (arr > (64u << 20) && 3 * arr > free_b / 10 * 8)
 			arr /= 2;
 		arr &= ~(size_t)((1u << 20) - 1);

@@ -29,7 +29,7 @@ const struct launcher_help launcher_peak_help = {
 	"pageable host-to-device and device-to-host copies and device-to-device copies, the median\n"
 	"of N timed copies of each kind. Then the ceilings of the GPU, each the median of N timed\n"
 	"launches of the probe's own kernels after 2 untimed ones: device-memory bandwidth\n"
-	"(dram_read, dram_copy, dram_triad: arrays of at least 1 GiB and 4x L2, bytes read plus\n"
+	"(dram_read, dram_copy, dram_triad: arrays of at least 2 GiB and 4x L2, bytes read plus\n"
 	"written), L2 bandwidth (l2_read: a quarter of L2 read repeatedly), FP32 and FP64 FMA\n"
 	"throughput (fp32_fma, fp64_fma: 2 flops per FMA) and tensor-core throughput (fp16_mma,\n"
 	"bf16_mma: mma.sync m16n8k16 with FP32 accumulation on register fragments). Each ceiling\n"
