@@ -9,7 +9,7 @@ KERNEL_PROGS := splat_render launch_storm transfers graph_launch bwprobe shadow_
 
 ifneq ($(NVCC),)
 KERNEL_BINS    := $(KERNEL_PROGS:%=$(BUILD)/kernels/%)
-KERNEL_HEADERS := kernels/common.cuh kernels/copies.cuh kernels/ceilings.cuh kernels/splat.h kernels/shadow_kernels.h
+KERNEL_HEADERS := kernels/common.cuh kernels/copies.cuh kernels/splat.h kernels/shadow_kernels.h
 KERNEL_NVFLAGS := -std=c++17 -O3 -lineinfo $(NVCC_ARCH) -cudart static \
                   -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
 KERNEL_LIBS    := -ldl -lpthread
@@ -17,6 +17,9 @@ KERNEL_LIBS    := -ldl -lpthread
 $(KERNEL_BINS): $(BUILD)/kernels/%: kernels/%.cu $(KERNEL_HEADERS) kernels/module.mk
 	@mkdir -p $(dir $@)
 	$(NVCC) $(KERNEL_NVFLAGS) -o $@ $< $(KERNEL_LIBS)
+
+# The ceilings' kernels are bwprobe's alone.
+$(BUILD)/kernels/bwprobe: kernels/ceilings.cuh
 
 ALL_TARGETS += $(KERNEL_BINS)
 CUDA_PROGS  += $(KERNEL_BINS)
