@@ -278,8 +278,8 @@ struct Ceilings {
 
 	/* Runs launch() warmup times untimed and reps times between event pairs, reads the clocks while
 	 * the timed launches are queued or running, and returns the milliseconds of each timed launch. */
-	std::vector<double> time(const std::function<void()> &launch, const char *name, unsigned *sm_mhz,
-				 unsigned *mem_mhz, bool *nvml)
+	std::vector<double> time_launches(const std::function<void()> &launch, const char *name, unsigned *sm_mhz,
+					  unsigned *mem_mhz, bool *nvml)
 	{
 		for (int i = 0; i < warmup; i++) {
 			launch();
@@ -305,7 +305,7 @@ struct Ceilings {
 	{
 		unsigned sm = 0, mem = 0;
 		bool nvml = false;
-		std::vector<double> ms = time(launch, kind, &sm, &mem, &nvml);
+		std::vector<double> ms = time_launches(launch, kind, &sm, &mem, &nvml);
 		std::vector<double> v;
 		for (double m : ms)
 			v.push_back(m > 0 ? amount / 1e9 / (m / 1e3) : 0.0);
