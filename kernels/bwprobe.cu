@@ -7,7 +7,12 @@
  * gbps is the median over the R timed copies of bytes / 1e9 / seconds (decimal GB/s, bytes counted
  * once, so a D2D copy of B bytes is B, not 2B). A "detail" line per kind gives the spread, and the
  * "device" line comes first. Kinds run one after another, never overlapping.
+ *
+ * Then, unless --no-ceilings, the memory and compute ceilings of ceilings.cuh (dram_read, dram_copy,
+ * dram_triad, l2_read, fp32_fma, fp64_fma, fp16_mma, bf16_mma), each a "peak" line of its own with
+ * gbps or gflops, the theoretical figure, the clocks and the method, with the same R and W.
  */
+#include "ceilings.cuh"
 #include "copies.cuh"
 
 /* The order the kinds run and print in. */
@@ -16,12 +21,16 @@ static const CopyKind k_order[NCOPY_KINDS] = {HTOD_PINNED, DTOH_PINNED, HTOD_PAG
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: bwprobe [--bytes B] [--reps R] [--warmup W]\n"
+		"usage: bwprobe [--bytes B] [--reps R] [--warmup W] [--no-ceilings]\n"
 		"Measures copy bandwidth per kind (htod_pinned, dtoh_pinned, htod_pageable, dtoh_pageable,\n"
 		"dtod) with CUDA events and prints 'peak kind=<kind> gbps=<median GB/s> bytes=<B> reps=<R>'.\n"
-		"  --bytes B   bytes per copy, K/M/G suffixes binary (default 256M)\n"
-		"  --reps R    timed copies per kind (default 7)\n"
-		"  --warmup W  untimed copies per kind before the timed ones (default 2)\n"
+		"Then the ceilings: device-memory read, copy and triad and L2 read bandwidth (gbps=, bytes\n"
+		"read plus written), FP32 and FP64 FMA and FP16 and BF16 mma throughput (gflops=), each with\n"
+		"theory_gbps= or theory_gflops=, sm_mhz=, mem_mhz=, clocks= and method=.\n"
+		"  --bytes B       bytes per copy, K/M/G suffixes binary (default 256M)\n"
+		"  --reps R        timed copies per kind, timed launches per ceiling (default 7)\n"
+		"  --warmup W      untimed copies or launches before the timed ones (default 2)\n"
+		"  --no-ceilings   measure the copies only\n"
 		"Exit: 0 ok, 1 CUDA error, 2 bad usage, 3 no CUDA device.\n");
 }
 
@@ -30,13 +39,15 @@ int main(int argc, char **argv)
 	g_prog = "bwprobe";
 	uint64_t bytes_opt = 256u << 20;
 	int reps = 7, warmup = 2;
+	bool no_ceilings = false;
 	parse_options(argc, argv, usage,
 		      {{"--bytes", &bytes_opt, 1, 64ull << 30},
 		       {"--reps", &reps, 1, 100000},
-		       {"--warmup", &warmup, 0, 100000}});
+		       {"--warmup", &warmup, 0, 100000},
+		       {"--no-ceilings", &no_ceilings}});
 	const size_t bytes = (size_t)bytes_opt;
 
-	open_device();
+	const cudaDeviceProp prop = open_device();
 	printf("sizes bytes=%zu reps=%d warmup=%d\n", bytes, reps, warmup);
 	printf("method timing=cudaEvent around each copy gbps=bytes/1e9/seconds statistic=median of per-rep "
 	       "GB/s pinned=cudaMallocHost+cudaMemcpyAsync pageable=malloc+cudaMemcpy dtod=cudaMemcpy\n");
@@ -75,6 +86,9 @@ int main(int argc, char **argv)
 		printf("peak kind=%s gbps=%.2f bytes=%zu reps=%d\n", name, median(gbps), bytes, reps);
 		printf("detail kind=%s gbps_min=%.2f gbps_max=%.2f warmup=%d\n", name, lo, hi, warmup);
 	}
+	fflush(stdout);
+	if (!no_ceilings)
+		measure_ceilings(prop, b.stream, reps, warmup);
 
 	ev.destroy();
 	CK(cudaStreamDestroy(b.stream));

@@ -18,6 +18,9 @@ $(KERNEL_BINS): $(BUILD)/kernels/%: kernels/%.cu $(KERNEL_HEADERS) kernels/modul
 	@mkdir -p $(dir $@)
 	$(NVCC) $(KERNEL_NVFLAGS) -o $@ $< $(KERNEL_LIBS)
 
+# The ceilings' kernels are bwprobe's alone.
+$(BUILD)/kernels/bwprobe: kernels/ceilings.cuh
+
 ALL_TARGETS += $(KERNEL_BINS)
 CUDA_PROGS  += $(KERNEL_BINS)
 # The bandwidth probe of `gputrace peak`, where the launcher looks for it (preload/launcher_peak.c).

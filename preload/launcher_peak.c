@@ -1,7 +1,8 @@
-/* launcher_peak.c: `gputrace peak`: measure the copy bandwidths this machine reaches.
+/* launcher_peak.c: `gputrace peak`: measure the copy bandwidths and the ceilings this machine reaches.
  *
  * Runs the bandwidth probe from kernels/ (bwprobe: pinned and pageable H2D and D2H, D2D, large
- * copies, median of several timed repetitions) and stores its "peak ..." lines where gpuanalyze looks
+ * copies; then device-memory and L2 bandwidth, FP32/FP64 FMA and FP16/BF16 tensor throughput from
+ * kernels of its own; median of several timed repetitions) and stores its "peak ..." lines where gpuanalyze looks
  * for measured peaks (traces/peaks_path.h: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,
  * else ~/.cache/gputrace/peaks). Each stored line carries the device's name and UUID so a trace is
  * matched to the peaks of its own GPU. The file is rewritten through a temporary copy renamed over
@@ -26,8 +27,16 @@ const struct launcher_help launcher_peak_help = {
 	.description =
 	"Measures the copy bandwidths this machine reaches, with the probe bwprobe: pinned and\n"
 	"pageable host-to-device and device-to-host copies and device-to-device copies, the median\n"
-	"of N timed copies of each kind. Prints the probe's lines and appends one line per kind,\n"
-	"tagged with the GPU's name and UUID, to the peaks file that gpuanalyze bandwidth reads.\n"
+	"of N timed copies of each kind. Then the ceilings of the GPU, each the median of N timed\n"
+	"launches of the probe's own kernels after 2 untimed ones: device-memory bandwidth\n"
+	"(dram_read, dram_copy, dram_triad: arrays of at least 2 GiB and 4x L2, bytes read plus\n"
+	"written), L2 bandwidth (l2_read: a quarter of L2 read repeatedly), FP32 and FP64 FMA\n"
+	"throughput (fp32_fma, fp64_fma: 2 flops per FMA) and tensor-core throughput (fp16_mma,\n"
+	"bf16_mma: mma.sync m16n8k16 with FP32 accumulation on register fragments). Each ceiling\n"
+	"line carries its method, the SM and memory clocks read through NVML while it ran, and the\n"
+	"theoretical figure from the device's attributes (or \"unknown\"). Prints the probe's\n"
+	"lines and appends one line per kind, tagged with the GPU's name and UUID, to the peaks\n"
+	"file that gpuanalyze bandwidth and info read.\n"
 	"Needs a GPU. The probe is looked for beside gputrace: BIN/bwprobe,\n"
 	"BIN/../lib/bwprobe, BIN/../libexec/gputrace/bwprobe (where make install puts it),\n"
 	"BIN/kernels/bwprobe.",
@@ -35,7 +44,7 @@ const struct launcher_help launcher_peak_help = {
 	"  -o, --output FILE      where to store the measured peaks (default: the file gpuanalyze\n"
 	"                         reads: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,\n"
 	"                         else ~/.cache/gputrace/peaks)\n"
-	"      --reps N           timed repetitions per copy kind (default 7)\n"
+	"      --reps N           timed repetitions per copy kind and per ceiling (default 7)\n"
 	"      --bytes N          bytes per copy (default 268435456)\n",
 	.exit_status =
 	"Exit status of peak: 0 when the peaks were stored; 1 when the probe failed; 2 for a usage\n"

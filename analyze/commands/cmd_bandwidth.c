@@ -77,8 +77,14 @@ static void measured_text(const struct gt_bandwidth *b, const struct gt_bw_devic
 		                      gt_peak_kind_name((enum gt_peak_kind)k), d->peaks.p[k].gbps, d->peaks.p[k].line);
 		any = 1;
 	}
+	int ceilings = 0;
+	for (int k = 0; k < GT_CEIL_NKINDS; k++)
+		ceilings |= d->peaks.have_ceiling[k];
 	if (any)
 		snprintf(buf, len, "measured peaks from %s: %s", b->peaks_file, list);
+	else if (ceilings)
+		snprintf(buf, len, "no measured copy peak for this device: its lines in %s are ceilings only "
+		         "(gpuanalyze info shows them)", b->peaks_file);
 	else
 		snprintf(buf, len,
 		         "no measured peak for this device: no line of %s is for its UUID (%zu for other "

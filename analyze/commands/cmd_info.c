@@ -1,6 +1,7 @@
 /* cmd_info.c: `gpuanalyze info`: what a trace holds, and what it lost.
  *
- * Format version, every metadata key, the devices with their theoretical peaks, records by type,
+ * Format version, every metadata key, the devices with their theoretical peaks (and the ceilings
+ * `gputrace peak` measured on them, when the peaks file has lines for their UUID), records by type,
  * dropped records by reason (always said, "0 dropped" included), chunks, whether the trace ends
  * cleanly, records of unknown types skipped, and, first and loudly, whether the trace is synthetic.
  * Each file is reported on its own; a file that cannot be read is reported and the others still
@@ -12,13 +13,19 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "analyze/engines/info.h"
+#include "analyze/engines/peaks.h"
 #include "analyze/support/load.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The measured-peaks file to look in: --peaks, else the default place; NULL: none. */
+static const char *peaks_file;
+static char peaks_default[4096];
 
 static const struct {
 	int reason;
@@ -92,6 +99,66 @@ static void lines_losses(struct gt_doc *d, const struct gt_reader *r, const stru
 	}
 }
 
+/* The ceilings measured on this device, from the peaks file; 0 (pk released, nothing to say) when
+ * the device's UUID is unknown, there is no file, it cannot be read or has no ceiling for it. */
+static int load_ceilings(const struct gt_device *dev, struct gt_peaks *pk)
+{
+	char uuid[48], err[256];
+	memset(pk, 0, sizeof *pk);
+	gt_device_uuid_string(dev, uuid, sizeof uuid);
+	if (!peaks_file || !uuid[0] || gt_peaks_load(pk, peaks_file, uuid, err, sizeof err) != 0)
+		return 0;
+	for (int k = 0; k < GT_CEIL_NKINDS; k++)
+		if (pk->have_ceiling[k])
+			return 1;
+	gt_peaks_release(pk);
+	return 0;
+}
+
+/* A ceiling's value for people: GB/s for memory, TFLOP/s for compute. */
+static void ceiling_text(int flops, double v, char *buf, size_t len)
+{
+	if (flops)
+		snprintf(buf, len, "%.2f TFLOP/s", v / 1e3);
+	else
+		snprintf(buf, len, "%.1f GB/s", v);
+}
+
+/* The text's block of measured ceilings under a device; nothing when it has none. */
+static void lines_ceilings(struct gt_doc *d, const struct gt_device *dev)
+{
+	struct gt_peaks pk;
+	if (!load_ceilings(dev, &pk))
+		return;
+	gt_doc_printf_plain(d, "      measured ceilings (gputrace peak, %s):\n", pk.path);
+	for (int k = 0; k < GT_CEIL_NKINDS; k++) {
+		if (!pk.have_ceiling[k])
+			continue;
+		const struct gt_ceiling *c = &pk.c[k];
+		int flops = gt_ceiling_is_flops((enum gt_ceiling_kind)k);
+		char val[64], th[64], theory[128], clocks[128];
+		ceiling_text(flops, c->value, val, sizeof val);
+		if (c->theory > 0) {
+			ceiling_text(flops, c->theory, th, sizeof th);
+			snprintf(theory, sizeof theory, "%.1f%% of theoretical %s", 100 * c->value / c->theory, th);
+		} else {
+			snprintf(theory, sizeof theory, "theoretical unknown");
+		}
+		if (c->sm_mhz || c->mem_mhz)
+			snprintf(clocks, sizeof clocks, "SM %u MHz, memory %u MHz (%s)", c->sm_mhz, c->mem_mhz,
+			         !strcmp(c->clocks, "nvml") ? "read by NVML during the run"
+			         : !strcmp(c->clocks, "attribute") ? "the device's maximum clocks, not read" : "source not given");
+		else
+			snprintf(clocks, sizeof clocks, "clocks not given");
+		gt_doc_words(d, "        %-10s %15s  %s; %s; %llu reps; line %zu\n",
+		             gt_ceiling_kind_name((enum gt_ceiling_kind)k), val, theory, clocks,
+		             (unsigned long long)c->reps, c->line);
+		if (c->method[0])
+			gt_doc_printf_plain(d, "          method: %s\n", c->method);
+	}
+	gt_peaks_release(&pk);
+}
+
 /* The text's metadata and devices, whose keys, values and names are the trace's. */
 static void lines_defs(struct gt_doc *d, const struct gt_reader *r)
 {
@@ -120,6 +187,7 @@ static void lines_defs(struct gt_doc *d, const struct gt_reader *r)
 		             dev->mem_bus_width_bits, mem);
 		gt_doc_words(d, "      PCIe: gen %u x%u (at start: gen %u x%u), theoretical peak %s per direction\n",
 		             dev->pcie_gen, dev->pcie_width, dev->pcie_gen_current, dev->pcie_width_current, pcie);
+		lines_ceilings(d, dev);
 	}
 }
 
@@ -197,6 +265,39 @@ static void facts_peak(struct gt_doc *d, const char *key, double bw)
 		gt_doc_null(d, key);
 }
 
+/* JSON's "peaks_file" and "ceilings" of a device, only when the file has ceilings for it: per
+ * second in bytes (read plus written) or flops, as measured and in theory (null: unknown). */
+static void facts_ceilings(struct gt_doc *d, const struct gt_device *dev)
+{
+	struct gt_peaks pk;
+	if (!load_ceilings(dev, &pk))
+		return;
+	gt_doc_str(d, "peaks_file", pk.path);
+	gt_doc_array(d, "ceilings");
+	for (int k = 0; k < GT_CEIL_NKINDS; k++) {
+		if (!pk.have_ceiling[k])
+			continue;
+		const struct gt_ceiling *c = &pk.c[k];
+		int flops = gt_ceiling_is_flops((enum gt_ceiling_kind)k);
+		gt_doc_object(d, NULL);
+		gt_doc_str(d, "kind", gt_ceiling_kind_name((enum gt_ceiling_kind)k));
+		gt_doc_str(d, "unit", flops ? "flops/s" : "bytes/s");
+		gt_doc_num(d, "measured", c->value * 1e9);
+		gt_doc_num(d, "theoretical", c->theory > 0 ? c->theory * 1e9 : NAN);
+		gt_doc_num(d, "measured_pct_of_theoretical", c->theory > 0 ? 100 * c->value / c->theory : NAN);
+		gt_doc_num(d, flops ? "flops_per_launch" : "bytes_per_launch", c->amount > 0 ? c->amount : NAN);
+		gt_doc_u64_if(d, "reps", c->reps != 0, c->reps);
+		gt_doc_u64_if(d, "sm_clock_mhz", c->sm_mhz != 0, c->sm_mhz);
+		gt_doc_u64_if(d, "mem_clock_mhz", c->mem_mhz != 0, c->mem_mhz);
+		gt_doc_str(d, "clocks", c->clocks[0] ? c->clocks : NULL);
+		gt_doc_str(d, "method", c->method[0] ? c->method : NULL);
+		gt_doc_u64(d, "line", c->line);
+		gt_doc_end(d);
+	}
+	gt_doc_end(d);
+	gt_peaks_release(&pk);
+}
+
 /* One element of JSON's "devices". */
 static void facts_device(struct gt_doc *d, const struct gt_device *dev, const char *name)
 {
@@ -231,6 +332,7 @@ static void facts_device(struct gt_doc *d, const struct gt_device *dev, const ch
 	gt_doc_u64(d, "global_mem_bytes", dev->global_mem_bytes);
 	facts_peak(d, "peak_mem_bw_bytes_per_s", gt_device_peak_mem_bw(dev));
 	facts_peak(d, "peak_pcie_bw_bytes_per_s", gt_device_peak_pcie_bw(dev));
+	facts_ceilings(d, dev);
 	gt_doc_end(d);
 }
 
@@ -288,13 +390,21 @@ static void facts(struct gt_doc *d, const struct gt_reader *r, const struct gt_i
 }
 
 static enum gt_format fmt;
+static const char *peaks;
 
 static const struct gt_option options[] = {
+	{ .kind = GT_OPT_STRING, .long_name = "peaks", .arg = "FILE", .value = &peaks, .input = 1,
+	  .help = "measured ceilings from FILE (default: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks, "
+	          "else ~/.cache/gputrace/peaks)" },
 	GT_OPT_FORMAT(&fmt, GT_FMT_TEXT | GT_FMT_JSON),
 	GT_OPT_END_OF_LIST,
 };
 
-static void reset(void) { fmt = GT_FMT_TEXT; }
+static void reset(void)
+{
+	fmt = GT_FMT_TEXT;
+	peaks = NULL;
+}
 
 /* gt_cmd_filler: each trace in turn, as lines in text and as an element of "traces" in JSON; one
  * that cannot be read is reported (by load.h) and skipped, and makes the status GT_EXIT_USAGE. */
@@ -328,13 +438,28 @@ static int fill(struct gt_doc *d, void *ctx)
 	return rc;
 }
 
-static int run(const struct gt_cmd_call *call) { return gt_cmd_render(call, fmt, fill, (void *)call); }
+/* A --peaks file that cannot be read is an input error; the default one, missing or unreadable,
+ * only means no ceilings to show. */
+static int run(const struct gt_cmd_call *call)
+{
+	peaks_file = peaks ? peaks : gt_peaks_default_path(peaks_default, sizeof peaks_default, NULL);
+	if (peaks) {
+		struct gt_peaks pk;
+		char err[256];
+		if (gt_peaks_load(&pk, peaks, "", err, sizeof err) != 0)
+			return gt_error("cannot read peaks file '%s': %s", peaks, err);
+		gt_peaks_release(&pk);
+	}
+	return gt_cmd_render(call, fmt, fill, (void *)call);
+}
 
 const struct gt_command gt_cmd_info = {
 	"info", "what a trace holds: metadata, devices, record counts, losses", "FILE...", 1, -1,
-	"What each trace holds: format version, metadata, devices with their theoretical peaks,\n"
-	"records by type, dropped records by reason, chunks, whether the trace ends cleanly, and\n"
-	"whether it is synthetic.",
+	"What each trace holds: format version, metadata, devices with their theoretical peaks and\n"
+	"the ceilings `gputrace peak` measured on them (memory and L2 bandwidth, FP32, FP64 and\n"
+	"tensor throughput, each with its method and clocks, matched by UUID), records by type,\n"
+	"dropped records by reason, chunks, whether the trace ends cleanly, and whether it is\n"
+	"synthetic.",
 	options, reset, run,
 };
 GT_COMMAND_ENTRY(info)

@@ -1,8 +1,8 @@
 /* peaks.c: reads the measured-peaks file that `gputrace peak` appends to (format in peaks.h).
  *
  * A line is a list of key=value fields separated by blanks; a value may be double-quoted to hold
- * blanks (the device's name). Fields other than uuid, kind, gbps, bytes and reps are the device's
- * description and are not needed to match. A line that cannot be used is counted, not fatal: the
+ * blanks (the device's name, a ceiling's method). Fields other than uuid, kind, the value and the
+ * ceilings' fields are the device's description and are not needed to match. A line that cannot be used is counted, not fatal: the
  * file is appended to by hand-run probes over time and one bad line must not hide the others.
  */
 #include "analyze/engines/peaks.h"
@@ -10,6 +10,7 @@
 #include "analyze/support/options.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,20 @@
 static const char *const kind_names[GT_PEAK_NKINDS] = {
 	"htod_pinned", "dtoh_pinned", "htod_pageable", "dtoh_pageable", "dtod",
 };
+
+static const char *const ceiling_names[GT_CEIL_NKINDS] = {
+	"dram_read", "dram_copy", "dram_triad", "l2_read", "fp32_fma", "fp64_fma", "fp16_mma", "bf16_mma",
+};
+
+const char *gt_ceiling_kind_name(enum gt_ceiling_kind k)
+{
+	return (unsigned)k < GT_CEIL_NKINDS ? ceiling_names[k] : "?";
+}
+
+int gt_ceiling_is_flops(enum gt_ceiling_kind k)
+{
+	return k >= GT_CEIL_FP32_FMA && k < GT_CEIL_NKINDS;
+}
 
 const char *gt_peak_kind_name(enum gt_peak_kind k)
 {
@@ -63,6 +78,7 @@ char *gt_device_uuid_string(const struct gt_device *d, char *buf, size_t len)
 /* The fields of one line that matter. Values point into the (modified) line. */
 struct fields {
 	const char *uuid, *kind, *gbps, *bytes, *reps;
+	const char *gflops, *flops, *theory_gbps, *theory_gflops, *sm_mhz, *mem_mhz, *clocks, *method;
 };
 
 static void parse_fields(char *s, struct fields *f)
@@ -95,16 +111,27 @@ static void parse_fields(char *s, struct fields *f)
 		}
 		if (*s)
 			*s++ = '\0';
-		if (!strcmp(key, "uuid"))
-			f->uuid = val;
-		else if (!strcmp(key, "kind"))
-			f->kind = val;
-		else if (!strcmp(key, "gbps"))
-			f->gbps = val;
-		else if (!strcmp(key, "bytes"))
-			f->bytes = val;
-		else if (!strcmp(key, "reps"))
-			f->reps = val;
+		static const struct {
+			const char *key;
+			size_t off;
+		} keys[] = {
+			{ "uuid", offsetof(struct fields, uuid) },
+			{ "kind", offsetof(struct fields, kind) },
+			{ "gbps", offsetof(struct fields, gbps) },
+			{ "bytes", offsetof(struct fields, bytes) },
+			{ "reps", offsetof(struct fields, reps) },
+			{ "gflops", offsetof(struct fields, gflops) },
+			{ "flops", offsetof(struct fields, flops) },
+			{ "theory_gbps", offsetof(struct fields, theory_gbps) },
+			{ "theory_gflops", offsetof(struct fields, theory_gflops) },
+			{ "sm_mhz", offsetof(struct fields, sm_mhz) },
+			{ "mem_mhz", offsetof(struct fields, mem_mhz) },
+			{ "clocks", offsetof(struct fields, clocks) },
+			{ "method", offsetof(struct fields, method) },
+		};
+		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+			if (!strcmp(key, keys[k].key))
+				*(const char **)((char *)f + keys[k].off) = val;
 	}
 }
 
@@ -127,6 +154,57 @@ static uint64_t parse_u64(const char *s)
 	errno = 0;
 	unsigned long long v = strtoull(s, &end, 10);
 	return *end || errno ? 0 : (uint64_t)v;
+}
+
+/* An optional field: absent (0 stored), or decimal digits that fit below max. -1 otherwise. */
+static int parse_opt_u64(const char *s, uint64_t max, uint64_t *v)
+{
+	*v = 0;
+	if (!s)
+		return 0;
+	if (*s < '0' || *s > '9')
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long u = strtoull(s, &end, 10);
+	if (*end || errno || u > max)
+		return -1;
+	*v = (uint64_t)u;
+	return 0;
+}
+
+/* The ceiling kind a line names, or -1. */
+static int ceiling_kind(const char *kind)
+{
+	for (int k = 0; kind && k < GT_CEIL_NKINDS; k++)
+		if (!strcmp(kind, ceiling_names[k]))
+			return k;
+	return -1;
+}
+
+/* The fields of a ceiling line beside its value into c; -1 when one is given but is not what it must
+ * be (peaks.h). */
+static int parse_ceiling(const struct fields *fl, int flops, struct gt_ceiling *c)
+{
+	const char *theory = flops ? fl->theory_gflops : fl->theory_gbps;
+	const char *amount = flops ? fl->flops : fl->bytes;
+	uint64_t sm, mem;
+	c->theory = 0;
+	c->amount = 0;
+	if (theory && strcmp(theory, "unknown") != 0 && parse_positive(theory, &c->theory))
+		return -1;
+	if (amount && parse_positive(amount, &c->amount))
+		return -1;
+	if (parse_opt_u64(fl->reps, UINT64_MAX, &c->reps) || parse_opt_u64(fl->sm_mhz, 1000000, &sm) ||
+	    parse_opt_u64(fl->mem_mhz, 1000000, &mem))
+		return -1;
+	c->sm_mhz = (unsigned)sm;
+	c->mem_mhz = (unsigned)mem;
+	if (fl->clocks && strcmp(fl->clocks, "nvml") != 0 && strcmp(fl->clocks, "attribute") != 0)
+		return -1;
+	snprintf(c->clocks, sizeof c->clocks, "%s", fl->clocks ? fl->clocks : "");
+	snprintf(c->method, sizeof c->method, "%s", fl->method ? fl->method : "");
+	return 0;
 }
 
 int gt_peaks_load(struct gt_peaks *pk, const char *path, const char *uuid, char *err, size_t errlen)
@@ -165,7 +243,15 @@ int gt_peaks_load(struct gt_peaks *pk, const char *path, const char *uuid, char 
 		for (int k = 0; k < GT_PEAK_NKINDS && fl.kind; k++)
 			if (!strcmp(fl.kind, kind_names[k]))
 				kind = k;
-		if (!fl.kind || parse_positive(fl.gbps, &gbps)) {
+		/* A copy kind or a memory ceiling gives gbps=, a compute ceiling gflops=; a kind this
+		 * analyzer does not know, either. */
+		int ck = ceiling_kind(fl.kind);
+		int flops = ck >= 0 && gt_ceiling_is_flops((enum gt_ceiling_kind)ck);
+		const char *value = flops ? fl.gflops : fl.gbps;
+		if (kind < 0 && ck < 0 && !fl.gbps)
+			value = fl.gflops;
+		struct gt_ceiling c = { 0 };
+		if (!fl.kind || parse_positive(value, &gbps) || (ck >= 0 && parse_ceiling(&fl, flops, &c))) {
 			pk->malformed++;
 			continue;
 		}
@@ -175,6 +261,13 @@ int gt_peaks_load(struct gt_peaks *pk, const char *path, const char *uuid, char 
 		}
 		if (!pk->uuid[0] || strcasecmp(fl.uuid, pk->uuid) != 0) {
 			pk->other_devices++;
+			continue;
+		}
+		if (ck >= 0) {
+			c.value = gbps;
+			c.line = pk->lines;
+			pk->have_ceiling[ck] = 1;
+			pk->c[ck] = c;
 			continue;
 		}
 		if (kind < 0)

@@ -1,4 +1,5 @@
-/* peaks.h: measured copy bandwidths, as `gputrace peak` stores them, matched to a trace's device.
+/* peaks.h: measured copy bandwidths and ceilings, as `gputrace peak` stores them, matched to a trace's
+ * device.
  *
  * `gputrace peak` (preload/launcher_peak.c) runs the probe kernels/bwprobe and appends one line per
  * kind to the peaks file (traces/peaks_path.h: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,
@@ -12,6 +13,20 @@
  * nvidia-smi writes it; a device whose UUID is unknown (all zero) matches nothing, and neither does
  * a line without a uuid field (probes older than the UUID). When several lines give the same device
  * and kind (the probe was run again), the last one in the file wins: it is the latest measurement.
+ *
+ * The ceilings (enum gt_ceiling_kind) are lines of the same form whose kind names a memory or compute
+ * ceiling; a memory one gives gbps= (bytes read plus written, decimal GB/s), a compute one gflops=
+ * (2 flops per FMA, decimal GFLOP/s), each the median of the probe's timed launches; beside it:
+ *
+ *   theory_gbps= or theory_gflops=   the figure from device attributes, or "unknown"
+ *   bytes= or flops=                 bytes or flops per timed launch
+ *   reps=                            timed launches
+ *   sm_mhz=, mem_mhz=                clocks read while the timed launches ran
+ *   clocks=                          nvml (read so), attribute (the device's maximum clocks instead)
+ *   method="..."                     how it was measured, in words
+ *
+ * A ceiling line whose value is not a positive number, or whose theoretical figure, clocks, amount or
+ * reps are given but are not numbers (theory: a positive number or "unknown"), is malformed.
  */
 #ifndef GT_PEAKS_H
 #define GT_PEAKS_H
@@ -47,15 +62,44 @@ struct gt_peak {
 	size_t line;             /* 1-based line of the file it came from */
 };
 
+/* The ceilings, in the order the probe measures them. */
+enum gt_ceiling_kind {
+	GT_CEIL_DRAM_READ = 0, /* device memory, read only */
+	GT_CEIL_DRAM_COPY,     /* device memory, b = a */
+	GT_CEIL_DRAM_TRIAD,    /* device memory, a = b + s * c */
+	GT_CEIL_L2_READ,       /* a working set inside L2, read repeatedly */
+	GT_CEIL_FP32_FMA,
+	GT_CEIL_FP64_FMA,
+	GT_CEIL_FP16_MMA,      /* tensor cores, FP16 inputs, FP32 accumulation */
+	GT_CEIL_BF16_MMA,
+	GT_CEIL_NKINDS
+};
+const char *gt_ceiling_kind_name(enum gt_ceiling_kind k); /* "dram_read", ...; "?" out of range */
+int gt_ceiling_is_flops(enum gt_ceiling_kind k);          /* 1: GFLOP/s, 0: GB/s */
+
+struct gt_ceiling {
+	double value;            /* GB/s or GFLOP/s, decimal */
+	double theory;           /* the same unit from device attributes; 0 when unknown */
+	double amount;           /* bytes or flops per timed launch; 0 if not given */
+	uint64_t reps;           /* timed launches, 0 if not given */
+	unsigned sm_mhz, mem_mhz; /* 0 if not given */
+	char clocks[16];         /* "nvml", "attribute", "" when not given */
+	char method[512];        /* "" when not given; cut to fit */
+	size_t line;
+};
+
 struct gt_peaks {
 	char *path;              /* the file read (NULL: none) */
 	int have[GT_PEAK_NKINDS];
 	struct gt_peak p[GT_PEAK_NKINDS];
+	int have_ceiling[GT_CEIL_NKINDS];
+	struct gt_ceiling c[GT_CEIL_NKINDS];
 	char uuid[48];           /* the device matched against */
 	size_t lines;            /* lines in the file */
 	size_t other_devices;    /* well-formed lines for other UUIDs */
 	size_t no_uuid;          /* lines without a uuid field */
-	size_t malformed;        /* lines without kind= or a number in gbps= */
+	size_t malformed;        /* lines without kind= or a number in gbps= (gflops= for a compute
+	                          * ceiling), and ceiling lines with a bad field */
 };
 
 /* Reads path, keeping the lines for uuid (as gt_device_uuid_string writes it; "" matches nothing).

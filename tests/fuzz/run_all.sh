@@ -167,6 +167,9 @@ seeds_of() {
 						printf 'name="NVIDIA H200" uuid=GPU-3cb58ead-f3b7-3bf0-a500-90c7814a66ff cc=9.0 kind=%s gbps=%s bytes=268435456 reps=7\n' \
 							"${k%%:*}" "${k#*:}"
 					done
+					# and two ceiling lines, which bandwidth parses and skips
+					printf 'name="NVIDIA H200" uuid=GPU-3cb58ead-f3b7-3bf0-a500-90c7814a66ff kind=dram_read gbps=4403.10 theory_gbps=4814.30 bytes=2147483648 reps=7 sm_mhz=1980 mem_mhz=3201 clocks=nvml method="stream read"\n'
+					printf 'name="NVIDIA H200" uuid=GPU-3cb58ead-f3b7-3bf0-a500-90c7814a66ff kind=fp16_mma gflops=662000.00 theory_gflops=unknown flops=2267742732288 reps=7 clocks=attribute\n'
 				} >"$s/$(basename "$a" .gtrace).peaks"
 			done
 		fi
