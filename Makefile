@@ -74,6 +74,7 @@ include tests/tools/module.mk
 include tests/cli/progs/module.mk
 include tests/gpu/module.mk
 include tests/gpu/progs/module.mk
+include tests/bench/module.mk
 include tests/module.mk
 
 .PHONY: all deps demo check check-all install uninstall clean help

@@ -24,11 +24,11 @@ enum session_kind {
 };
 /* Not among the defaults, measured on the H200 (issue 12):
  * - CUPTI's sync records: switched on from the start they cost a PyTorch tiny op +35% (7.5 -> 10.1
- *   us, both rounds of tests/gpu/probe_kind_alone.sh, no other kind did), and the analyses have
+ *   us, both rounds of tests/bench/probe_kind_alone.sh, no other kind did), and the analyses have
  *   the same waits from the synchronising API calls the defaults record (split, findings);
  * - CUPTI's overhead records: no analysis reads them (only the timeline exports show them), and the
  *   kind costs every launch about as much as the other small kinds (+4-5% in one process,
- *   tests/gpu/price_kinds.py). */
+ *   tests/bench/price_kinds.py). */
 #define SK_DEFAULT (SK_KERNEL | SK_MEMCPY | SK_MEMSET | SK_RUNTIME | SK_DRIVER | SK_NVTX | SK_MEMORY)
 #define SK_ALL (SK_DEFAULT | SK_SYNC | SK_OVERHEAD | SK_GRAPH | SK_API_ALL)
 

@@ -109,7 +109,7 @@ static unsigned selected_apis;
 static int attached_before;
 
 /* The runtime or driver API kind on or off, recording only the calls the analyses use
- * (api_select.h). Two ways, measured on the H200 (CUPTI 13.0, tests/gpu/price_kinds.py):
+ * (api_select.h). Two ways, measured on the H200 (CUPTI 13.0, tests/bench/price_kinds.py):
  * - at the first start, the calls switched on one by one (cuptiActivityEnableRuntimeApi without
  *   the whole kind): but calls selected so record nothing once switched off and on again, nor after
  *   CUPTI was detached and attached again;

@@ -11,11 +11,14 @@ every mode, which is what a side-by-side comparison needs. Prints one line of pe
 line of the total time above the median, and the ten slowest steps.
 """
 import argparse
+import os
+import sys
 import time
 
 import torch
 
-from framework_workloads import transformer_step
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpu"))
+from framework_workloads import transformer_step  # noqa: E402 (found through the line above)
 
 
 def main():

@@ -1,9 +1,9 @@
 #!/bin/bash
-# Per-step view of windowed recording's cost (issue 12): tests/gpu/probe_window_steps.py bare, with
+# Per-step view of windowed recording's cost (issue 12): tests/bench/probe_window_steps.py bare, with
 # each window setting of WINDOWS (default "100/1000": 100 ms of every 1 s), and with the defaults
 # recording throughout, alternating, ROUNDS rounds of SECONDS each.
-#   bash tests/gpu/probe_window_steps.sh [ROUNDS] [SECONDS]      (repository root, GPU machine; exit 77 without one)
-B=$PWD/build; P=$PWD/tests/gpu/probe_window_steps.py
+#   bash tests/bench/probe_window_steps.sh [ROUNDS] [SECONDS]      (repository root, GPU machine; exit 77 without one)
+B=$PWD/build; P=$PWD/tests/bench/probe_window_steps.py
 [ -f "$B/libgputrace.so" ] || { echo "probe_window_steps: skipped: $B/libgputrace.so missing (make)"; exit 77; }
 command -v nvidia-smi >/dev/null 2>&1 || { echo "probe_window_steps: skipped: no GPU (nvidia-smi not found)"; exit 77; }
 rounds=${1:-2}; secs=${2:-4}

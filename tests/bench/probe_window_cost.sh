@@ -2,7 +2,7 @@
 # Quick side-by-side cost of windowed recording (CUPTI detached between windows) on PyTorch:
 # bare, windows of 100 ms every 1 s, CUPTI detached for good after a 10 ms window, and the
 # defaults, alternating, ROUNDS rounds; prints each run's figures and records by type.
-#   bash tests/gpu/probe_window_cost.sh [ROUNDS]      (repository root, GPU machine; exit 77 without one)
+#   bash tests/bench/probe_window_cost.sh [ROUNDS]      (repository root, GPU machine; exit 77 without one)
 # The full table is tests/gpu/overhead_frameworks.sh; this is its windowed part, short enough
 # for one call of the lent machine.
 B=$PWD/build; W=$PWD/tests/gpu/framework_workloads.py

@@ -3,10 +3,10 @@
 # memcpy records do? Issue 12. In-process switching (price_kinds.py) cannot see a cost that stays
 # once a kind was on, so here each process keeps one set from load (CUPTI_PRICE_START, no switch):
 # kernel,memcpy alone, and kernel,memcpy with one more kind, alternated in rounds.
-#   bash tests/gpu/probe_kind_alone.sh [ROUNDS]     (repository root, GPU machine; after make)
+#   bash tests/bench/probe_kind_alone.sh [ROUNDS]     (repository root, GPU machine; after make)
 set -u
-P=tests/gpu/price_kinds.py
-L=build/tests/gpu/libcuptiprice.so
+P=tests/bench/price_kinds.py
+L=build/tests/bench/libcuptiprice.so
 [ -f "$L" ] || { echo "probe_kind_alone: $L missing (make)"; exit 77; }
 command -v nvidia-smi >/dev/null 2>&1 || { echo "probe_kind_alone: skipped: no GPU (nvidia-smi not found)"; exit 77; }
 A="--rounds 2 --steps 20 --ops 4000"

@@ -1,6 +1,6 @@
 """Prices each CUPTI activity kind alone, inside one process (issue 12), with cupti_price.c preloaded.
 
-    LD_PRELOAD=build/tests/gpu/libcuptiprice.so python3 price_kinds.py [--rounds R] [--configs A;B]
+    LD_PRELOAD=build/tests/bench/libcuptiprice.so python3 price_kinds.py [--rounds R] [--configs A;B]
 
 Between processes the lent VM's spread hides differences of a few percent, so one process runs
 every configuration, switching CUPTI kinds on and off between timed blocks (cupti_price_set), in
@@ -46,7 +46,7 @@ CONFIGS = [
 def workloads(steps, ops):
     import torch
     import cupy
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpu"))
     from framework_workloads import transformer_step
     step = transformer_step(torch)
     t = torch.zeros(1024, device="cuda")
