@@ -75,6 +75,7 @@ include tests/cli/progs/module.mk
 include tests/gpu/module.mk
 include tests/gpu/progs/module.mk
 include tests/bench/module.mk
+include tests/fuzz/module.mk
 include tests/module.mk
 
 .PHONY: all deps demo check check-all install uninstall clean help
@@ -123,6 +124,7 @@ check: deps
 check-all: deps
 	@$(SUBMAKE) all
 	@$(SAN_MAKE) tests-only
+	@if sh tests/fuzz/toolchain.sh >/dev/null; then $(SUBMAKE) fuzz; fi
 	@sh tests/run_tests.sh $(BUILD)/check check-all $(CHECK_ENTRIES) $(SLOW_ENTRIES)
 
 # --- install ---------------------------------------------------------------------------------

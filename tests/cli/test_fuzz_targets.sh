@@ -3,8 +3,9 @@
 # libFuzzer, the project with gcc, and nothing else built them: a clang-only error
 # (-Wstring-plus-int in analyze/) stopped tests/fuzz/run.sh (now a wrapper of run_all.sh), unnoticed until someone fuzzed.
 #
-# Through tests/fuzz/run_all.sh --strict (one clang build of the libraries, -fsanitize=fuzzer-no-link,
-# address,undefined, shared by all targets; a source that does not compile fails, none is left out):
+# Built by `make fuzz` (tests/fuzz/module.mk: one clang build of the libraries, -fsanitize=fuzzer-no-link,
+# address,undefined, shared by all targets, rebuilt only where a source changed; a source that does
+# not compile fails, none is left out), and run through tests/fuzz/run_all.sh --prebuilt --strict:
 # - every source of traces/ and analyze/ compiles with clang -Wall -Wextra -Werror and every target
 #   links with -fsanitize=fuzzer,address,undefined;
 # - --regress: every target once over each of its seeds and each known-bad trace of tests/data/bad/
@@ -16,8 +17,8 @@
 #   (BUILD/fuzz-check/crashes/NAME/) and named below.
 # How many executions each target managed is printed, never checked: the machine may be busy.
 #
-# Once per make check, in the plain pass: the targets are a build of their own, sanitized in any
-# pass, so the sanitizer pass would build and run the very same binaries again. Skipped (77) with
+# Once per make check-all, in the plain pass: the targets are a build of their own, sanitized in
+# any pass, so the sanitizer pass would build and run the very same binaries again. Skipped (77) with
 # the reason where clang or its fuzzer and sanitizer runtimes are missing (make deps installs them:
 # tests/deps.sh, tests/fuzz/toolchain.sh). Environment: GT_FUZZ_SECONDS, FUZZ_CC (default clang).
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,8 +35,14 @@ fi
 why=$(sh "$root/tests/fuzz/toolchain.sh") || { echo "skipped: cannot build the fuzz targets: $why"; exit 77; }
 
 FB=$build/fuzz-check
-mkdir -p "$FB" || fail "cannot make $FB"
-# The objects stay (run_all.sh recompiles what changed); corpus and findings start afresh.
+# Built by make (tests/fuzz/module.mk), once per source state: after no change this does nothing.
+# The make that runs this test (make check-all) must not lend its jobserver to this one.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -C "$root" -j2 \
+	BUILD="$build" FUZZ_BUILD="$FB" fuzz >"$build/fuzz-build.log" 2>&1 || {
+	tail -n 30 "$build/fuzz-build.log"
+	fail "make fuzz: a fuzz target or a source of traces/ or analyze/ does not build with clang (above; log $build/fuzz-build.log)"
+}
+# Corpus and findings start afresh.
 rm -rf "$FB/corpus" "$FB/crashes"
 targets=$(ls "$root"/tests/fuzz/fuzz_*.c | sed 's,.*/fuzz_\(.*\)\.c,\1,' | grep -v '^common$')
 ntargets=$(echo "$targets" | wc -l)
@@ -44,7 +51,7 @@ ntargets=$(echo "$targets" | wc -l)
 start=$(date +%s)
 # run_all.sh exits 0, 1 (a finding) or 2 (a build failure), never libFuzzer's own statuses (a crash
 # is 77 there, which would read as a skip here); anything but 0 fails.
-FUZZ_BUILD=$FB sh "$root/tests/fuzz/run_all.sh" --strict --jobs 2 --regress >"$FB/regress.out" 2>&1
+FUZZ_BUILD=$FB sh "$root/tests/fuzz/run_all.sh" --prebuilt --strict --jobs 2 --regress >"$FB/regress.out" 2>&1
 rc=$?
 cat "$FB/regress.out"
 [ $rc -eq 0 ] || {
@@ -56,7 +63,7 @@ cat "$FB/regress.out"
 	fail "run_all.sh --strict --regress exits $rc: a target does not build or fails on a seed or known-bad input (above; logs in $FB)"
 }
 
-FUZZ_BUILD=$FB FUZZ_FLAGS="-seed=1" sh "$root/tests/fuzz/run_all.sh" --strict --jobs 2 \
+FUZZ_BUILD=$FB FUZZ_FLAGS="-seed=1" sh "$root/tests/fuzz/run_all.sh" --prebuilt --strict --jobs 2 \
 	--time "$secs" --runs 20000 >"$FB/fuzz.out" 2>&1
 rc=$?
 cat "$FB/fuzz.out"

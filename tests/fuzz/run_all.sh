@@ -5,6 +5,7 @@
 #
 #   tests/fuzz/run_all.sh [--strict] [--runs N] [--time SECONDS] [--jobs J] [TARGET...]
 #   tests/fuzz/run_all.sh [--strict] --regress [TARGET...]
+#   tests/fuzz/run_all.sh --prebuilt ...   (the targets `make fuzz` built into FB: no build here)
 #
 # Fuzzing (the default, --time 60): each target runs for N executions or SECONDS (whichever ends
 # first when both are given), J at a time (default: the number of CPUs), on its working corpus
@@ -38,6 +39,7 @@ CUDA_INC=${CUDA_HOME:-/usr/local/cuda}/include
 
 mode=fuzz
 strict=0
+prebuilt=0
 runs=""
 secs=""
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--regress) mode=regress; shift ;;
 	--strict) strict=1; shift ;;
+	--prebuilt) prebuilt=1; shift ;;
 	--runs) runs="-runs=$2"; shift 2 ;;
 	--time) secs="-max_total_time=$2"; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
@@ -111,6 +114,14 @@ archive() {
 	ar rcs "$FB/lib/$name" $objs || exit 2
 }
 build_failed=0
+built=""
+unbuilt=""
+if [ $prebuilt = 1 ]; then
+	for t in $targets; do
+		if [ -x "$FB/fuzz_$t" ]; then built="$built $t"; else unbuilt="$unbuilt $t"; fi
+	done
+	[ -f "$FB/hostile_refs.so" ] || { echo "run_all.sh: --prebuilt: no $FB/hostile_refs.so (make fuzz)" >&2; exit 2; }
+else
 # common/ goes into libgttrace.a, as in the Makefile (common/module.mk).
 archive libgttrace.a traces/*.c common/*.c
 archive libgtanalyze.a $(find analyze -name '*.c' | LC_ALL=C sort | grep -v '/gpuanalyze\.c$')
@@ -122,8 +133,6 @@ $CC -std=c11 -Wall -Wextra -Werror -O1 -I. -shared -fPIC -o "$FB/hostile_refs.so
 	{ echo "run_all.sh: tests/fuzz/hostile_refs.c does not compile:" >&2; head -n 20 "$FB/hostile_refs.build.log" >&2; exit 2; }
 
 # ---- targets --------------------------------------------------------------------------------
-built=""
-unbuilt=""
 for t in $targets; do
 	src=tests/fuzz/fuzz_$t.c
 	[ -f "$src" ] || { echo "run_all.sh: no target $src" >&2; exit 2; }
@@ -145,6 +154,7 @@ for t in $targets; do
 		unbuilt="$unbuilt $t"
 	fi
 done
+fi
 
 # ---- seeds ----------------------------------------------------------------------------------
 # The analyzer's targets take whole traces and chunk payloads; diff takes two of them joined by
