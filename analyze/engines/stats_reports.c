@@ -32,12 +32,17 @@ const char *const gt_stats_report_names[] = {
 
 /* ---- groups keyed by bytes ------------------------------------------------------------------- */
 
+/* A group holds only its key (the row's strings point into it) and what its row is made from,
+ * not the row itself: a hostile trace may give a million groups, and a row is 248 bytes. */
+enum group_shape { SHAPE_NAME = 0, SHAPE_RANGE, SHAPE_LAUNCH, SHAPE_OPERATION };
+
 struct group {
-	char *key;               /* the key's bytes, NUL-terminated; the row's strings point into it */
+	char *key;               /* the key's bytes, NUL-terminated */
 	size_t len;
 	uint64_t hash;
 	char *demangled;         /* kernel groups */
-	struct gt_stats_row row;
+	const char *copy_kind;   /* operation groups */
+	int shape;               /* enum group_shape: how the key is laid out */
 };
 
 struct gtab {
@@ -90,14 +95,51 @@ static size_t gtab_find(struct gtab *t, const void *key, size_t len, int demangl
 	g->key[len] = '\0';
 	g->len = len;
 	g->hash = k.hash;
-	g->row.name = g->key;
-	if ((demangle && !(g->row.demangled = g->demangled = gt_demangle(g->key))) ||
+	if ((demangle && !(g->demangled = gt_demangle(g->key))) ||
 	    gt_slots_add(&t->index, k.hash, t->n, group_hash, t->g)) {
 		free(g->key);
 		free(g->demangled);
 		return SIZE_MAX;
 	}
 	return t->n++;
+}
+
+/* After the last look-up: the index goes and the array is cut to its groups, for the rows'
+ * strings point into the keys, which stay until the report is released. */
+static void gtab_settle(struct gtab *t)
+{
+	gt_slots_release(&t->index);
+	if (t->n && t->n < t->cap) {
+		struct group *q = realloc(t->g, t->n * sizeof *q);
+		if (q) { /* else the larger array serves as well */
+			t->g = q;
+			t->cap = t->n;
+		}
+	}
+}
+
+/* The row of group g, its statistics not yet filled in. */
+static struct gt_stats_row row_of(const struct group *g)
+{
+	struct gt_stats_row row;
+	memset(&row, 0, sizeof row);
+	row.name = g->key;
+	row.demangled = g->demangled;
+	row.copy_kind = g->copy_kind;
+	if (g->shape == SHAPE_RANGE) { /* "domain\0name\0style" */
+		row.domain = g->key;
+		row.name = row.domain + strlen(row.domain) + 1;
+		row.style = row.name + strlen(row.name) + 1;
+	} else if (g->shape == SHAPE_LAUNCH) { /* "name\0" and 9 u32: grid, block, smem, registers */
+		uint32_t cfg[9];
+		memcpy(cfg, g->key + strlen(g->key) + 1, sizeof cfg);
+		memcpy(row.grid, cfg, sizeof row.grid);
+		memcpy(row.block, cfg + 3, sizeof row.block);
+		row.static_smem = cfg[6];
+		row.dynamic_smem = cfg[7];
+		row.registers = cfg[8];
+	}
+	return row;
 }
 
 static void gtab_release(struct gtab *t)
@@ -219,10 +261,7 @@ static size_t range_group(struct report_state *st, struct gtab *t, const struct 
 	free(buf);
 	if (g == SIZE_MAX)
 		return g;
-	struct group *gr = &t->g[g];
-	gr->row.domain = gr->key;
-	gr->row.name = gr->key + ld + 1;
-	gr->row.style = gr->key + ld + ln + 2;
+	t->g[g].shape = SHAPE_RANGE;
 	if (key != UINT64_MAX && gt_idmap_put(&st->nvtx_ids, key, g))
 		return SIZE_MAX;
 	return g;
@@ -245,7 +284,7 @@ static size_t operation_group(struct gtab *t, int copy_kind, int memset)
 	const char *op = memset ? "[CUDA memset]" : operation_name(copy_kind);
 	size_t g = gtab_find(t, op, strlen(op), 0);
 	if (g != SIZE_MAX)
-		t->g[g].row.copy_kind = memset ? "memset" : gt_copy_kind_name(copy_kind);
+		t->g[g].copy_kind = memset ? "memset" : gt_copy_kind_name(copy_kind);
 	return g;
 }
 
@@ -265,12 +304,7 @@ static size_t launch_group(struct gtab *t, const struct gt_reader *r, const stru
 	free(buf);
 	if (g == SIZE_MAX)
 		return g;
-	struct gt_stats_row *row = &t->g[g].row;
-	memcpy(row->grid, cfg, sizeof row->grid);
-	memcpy(row->block, cfg + 3, sizeof row->block);
-	row->static_smem = cfg[6];
-	row->dynamic_smem = cfg[7];
-	row->registers = cfg[8];
+	t->g[g].shape = SHAPE_LAUNCH;
 	return g;
 }
 
@@ -667,10 +701,10 @@ static int kern_rows(struct gt_stats_report *rep)
 			rep->rows = q;
 		}
 		struct gt_stats_row *row = &rep->rows[rep->nrows++];
-		*row = st->ranges.g[a[i].key >> 32].row;
+		*row = row_of(&st->ranges.g[a[i].key >> 32]);
 		const struct group *k = &st->kernels.g[a[i].key & 0xffffffffu];
-		row->kernel = k->row.name;
-		row->kernel_demangled = k->row.demangled;
+		row->kernel = k->key;
+		row->kernel_demangled = k->demangled;
 		row->instances = inst;
 		gt_stats_compute_u64(&row->st, vals, j - i);
 		i = j;
@@ -699,7 +733,7 @@ static int sample_rows(struct gt_stats_report *rep)
 		for (; j < n && s[j].group == s[i].group; j++)
 			vals[j - i] = s[j].value;
 		struct gt_stats_row *row = &rep->rows[rep->nrows++];
-		*row = st->main.g[s[i].group].row;
+		*row = row_of(&st->main.g[s[i].group]);
 		gt_stats_compute_u64(&row->st, vals, j - i);
 		i = j;
 	}
@@ -768,6 +802,13 @@ int gt_stats_report_run(struct gt_stats_report *rep, int kind, const char *path)
 			rc = GT_ERR_NOMEM;
 	}
 	gt_reader_close(r);
+	free(st->by_id);
+	st->by_id = NULL;
+	st->nby_id = 0;
+	gt_idmap_release(&st->nvtx_ids);
+	gtab_settle(&st->main);
+	gtab_settle(&st->ranges);
+	gtab_settle(&st->kernels);
 	if (!rc)
 		rc = kind == GT_STATS_NVTX_KERN_SUM ? kern_rows(rep) : sample_rows(rep);
 	if (rc)

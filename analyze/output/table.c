@@ -129,11 +129,15 @@ static void put(struct gt_table *t, int kind, const char *s, size_t n)
 	if (!t->cols[c].visible)
 		return;
 	size_t off = 0;
+	if (n > UINT32_MAX) { /* no cell of a name (at most 1 MiB) or a number comes near */
+		t->error = GT_ERR_TOO_LARGE;
+		return;
+	}
 	if (arena_put(&t->rowtext, s ? s : "", s ? n : 0, &off)) {
 		t->error = GT_ERR_NOMEM;
 		return;
 	}
-	t->row[c] = (struct cell){ off, s ? n : 0, kind };
+	t->row[c] = (struct cell){ off, s ? (uint32_t)n : 0, kind };
 }
 
 /* Text cells are escaped as they are stored, so that the widths are those of what is printed;

@@ -11,13 +11,17 @@
 #include "analyze/output/output.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum cell_kind { CELL_EMPTY = 0, CELL_NA, CELL_STR, CELL_NUM };
 
+/* 16 bytes: a text table holds one per cell of every row until its end, and a hostile trace may
+ * give a million rows. */
 struct cell {
-	size_t off, len;
-	int kind;
+	size_t off;
+	uint32_t len;
+	int32_t kind;
 };
 
 struct column {
