@@ -40,7 +40,8 @@
  *             lacks), written raw since the writer always writes whole records (many names x
  *             short records)
  *
- * Each trace says trace.synthetic=1 and trace.shape, and its device's name says "synthetic".
+ * Each trace says trace.synthetic=1 and trace.shape, and its device's name says "synthetic"; it
+ * claims host "hostile" and pid 4242, so that copies of it given to ranks claim one process.
  *
  *   gt_hostile -o FILE --shape SHAPE [-n N]
  */
@@ -515,6 +516,7 @@ static int header(struct hostile *h, const char *shape)
 	CHECK(gt_writer_meta(h->w, "trace.generator", "gt_hostile"));
 	CHECK(gt_writer_meta(h->w, "trace.shape", shape));
 	CHECK(gt_writer_meta(h->w, "process.pid", "4242"));
+	CHECK(gt_writer_meta(h->w, "host.name", "hostile")); /* copies of a trace claim one process */
 	struct gt_device d = { .device_id = 0, .sm_count = 132, .cc_major = 9, .cc_minor = 0,
 		.global_mem_bytes = 150754820096ull, .sm_clock_khz = 1980000, .mem_clock_khz = 2619000,
 		.mem_bus_width_bits = 6144, .pcie_gen = 5, .pcie_width = 16, .pcie_gen_current = 5,
