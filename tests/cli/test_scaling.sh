@@ -17,6 +17,10 @@
 # sizes (25,000 to 300,000 of each kind of record) a quadratic step would take seconds (1 ns per
 # pair of 100,000 is 10 s). A run over 20 s CPU is stopped and fails.
 #
+# The instant shape runs at 5,000, the smallest size at which split before that fix (d90359b^)
+# fails (1.3 s, then 5.5 s at 2n, then past 20 s at 4n; at 1,000 its 0.19 s at 2n is under the
+# floor).
+#
 # Shapes that combine two features, with the commands whose cost their product reached, at the
 # smallest sizes at which the analyzer before each fix fails this test: deep nesting with launches
 # inside (nestlaunch, 20,000: nvtx_kern_sum walked every open range per launch, 0.28, 0.84, 2.4 s);
@@ -30,7 +34,8 @@
 # 29 MB of short records took summary 587 MB and report 674 MB against 477 MiB before the fix.
 #
 # Skipped in the sanitizer pass (GT_BUILD ending in /san): there the sanitizers' own costs are timed.
-# GT_SCALING_SHAPES="instant deep" limits the shapes (for a quick look).
+# GT_SCALING_SHAPES="instant deep" limits the shapes, GT_SCALING_COMMANDS="split" the commands (for
+# a quick look, or to run an older analyzer that lacks some commands).
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${GT_BUILD:-build}
@@ -53,7 +58,8 @@ SHAPES=${GT_SCALING_SHAPES:-"instant samestart threads streams deep names overla
 	jumble nestlaunch longnames shortnames sameproc"}
 size_of() {
 	case $1 in
-	instant | streams | overlap | apithreads | jumble) echo 100000 ;;
+	instant) echo 5000 ;;
+	streams | overlap | apithreads | jumble) echo 100000 ;;
 	names | longnames) echo 25000 ;;
 	devices) echo 50000 ;;
 	nestlaunch) echo 20000 ;;
@@ -64,6 +70,7 @@ size_of() {
 }
 COMMANDS="info dump summary split bandwidth findings diff ranks chrome csv report sqlite nvtxkern launches"
 commands_of() {
+	[ -n "$GT_SCALING_COMMANDS" ] && { echo "$GT_SCALING_COMMANDS"; return; }
 	case $1 in
 	nestlaunch) echo "nvtxkern split report" ;;
 	longnames) echo "nvtxsum apisum ranks" ;;
