@@ -64,7 +64,8 @@ int main(int argc, char **argv)
 	double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
 	             (double)ru.ru_stime.tv_usec / 1e6;
 	FILE *f = fopen(out, "w");
-	if (!f || fprintf(f, "%.3f %ld\n", cpu, ru.ru_maxrss) < 0 || fclose(f) != 0) {
+	int bad = !f || fprintf(f, "%.3f %ld\n", cpu, ru.ru_maxrss) < 0;
+	if ((f && fclose(f) != 0) || bad) {
 		fprintf(stderr, "gt_rusage: cannot write '%s': %s\n", out, strerror(errno));
 		return 127;
 	}
