@@ -502,6 +502,14 @@ struct gt_event {
 	} u;
 };
 
+/* For a trace that arrives as a stream (a pipe), to be checked as it comes: the file header's
+ * checks and a chunk header's checks that need only its own 32 bytes (magic, version, sizes,
+ * the header's check word), the first ones gt_reader_open and the reader make. 0 with the file
+ * header's size (where the first chunk starts) or the chunk's compressed size (the bytes that follow
+ * its header); a negative GT_ERR_* when the reader would refuse the trace there. */
+int gt_stream_file_header(const uint8_t h[32], uint32_t *header_bytes);
+int gt_stream_chunk_header(const uint8_t h[32], uint32_t *csize);
+
 /* Opens path and checks its file header. On failure returns < 0 and, when err is not NULL, writes a
  * one-line description there ("run.gtrace: not a gputrace file (bad magic at byte 0)"). */
 int gt_reader_open(struct gt_reader **out, const char *path, char *err, size_t errlen);

@@ -422,6 +422,20 @@ void gt_bw_mark_busy(struct gt_bandwidth *b, uint32_t device, uint32_t stream, u
 	}
 }
 
+/* A peaks file that is not a regular file, or is too large to be one (peaks.h): one warning, and
+ * the peaks are left out as if there were none. */
+static int peaks_refused(struct gt_bandwidth *b, const char *file, const char *why)
+{
+	for (size_t k = 0; k < b->ndevices; k++)
+		gt_peaks_release(&b->devices[k].peaks);
+	for (size_t k = 0; k < b->ndevices; k++)
+		memset(&b->devices[k].peaks, 0, sizeof b->devices[k].peaks);
+	snprintf(b->peaks_error, sizeof b->peaks_error, "%s", why);
+	gt_fail_warn("peaks file '%s' (%s) not read: %s; measured peaks left out", file,
+	             b->peaks_given ? "--peaks" : "GPUTRACE_PEAKS or the default place", why);
+	return 0;
+}
+
 /* Device descriptions and thresholds, and the measured peaks for each device that copied. */
 static int load_devices(struct gt_bandwidth *b, const struct gt_reader *r)
 {
@@ -474,6 +488,8 @@ static int load_devices(struct gt_bandwidth *b, const struct gt_reader *r)
 		int rc = gt_peaks_load(&d->peaks, file, d->uuid, err, sizeof err);
 		if (rc == GT_ERR_NOMEM)
 			return rc;
+		if (rc == GT_ERR_ARG)
+			return peaks_refused(b, file, err);
 		if (rc) {
 			snprintf(b->peaks_error, sizeof b->peaks_error, "%s", err);
 			if (b->peaks_given)
@@ -483,9 +499,13 @@ static int load_devices(struct gt_bandwidth *b, const struct gt_reader *r)
 	}
 	if (!b->ndevices && b->peaks_given) {
 		/* Nothing to match, but a given file must still be readable. */
-		FILE *f = fopen(file, "r");
+		char err[200];
+		int rc = 0;
+		FILE *f = gt_peaks_open(file, err, sizeof err, &rc);
+		if (!f && rc == GT_ERR_ARG)
+			return peaks_refused(b, file, err);
 		if (!f)
-			return gt_fail(GT_ERR_IO, "cannot read peaks file '%s': %s", file, strerror(errno));
+			return gt_fail(GT_ERR_IO, "cannot read peaks file '%s': %s", file, err);
 		fclose(f);
 	}
 	return 0;

@@ -10,11 +10,14 @@
 #include "analyze/support/options.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const kind_names[GT_PEAK_NKINDS] = {
 	"htod_pinned", "dtoh_pinned", "htod_pageable", "dtoh_pageable", "dtod",
@@ -207,27 +210,60 @@ static int parse_ceiling(const struct fields *fl, int flops, struct gt_ceiling *
 	return 0;
 }
 
+static FILE *refuse(int fd, char *err, size_t errlen, int *rc, int code, const char *why)
+{
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		snprintf(err, errlen, "%s", why);
+	*rc = code;
+	return NULL;
+}
+
+FILE *gt_peaks_open(const char *path, char *err, size_t errlen, int *rc)
+{
+	/* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return refuse(-1, err, errlen, rc, GT_ERR_IO, strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return refuse(fd, err, errlen, rc, GT_ERR_IO, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return refuse(fd, err, errlen, rc, GT_ERR_ARG, "not a regular file");
+	if (st.st_size > (off_t)GT_PEAKS_MAX_BYTES)
+		return refuse(fd, err, errlen, rc, GT_ERR_ARG, "larger than the 1 MiB a peaks file may hold");
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
+		return refuse(fd, err, errlen, rc, GT_ERR_IO, strerror(errno));
+	FILE *f = fdopen(fd, "r");
+	if (!f)
+		return refuse(fd, err, errlen, rc, GT_ERR_IO, strerror(errno));
+	return f;
+}
+
 int gt_peaks_load(struct gt_peaks *pk, const char *path, const char *uuid, char *err, size_t errlen)
 {
 	memset(pk, 0, sizeof *pk);
 	snprintf(pk->uuid, sizeof pk->uuid, "%s", uuid ? uuid : "");
 	if (err && errlen)
 		err[0] = '\0';
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		if (err)
-			snprintf(err, errlen, "%s", strerror(errno));
-		return GT_ERR_IO;
-	}
+	int orc = 0;
+	FILE *f = gt_peaks_open(path, err, errlen, &orc);
+	if (!f)
+		return orc;
 	if (!(pk->path = strdup(path))) {
 		fclose(f);
 		return GT_ERR_NOMEM;
 	}
 	char *buf = NULL;
-	size_t cap = 0;
+	size_t cap = 0, total = 0;
 	ssize_t n;
 	errno = 0;
 	while ((n = getline(&buf, &cap, f)) >= 0) {
+		/* a file that grew past the cap while it is read is cut there */
+		if ((total += (size_t)n) > GT_PEAKS_MAX_BYTES)
+			break;
 		pk->lines++;
 		while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
 			buf[--n] = '\0';

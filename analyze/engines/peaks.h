@@ -36,6 +36,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum gt_peak_kind {
 	GT_PEAK_HTOD_PINNED = 0,
@@ -102,10 +103,20 @@ struct gt_peaks {
 	                          * ceiling), and ceiling lines with a bad field */
 };
 
+/* A peaks file holds a line per probe run and kind (about 300 bytes): a file over this size is
+ * not one, and is not read. */
+#define GT_PEAKS_MAX_BYTES (1u << 20)
+
 /* Reads path, keeping the lines for uuid (as gt_device_uuid_string writes it; "" matches nothing).
- * 0 (pk filled, possibly without any peak); GT_ERR_IO when the file cannot be opened or read, with
- * errno's reason in err. */
+ * Only a regular file of at most GT_PEAKS_MAX_BYTES is read (a FIFO, a device such as /dev/urandom
+ * or a directory would never end or never be a peaks file). 0 (pk filled, possibly without any
+ * peak); GT_ERR_IO when the file cannot be opened or read, with errno's reason in err;
+ * GT_ERR_ARG when it is not a regular file or is too large, with the reason in err. */
 int gt_peaks_load(struct gt_peaks *pk, const char *path, const char *uuid, char *err, size_t errlen);
+
+/* Opens path for reading under the rule above: the stream, or NULL with the reason in err and
+ * *rc set to GT_ERR_IO or GT_ERR_ARG. Never blocks on a FIFO. */
+FILE *gt_peaks_open(const char *path, char *err, size_t errlen, int *rc);
 void gt_peaks_release(struct gt_peaks *pk);
 
 #endif

@@ -326,30 +326,60 @@ static int sort_ranks(struct gt_ranks *g)
 	return 0;
 }
 
-static int same(const char *a, const char *b)
+static int cmp_str_null(const char *a, const char *b)
 {
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
 }
 
-static void hosts_and_duplicates(struct gt_ranks *g)
+/* Ranks by host, then pid, then their order (so that a group of one identity lists its traces in
+ * the order given to it). */
+static int cmp_identity(const void *pa, const void *pb, void *ctx)
+{
+	const struct gt_rank *r = ctx;
+	size_t i = *(const size_t *)pa, j = *(const size_t *)pb;
+	int c = cmp_str_null(r[i].host, r[j].host);
+	c = c ? c : cmp_str_null(r[i].pid, r[j].pid);
+	return c ? c : (i > j) - (i < j);
+}
+
+/* Counts the hosts, and warns once for each process identity (host and pid) that more than one
+ * trace claims, naming its first two traces and how many more: one line per identity, whatever the
+ * number of traces, in time O(n log n). GT_ERR_NOMEM. */
+static int hosts_and_duplicates(struct gt_ranks *g)
 {
 	g->nhosts = 0;
-	for (size_t i = 0; i < g->nranks; i++) {
-		size_t k = 0;
-		while (k < i && !same(g->ranks[k].host, g->ranks[i].host))
-			k++;
-		if (k == i)
+	size_t *by = malloc((g->nranks ? g->nranks : 1) * sizeof *by);
+	if (!by)
+		return GT_ERR_NOMEM;
+	for (size_t i = 0; i < g->nranks; i++)
+		by[i] = i;
+	qsort_r(by, g->nranks, sizeof *by, cmp_identity, g->ranks);
+	for (size_t i = 0; i < g->nranks;) {
+		const struct gt_rank *a = &g->ranks[by[i]];
+		if (i == 0 || cmp_str_null(g->ranks[by[i - 1]].host, a->host))
 			g->nhosts++;
-		for (k = 0; k < i; k++) {
-			const struct gt_rank *a = &g->ranks[k], *b = &g->ranks[i];
-			if (a->pid && b->pid && a->host && b->host && strcmp(a->pid, b->pid) == 0 &&
-			    strcmp(a->host, b->host) == 0)
+		size_t j = i + 1;
+		while (j < g->nranks && !cmp_str_null(g->ranks[by[j]].host, a->host) &&
+		       !cmp_str_null(g->ranks[by[j]].pid, a->pid))
+			j++;
+		if (j - i >= 2 && a->pid && a->host) {
+			const struct gt_rank *b = &g->ranks[by[i + 1]];
+			if (j - i == 2)
 				gt_fail_warn("%s and %s come from the same process (host %s, pid %s): the same "
 				             "trace given twice?",
 				             a->path, b->path, a->host, a->pid);
+			else
+				gt_fail_warn("%s, %s and %zu more come from the same process (host %s, pid %s): "
+				             "the same trace given %zu times?",
+				             a->path, b->path, j - i - 2, a->host, a->pid, j - i);
 		}
+		i = j;
 	}
+	free(by);
 	g->one_host = g->nhosts == 1 && g->nranks && g->ranks[0].host;
+	return 0;
 }
 
 /* ---- alignment ---------------------------------------------------------------------------------- */
@@ -953,7 +983,8 @@ int gt_ranks_run(struct gt_ranks *g, char *const *paths, size_t n, const struct 
 	assign_ranks(g);
 	if ((rc = sort_ranks(g)) != 0)
 		goto fail;
-	hosts_and_duplicates(g);
+	if ((rc = hosts_and_duplicates(g)) != 0)
+		goto fail;
 	align_ranks(g);
 	if ((rc = kernel_spread(g)) != 0)
 		goto fail;

@@ -30,7 +30,8 @@ struct acc {
 	size_t nvals, capvals;
 	struct gt_warmup warm;
 	uint64_t launches, first_start;
-	struct gt_launch_config cfg[GT_SAMPLES_CONFIGS];
+	struct gt_launch_config *cfg; /* ncfg of them, grown one at a time: most kernels have one, and
+	                               * a hostile trace may have a million kernels */
 	size_t ncfg, lastcfg;
 	uint64_t cfg_other;
 };
@@ -59,6 +60,7 @@ static void state_free(struct samples_state *st)
 		free(st->k[i].name);
 		gt_growbuf_release(&st->k[i].vals);
 		gt_warmup_release(&st->k[i].warm);
+		free(st->k[i].cfg);
 	}
 	free(st->k);
 	gt_kernel_ids_release(&st->ids);
@@ -69,6 +71,7 @@ static void kernel_free(struct gt_kernel_sample *k)
 {
 	free(k->name);
 	free(k->display);
+	free(k->cfg);
 	gt_growbuf_release(&k->buf);
 }
 
@@ -120,7 +123,7 @@ static int same_config(const struct gt_launch_config *a, const struct gt_launch_
 	       a->registers == b->registers;
 }
 
-static void note_config(struct acc *a, const struct gt_kernel *k)
+static int note_config(struct acc *a, const struct gt_kernel *k)
 {
 	struct gt_launch_config c = {
 		.grid = { k->grid_x, k->grid_y, k->grid_z },
@@ -132,22 +135,27 @@ static void note_config(struct acc *a, const struct gt_kernel *k)
 	/* The last configuration first: launches repeat. */
 	if (a->ncfg && same_config(&a->cfg[a->lastcfg], &c)) {
 		a->cfg[a->lastcfg].launches++;
-		return;
+		return 0;
 	}
 	for (size_t i = 0; i < a->ncfg; i++) {
 		if (same_config(&a->cfg[i], &c)) {
 			a->cfg[i].launches++;
 			a->lastcfg = i;
-			return;
+			return 0;
 		}
 	}
 	if (a->ncfg < GT_SAMPLES_CONFIGS) {
+		struct gt_launch_config *q = realloc(a->cfg, (a->ncfg + 1) * sizeof *q);
+		if (!q)
+			return GT_ERR_NOMEM;
+		a->cfg = q;
 		c.launches = 1;
 		a->lastcfg = a->ncfg;
 		a->cfg[a->ncfg++] = c;
-		return;
+		return 0;
 	}
 	a->cfg_other++;
+	return 0;
 }
 
 int gt_samples_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
@@ -173,8 +181,8 @@ int gt_samples_record(void *ctx, const struct gt_reader *r, const struct gt_even
 	a->launches++;
 	if (k->start < a->first_start)
 		a->first_start = k->start;
-	if (s->flags & GT_SAMPLES_WANT_CONFIGS)
-		note_config(a, k);
+	if ((s->flags & GT_SAMPLES_WANT_CONFIGS) && note_config(a, k))
+		return GT_ERR_NOMEM;
 	if (s->warmup)
 		gt_warmup_offer(&a->warm, k->start, a->nvals);
 	uint64_t v = k->end - k->start;
@@ -261,7 +269,8 @@ int gt_samples_finish(struct gt_samples *s, const struct gt_name_filter *filter)
 		memset(&a->vals, 0, sizeof a->vals);
 		k->dur = k->buf.p;
 		gt_stats_compute_u64(&k->st, k->dur, k->n);
-		memcpy(k->cfg, a->cfg, sizeof k->cfg);
+		k->cfg = a->cfg; /* moved too */
+		a->cfg = NULL;
 		k->ncfg = a->ncfg;
 		k->cfg_other = a->cfg_other;
 		s->nkernels++;

@@ -46,7 +46,7 @@ struct gt_kernel_sample {
 	uint64_t *dur;           /* n durations (ns), ascending */
 	size_t n;
 	struct gt_stats st;      /* of dur */
-	struct gt_launch_config cfg[GT_SAMPLES_CONFIGS]; /* with GT_SAMPLES_WANT_CONFIGS */
+	struct gt_launch_config *cfg; /* ncfg, at most GT_SAMPLES_CONFIGS (with GT_SAMPLES_WANT_CONFIGS) */
 	size_t ncfg;
 	uint64_t cfg_other;      /* launches whose configuration did not fit in cfg */
 	struct gt_growbuf buf;   /* private: the memory behind dur */

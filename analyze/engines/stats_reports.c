@@ -32,12 +32,17 @@ const char *const gt_stats_report_names[] = {
 
 /* ---- groups keyed by bytes ------------------------------------------------------------------- */
 
+/* A group holds only its key (the row's strings point into it) and what its row is made from,
+ * not the row itself: a hostile trace may give a million groups, and a row is 248 bytes. */
+enum group_shape { SHAPE_NAME = 0, SHAPE_RANGE, SHAPE_LAUNCH, SHAPE_OPERATION };
+
 struct group {
-	char *key;               /* the key's bytes, NUL-terminated; the row's strings point into it */
+	char *key;               /* the key's bytes, NUL-terminated */
 	size_t len;
 	uint64_t hash;
 	char *demangled;         /* kernel groups */
-	struct gt_stats_row row;
+	const char *copy_kind;   /* operation groups */
+	int shape;               /* enum group_shape: how the key is laid out */
 };
 
 struct gtab {
@@ -90,14 +95,51 @@ static size_t gtab_find(struct gtab *t, const void *key, size_t len, int demangl
 	g->key[len] = '\0';
 	g->len = len;
 	g->hash = k.hash;
-	g->row.name = g->key;
-	if ((demangle && !(g->row.demangled = g->demangled = gt_demangle(g->key))) ||
+	if ((demangle && !(g->demangled = gt_demangle(g->key))) ||
 	    gt_slots_add(&t->index, k.hash, t->n, group_hash, t->g)) {
 		free(g->key);
 		free(g->demangled);
 		return SIZE_MAX;
 	}
 	return t->n++;
+}
+
+/* After the last look-up: the index goes and the array is cut to its groups, for the rows'
+ * strings point into the keys, which stay until the report is released. */
+static void gtab_settle(struct gtab *t)
+{
+	gt_slots_release(&t->index);
+	if (t->n && t->n < t->cap) {
+		struct group *q = realloc(t->g, t->n * sizeof *q);
+		if (q) { /* else the larger array serves as well */
+			t->g = q;
+			t->cap = t->n;
+		}
+	}
+}
+
+/* The row of group g, its statistics not yet filled in. */
+static struct gt_stats_row row_of(const struct group *g)
+{
+	struct gt_stats_row row;
+	memset(&row, 0, sizeof row);
+	row.name = g->key;
+	row.demangled = g->demangled;
+	row.copy_kind = g->copy_kind;
+	if (g->shape == SHAPE_RANGE) { /* "domain\0name\0style" */
+		row.domain = g->key;
+		row.name = row.domain + strlen(row.domain) + 1;
+		row.style = row.name + strlen(row.name) + 1;
+	} else if (g->shape == SHAPE_LAUNCH) { /* "name\0" and 9 u32: grid, block, smem, registers */
+		uint32_t cfg[9];
+		memcpy(cfg, g->key + strlen(g->key) + 1, sizeof cfg);
+		memcpy(row.grid, cfg, sizeof row.grid);
+		memcpy(row.block, cfg + 3, sizeof row.block);
+		row.static_smem = cfg[6];
+		row.dynamic_smem = cfg[7];
+		row.registers = cfg[8];
+	}
+	return row;
 }
 
 static void gtab_release(struct gtab *t)
@@ -219,10 +261,7 @@ static size_t range_group(struct report_state *st, struct gtab *t, const struct 
 	free(buf);
 	if (g == SIZE_MAX)
 		return g;
-	struct group *gr = &t->g[g];
-	gr->row.domain = gr->key;
-	gr->row.name = gr->key + ld + 1;
-	gr->row.style = gr->key + ld + ln + 2;
+	t->g[g].shape = SHAPE_RANGE;
 	if (key != UINT64_MAX && gt_idmap_put(&st->nvtx_ids, key, g))
 		return SIZE_MAX;
 	return g;
@@ -245,7 +284,7 @@ static size_t operation_group(struct gtab *t, int copy_kind, int memset)
 	const char *op = memset ? "[CUDA memset]" : operation_name(copy_kind);
 	size_t g = gtab_find(t, op, strlen(op), 0);
 	if (g != SIZE_MAX)
-		t->g[g].row.copy_kind = memset ? "memset" : gt_copy_kind_name(copy_kind);
+		t->g[g].copy_kind = memset ? "memset" : gt_copy_kind_name(copy_kind);
 	return g;
 }
 
@@ -265,12 +304,7 @@ static size_t launch_group(struct gtab *t, const struct gt_reader *r, const stru
 	free(buf);
 	if (g == SIZE_MAX)
 		return g;
-	struct gt_stats_row *row = &t->g[g].row;
-	memcpy(row->grid, cfg, sizeof row->grid);
-	memcpy(row->block, cfg + 3, sizeof row->block);
-	row->static_smem = cfg[6];
-	row->dynamic_smem = cfg[7];
-	row->registers = cfg[8];
+	t->g[g].shape = SHAPE_LAUNCH;
 	return g;
 }
 
@@ -445,50 +479,145 @@ static int join_calls(struct gt_stats_report *rep, struct gt_tl_vec *out)
 	return 0;
 }
 
+/* The sweep's stack of open ranges. A range on it is closed once the sweep's time reaches its end
+ * (the time only grows, so it stays closed); closed ranges are popped when on top, and skipped when
+ * under an open one (start/end ranges, and hostile push/pop ones, need not nest). To keep each
+ * launch's cost O(GT_NVTX_KERN_MAX_OPEN log n) however deep the stack: the ends of the ranges on it
+ * are in a min-heap, so that each range is found closed once, when the time passes its end; a
+ * closed position links to the next position below that may be open (union-find, with the links
+ * shortened as they are followed), so that the innermost open ranges are found without walking
+ * the closed ones; and the open ones are counted, so that those past the cap are counted without
+ * being visited. */
+struct open_stack {
+	size_t *pos;             /* position -> range index */
+	size_t *link;            /* closed position -> 1 + the position below it to look at; 0: none */
+	unsigned char *closed;   /* per position */
+	size_t *where;           /* range index - r0 -> position + 1; 0: not on the stack */
+	size_t *heap, nheap;     /* range indexes, by end */
+	size_t top, open;
+};
+
+static int ends_before(const struct range *rg, size_t a, size_t b) { return rg[a].end < rg[b].end; }
+
+static void heap_push(struct open_stack *s, const struct range *rg, size_t r)
+{
+	size_t i = s->nheap++;
+	while (i > 0 && ends_before(rg, r, s->heap[(i - 1) / 2])) {
+		s->heap[i] = s->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->heap[i] = r;
+}
+
+static size_t heap_pop(struct open_stack *s, const struct range *rg)
+{
+	size_t top = s->heap[0], last = s->heap[--s->nheap], i = 0;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= s->nheap)
+			break;
+		if (c + 1 < s->nheap && ends_before(rg, s->heap[c + 1], s->heap[c]))
+			c++;
+		if (!ends_before(rg, s->heap[c], last))
+			break;
+		s->heap[i] = s->heap[c];
+		i = c;
+	}
+	if (s->nheap)
+		s->heap[i] = last;
+	return top;
+}
+
+/* Marks closed every range on the stack whose end is <= t, then pops the closed ones on top. */
+static void close_until(struct open_stack *s, const struct range *rg, size_t r0, uint64_t t)
+{
+	while (s->nheap && rg[s->heap[0]].end <= t) {
+		size_t r = heap_pop(s, rg), w = s->where[r - r0];
+		if (!w)
+			continue; /* popped already */
+		s->closed[w - 1] = 1;
+		s->link[w - 1] = w - 1; /* 1 + (w - 1 - 1): the position below */
+		s->open--;
+	}
+	while (s->top && s->closed[s->top - 1])
+		s->where[s->pos[--s->top] - r0] = 0;
+}
+
+/* 1 + the highest open position <= p - 1 (p is 1 + a position); 0 when none. */
+static size_t find_open(struct open_stack *s, size_t p)
+{
+	size_t q = p;
+	while (q && s->closed[q - 1])
+		q = s->link[q - 1];
+	while (p && s->closed[p - 1]) { /* shorten the links followed */
+		size_t next = s->link[p - 1];
+		s->link[p - 1] = q;
+		p = next;
+	}
+	return q;
+}
+
+static void stack_clear(struct open_stack *s, size_t r0)
+{
+	while (s->top)
+		s->where[s->pos[--s->top] - r0] = 0;
+	s->nheap = 0;
+	s->open = 0;
+}
+
 /* One sweep: launches sorted by (thread, start) for push/pop ranges, by start for start/end ones;
- * ranges [r0, r1) sorted alike. Each launch goes into the open ranges that hold it. */
+ * ranges [r0, r1) sorted alike. Each launch goes into the open ranges that hold it, the innermost
+ * GT_NVTX_KERN_MAX_OPEN of them. */
 static int sweep(struct gt_stats_report *rep, const struct launch *l, size_t nl, const struct range *rg, size_t r0,
                  size_t r1, int by_thread, unsigned char *attributed, struct gt_tl_vec *att)
 {
-	size_t *stack = malloc((r1 - r0 + 1) * sizeof *stack), top = 0, next = r0;
-	if (!stack)
-		return GT_ERR_NOMEM;
+	size_t n = r1 - r0 + 1;
+	struct open_stack s = { 0 };
+	s.pos = malloc(n * sizeof *s.pos);
+	s.link = malloc(n * sizeof *s.link);
+	s.closed = malloc(n);
+	s.where = calloc(n, sizeof *s.where);
+	s.heap = malloc(n * sizeof *s.heap);
+	int rc = s.pos && s.link && s.closed && s.where && s.heap ? 0 : GT_ERR_NOMEM;
+	size_t next = r0;
 	uint32_t thread = 0;
-	for (size_t i = 0; i < nl; i++) {
+	for (size_t i = 0; !rc && i < nl; i++) {
 		uint64_t t = l[i].start;
 		if (by_thread && (i == 0 || l[i].thread != thread)) {
 			thread = l[i].thread;
-			top = 0;
+			stack_clear(&s, r0);
 			while (next < r1 && rg[next].thread < thread)
 				next++;
 		}
 		while (next < r1 && (!by_thread || rg[next].thread == thread) && rg[next].start <= t) {
-			while (top && rg[stack[top - 1]].end <= rg[next].start)
-				top--;
-			stack[top++] = next++;
+			close_until(&s, rg, r0, rg[next].start);
+			s.pos[s.top] = next;
+			s.closed[s.top] = 0;
+			s.where[next - r0] = ++s.top;
+			s.open++;
+			heap_push(&s, rg, next++);
 		}
-		while (top && rg[stack[top - 1]].end <= t)
-			top--;
+		close_until(&s, rg, r0, t);
 		size_t seen = 0;
-		for (size_t k = top; k > 0; k--) {
-			const struct range *x = &rg[stack[k - 1]];
-			if (x->end <= t)
-				continue; /* ended, under one that has not (start/end ranges need not nest) */
-			if (++seen > GT_NVTX_KERN_MAX_OPEN) {
-				rep->capped++;
-				continue;
-			}
+		for (size_t p = find_open(&s, s.top); p && seen < GT_NVTX_KERN_MAX_OPEN; p = find_open(&s, p - 1)) {
+			const struct range *x = &rg[s.pos[p - 1]];
 			struct attribution *a = gt_tl_vec_push(att);
 			if (!a) {
-				free(stack);
-				return GT_ERR_NOMEM;
+				rc = GT_ERR_NOMEM;
+				break;
 			}
-			*a = (struct attribution){ stack[k - 1], (uint64_t)x->rgroup << 32 | l[i].kgroup, l[i].dur };
+			*a = (struct attribution){ s.pos[p - 1], (uint64_t)x->rgroup << 32 | l[i].kgroup, l[i].dur };
 			attributed[l[i].idx] = 1;
+			seen++;
 		}
+		rep->capped += s.open - seen;
 	}
-	free(stack);
-	return 0;
+	free(s.pos);
+	free(s.link);
+	free(s.closed);
+	free(s.where);
+	free(s.heap);
+	return rc;
 }
 
 static int attribute(struct gt_stats_report *rep, struct gt_tl_vec *att)
@@ -572,10 +701,10 @@ static int kern_rows(struct gt_stats_report *rep)
 			rep->rows = q;
 		}
 		struct gt_stats_row *row = &rep->rows[rep->nrows++];
-		*row = st->ranges.g[a[i].key >> 32].row;
+		*row = row_of(&st->ranges.g[a[i].key >> 32]);
 		const struct group *k = &st->kernels.g[a[i].key & 0xffffffffu];
-		row->kernel = k->row.name;
-		row->kernel_demangled = k->row.demangled;
+		row->kernel = k->key;
+		row->kernel_demangled = k->demangled;
 		row->instances = inst;
 		gt_stats_compute_u64(&row->st, vals, j - i);
 		i = j;
@@ -604,7 +733,7 @@ static int sample_rows(struct gt_stats_report *rep)
 		for (; j < n && s[j].group == s[i].group; j++)
 			vals[j - i] = s[j].value;
 		struct gt_stats_row *row = &rep->rows[rep->nrows++];
-		*row = st->main.g[s[i].group].row;
+		*row = row_of(&st->main.g[s[i].group]);
 		gt_stats_compute_u64(&row->st, vals, j - i);
 		i = j;
 	}
@@ -673,6 +802,13 @@ int gt_stats_report_run(struct gt_stats_report *rep, int kind, const char *path)
 			rc = GT_ERR_NOMEM;
 	}
 	gt_reader_close(r);
+	free(st->by_id);
+	st->by_id = NULL;
+	st->nby_id = 0;
+	gt_idmap_release(&st->nvtx_ids);
+	gtab_settle(&st->main);
+	gtab_settle(&st->ranges);
+	gtab_settle(&st->kernels);
 	if (!rc)
 		rc = kind == GT_STATS_NVTX_KERN_SUM ? kern_rows(rep) : sample_rows(rep);
 	if (rc)

@@ -32,12 +32,14 @@
  * another thread: it holds the calls of every thread. A kernel counts in every range instance that
  * holds its call, nested ones included (a kernel in "step" > "forward" counts in both), but in at
  * most GT_NVTX_KERN_MAX_OPEN of them: the innermost ones open at that instant; beyond, the
- * attribution is dropped and counted (no real program nests that deep). Kernels whose launching
- * call is not in the trace, and calls inside no range, are counted.
+ * attribution is dropped and counted. Kernels whose launching call is not in the trace, and calls
+ * inside no range, are counted.
  *
- * Cost: O(n log n) time. Memory: per record of the kinds the report reads, a 16-byte sample
- * (nvtx_kern_sum: 16 bytes per API call and kernel, 32 per range, 24 per attribution), and the
- * groups.
+ * Cost: O(n log n) time, however deep the nesting (a launch's cost is O(GT_NVTX_KERN_MAX_OPEN
+ * log n), not its depth). Memory: per record of the kinds the report reads, a 16-byte sample
+ * (nvtx_kern_sum: 16 bytes per API call and kernel, 72 per range, 24 per attribution: at most
+ * GT_NVTX_KERN_MAX_OPEN x 24 = 384 bytes per launch, under 8 times the 168 bytes of its kernel and
+ * call records), and the groups.
  */
 #ifndef GT_STATS_REPORTS_H
 #define GT_STATS_REPORTS_H
@@ -47,7 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GT_NVTX_KERN_MAX_OPEN 64
+#define GT_NVTX_KERN_MAX_OPEN 16
 
 enum gt_stats_report_kind {
 	GT_STATS_CUDA_API_SUM = 0,

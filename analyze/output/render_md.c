@@ -49,9 +49,9 @@ static void table_end(struct gt_table *t)
 			} else if (r == 1) {
 				fputs(left ? ":---" : "---:", t->out);
 			} else {
-				const struct cell *x = &t->held[(r - 2) * t->ncols + c];
-				int code = x->kind == CELL_STR && (t->cols[c].flags & GT_COL_CODE);
-				gt_out_md_cell(t->out, gt_held_text(t, x), code);
+				const struct cell x = gt_held_cell(t, r - 2, c);
+				int code = x.kind == CELL_STR && (t->cols[c].flags & GT_COL_CODE);
+				gt_out_md_cell(t->out, gt_held_text(t, &x), code);
 			}
 			fputs(" |", t->out);
 		}

@@ -62,8 +62,8 @@ static void table_end(struct gt_table *t)
 		last = c;
 		w[c] = width(t->cols[c].title, strlen(t->cols[c].title));
 		for (size_t r = 0; r < t->rows; r++) {
-			const struct cell *x = &t->held[r * t->ncols + c];
-			size_t cw = width(gt_held_text(t, x), x->len);
+			const struct cell x = gt_held_cell(t, r, c);
+			size_t cw = width(gt_held_text(t, &x), x.len);
 			if (cw > w[c])
 				w[c] = cw;
 		}
@@ -83,9 +83,9 @@ static void table_end(struct gt_table *t)
 				s = NULL;
 				n = w[c];
 			} else {
-				const struct cell *x = &t->held[(r - 2) * t->ncols + c];
-				s = gt_held_text(t, x);
-				n = x->len;
+				const struct cell x = gt_held_cell(t, r - 2, c);
+				s = gt_held_text(t, &x);
+				n = x.len;
 			}
 			if (!first)
 				fputs("  ", t->out);

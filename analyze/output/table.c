@@ -129,11 +129,15 @@ static void put(struct gt_table *t, int kind, const char *s, size_t n)
 	if (!t->cols[c].visible)
 		return;
 	size_t off = 0;
+	if (n > UINT32_MAX) { /* no cell of a name (at most 1 MiB) or a number comes near */
+		t->error = GT_ERR_TOO_LARGE;
+		return;
+	}
 	if (arena_put(&t->rowtext, s ? s : "", s ? n : 0, &off)) {
 		t->error = GT_ERR_NOMEM;
 		return;
 	}
-	t->row[c] = (struct cell){ off, s ? n : 0, kind };
+	t->row[c] = (struct cell){ off, s ? (uint32_t)n : 0, kind };
 }
 
 /* Text cells are escaped as they are stored, so that the widths are those of what is printed;
@@ -225,23 +229,23 @@ static int hold_row(struct gt_table *t)
 		size_t cap = t->capheld ? t->capheld * 2 : t->ncols * 16;
 		while (cap < need)
 			cap *= 2;
-		struct cell *h = realloc(t->held, cap * sizeof *h);
+		uint64_t *h = realloc(t->held, cap * sizeof *h);
 		if (!h)
 			return GT_ERR_NOMEM;
 		t->held = h;
 		t->capheld = cap;
 	}
-	struct cell *dst = t->held + t->rows * t->ncols;
+	uint64_t *dst = t->held + t->rows * t->ncols;
 	for (size_t c = 0; c < t->ncols; c++) {
 		const struct cell *x = &t->row[c];
 		const char *s = gt_cell_text(t, x);
-		dst[c] = *x;
-		if (arena_put(&t->heldtext, s, x->len, &dst[c].off))
+		size_t off;
+		if (arena_put(&t->heldtext, s, x->len, &off))
 			return GT_ERR_NOMEM;
+		dst[c] = (uint64_t)off << 2 | (uint64_t)(x->kind & 3);
 	}
 	return 0;
 }
-
 
 /* The header, once: before the first row, or at the end of a table without rows. */
 static void start(struct gt_table *t)

@@ -11,13 +11,17 @@
 #include "analyze/output/output.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum cell_kind { CELL_EMPTY = 0, CELL_NA, CELL_STR, CELL_NUM };
 
+/* 16 bytes: a text table holds one per cell of every row until its end, and a hostile trace may
+ * give a million rows. */
 struct cell {
-	size_t off, len;
-	int kind;
+	size_t off;
+	uint32_t len;
+	int32_t kind;
 };
 
 struct column {
@@ -46,8 +50,10 @@ struct gt_table {
 	int filling;          /* a cell of the current row was set */
 	int started;          /* CSV header / JSON array written */
 	size_t rows;
-	/* text and md: the rows held until finish */
-	struct cell *held;    /* rows * ncols */
+	/* text and md: the rows held until finish, 8 bytes a cell (a hostile trace may give a
+	 * million rows): the cell's offset in heldtext << 2 | its kind; its text ends where the next
+	 * cell's begins, less the NUL (gt_held_cell) */
+	uint64_t *held;       /* rows * ncols */
 	size_t capheld;
 	struct arena heldtext;
 	char *empty_note;     /* text and md: said instead of a table without rows */
@@ -63,6 +69,15 @@ static inline const char *gt_cell_text(const struct gt_table *t, const struct ce
 static inline const char *gt_held_text(const struct gt_table *t, const struct cell *x)
 {
 	return t->heldtext.p + x->off;
+}
+
+/* Cell c of held row r. */
+static inline struct cell gt_held_cell(const struct gt_table *t, size_t r, size_t c)
+{
+	size_t i = r * t->ncols + c;
+	size_t off = (size_t)(t->held[i] >> 2);
+	size_t end = i + 1 < t->rows * t->ncols ? (size_t)(t->held[i + 1] >> 2) : t->heldtext.len;
+	return (struct cell){ off, (uint32_t)(end - off - 1), (int32_t)(t->held[i] & 3) };
 }
 
 #endif

@@ -15,10 +15,16 @@
 #include "analyze/support/load.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* ---- reference libraries ------------------------------------------------------------------- */
 
@@ -735,12 +741,14 @@ int gt_shadow_call_init(struct gt_shadow_call *c, const struct gt_shadow_launch 
 		if (!p->pointer)
 			continue;
 		if (p->group == (int)i) {
+			/* shared, so that what the reference writes in its child process is seen here */
 			uint64_t bytes = p->cp.alloc_bytes;
-			c->base[i] = malloc(bytes ? bytes : 1);
-			if (!c->base[i]) {
+			void *m = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+			if (m == MAP_FAILED) {
 				gt_shadow_call_release(c);
 				return GT_ERR_NOMEM;
 			}
+			c->base[i] = m;
 			c->bytes += bytes;
 		} else {
 			c->base[i] = c->base[p->group];
@@ -793,20 +801,89 @@ void gt_shadow_call_reset(struct gt_shadow_call *c)
 	fill_call(c);
 }
 
+/* The CPU seconds one run of a reference on c may take (shadow.h). */
+static unsigned cpu_cap(const struct gt_shadow_call *c)
+{
+	const char *env = getenv("GPUTRACE_SHADOW_CPU");
+	if (env && *env) {
+		char *end;
+		errno = 0;
+		unsigned long v = strtoul(env, &end, 10);
+		if (!errno && !*end && env[0] != '-' && v >= 1 && v <= 86400)
+			return (unsigned)v;
+	}
+	uint64_t s = GT_SHADOW_CPU_BASE_S + c->bytes / GT_SHADOW_CPU_PER_BYTES;
+	return s > 86400 ? 86400 : (unsigned)s;
+}
+
+struct run_result {
+	int rc;
+	char message[sizeof ((struct gt_ref_call *)0)->message];
+};
+
 int gt_shadow_call_run(struct gt_shadow_call *c, const struct gt_ref *ref, int order)
 {
-	int rc = order < 0 ? ref->run(&c->call) : ref->order(&c->call, (unsigned)order);
+	c->stopped = 0;
+	unsigned cap = cpu_cap(c);
+	struct run_result *res = mmap(NULL, sizeof *res, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED) {
+		c->stopped = 1;
+		snprintf(c->call.message, sizeof c->call.message, "not run: no memory to share with it: %s",
+		         strerror(errno));
+		return -1;
+	}
+	memset(res, 0, sizeof *res);
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct rlimit core = { 0, 0 }, cpu = { cap, (rlim_t)cap + 1 };
+		if (setrlimit(RLIMIT_CORE, &core) != 0 || setrlimit(RLIMIT_CPU, &cpu) != 0)
+			_exit(126);
+		int rc = order < 0 ? ref->run(&c->call) : ref->order(&c->call, (unsigned)order);
+		res->rc = rc;
+		memcpy(res->message, c->call.message, sizeof res->message);
+		_exit(0);
+	}
+	int status = 0, rc = -1;
+	pid_t w = -1;
+	if (pid > 0)
+		while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+			;
+	if (pid < 0 || w < 0) {
+		c->stopped = 1;
+		snprintf(c->call.message, sizeof c->call.message, "not run: cannot start its process: %s",
+		         strerror(errno));
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		rc = res->rc;
+		memcpy(c->call.message, res->message, sizeof c->call.message);
+	} else if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGKILL)) {
+		c->stopped = 1;
+		snprintf(c->call.message, sizeof c->call.message,
+		         "stopped after %u s of CPU, its cap (%u s plus 1 s per MiB of the launch's captured "
+		         "memory, or GPUTRACE_SHADOW_CPU): not checked",
+		         cap, GT_SHADOW_CPU_BASE_S);
+	} else {
+		c->stopped = 1;
+		if (WIFSIGNALED(status))
+			snprintf(c->call.message, sizeof c->call.message, "it died of signal %d (%s): not checked",
+			         WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			snprintf(c->call.message, sizeof c->call.message, "its process exited %d: not checked",
+			         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	munmap(res, sizeof *res);
 	/* The message is the reference's to fill, and may lack its terminating NUL. */
 	c->call.message[sizeof c->call.message - 1] = '\0';
-	return rc;
+	return c->stopped ? -1 : rc;
 }
 
 void gt_shadow_call_release(struct gt_shadow_call *c)
 {
 	if (c->base && c->launch) {
 		for (uint32_t i = 0; i < c->launch->nparams; i++)
-			if (c->launch->params[i].pointer && c->launch->params[i].group == (int)i)
-				free(c->base[i]);
+			if (c->launch->params[i].pointer && c->launch->params[i].group == (int)i && c->base[i]) {
+				uint64_t bytes = c->launch->params[i].cp.alloc_bytes;
+				munmap(c->base[i], bytes ? bytes : 1);
+			}
 	}
 	free(c->base);
 	free(c->params);
@@ -862,7 +939,8 @@ int gt_shadow_check(const struct gt_shadow_launch *l, struct gt_shadow_result *r
 	}
 	if (gt_shadow_call_run(&c, ref, -1) != 0) {
 		res->status = GT_SHADOW_ERROR;
-		snprintf(res->why, sizeof res->why, "the reference refused the launch: %s",
+		snprintf(res->why, sizeof res->why, "%s: %s",
+		         c.stopped ? "the reference was stopped" : "the reference refused the launch",
 		         c.call.message[0] ? c.call.message : "(no reason given)");
 		gt_shadow_call_release(&c);
 		return 0;

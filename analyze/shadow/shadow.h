@@ -123,13 +123,26 @@ struct gt_shadow_call {
 	struct gt_ref_param *params;
 	uint8_t **base;                  /* per parameter: its allocation's working copy (shared) */
 	uint64_t bytes;                  /* bytes of the working copies together */
+	int stopped;                     /* the last run was stopped (its cap, or a signal): the
+	                                  * message says why */
 };
+
+/* A reference runs in a child process on working copies it shares with the analyzer, under a cap
+ * on its CPU time: GT_SHADOW_CPU_BASE_S seconds plus one per GT_SHADOW_CPU_PER_BYTES of the
+ * launch's working copies (a reference's work may grow faster than its input: the composite of
+ * splats that each cover the whole image is pixels x splats), or GPUTRACE_SHADOW_CPU seconds when
+ * that holds a whole number from 1 to 86400. A reference past its cap, or one that dies of a
+ * signal, is stopped and the launch is an error that says so; the analyzer goes on. */
+#define GT_SHADOW_CPU_BASE_S 10u
+#define GT_SHADOW_CPU_PER_BYTES (1u << 20)
 /* Working copies of every captured allocation from the "before" buffers, and call filled. 0 or
  * GT_ERR_NOMEM. The launch must be ready. */
 int gt_shadow_call_init(struct gt_shadow_call *c, const struct gt_shadow_launch *l);
 /* Back to the "before" state (for another evaluation order), the call rebuilt. */
 void gt_shadow_call_reset(struct gt_shadow_call *c);
-/* Runs ref's run function (order < 0) or its evaluation order `order` on c->call; what it returns. */
+/* Runs ref's run function (order < 0) or its evaluation order `order` on c->call, in a child
+ * process under the cap above; what it returns, or -1 with c->stopped set and c->call.message
+ * saying why when it was stopped. */
 int gt_shadow_call_run(struct gt_shadow_call *c, const struct gt_ref *ref, int order);
 void gt_shadow_call_release(struct gt_shadow_call *c);
 

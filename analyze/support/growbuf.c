@@ -35,7 +35,9 @@ int gt_growbuf_reserve(struct gt_growbuf *b, size_t bytes)
 {
 	if (bytes <= b->cap)
 		return 0;
-	size_t cap = b->cap ? b->cap : 256;
+	/* Small first: a hostile trace may hold a million groups of one sample each, and 256 bytes
+	 * apiece would be 256 MB for 16 MB of samples. Doubling reaches the large sizes in a few steps. */
+	size_t cap = b->cap ? b->cap : 16;
 	while (cap < bytes) {
 		if (cap > SIZE_MAX / 2)
 			return GT_ERR_NOMEM;

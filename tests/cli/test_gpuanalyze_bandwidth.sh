@@ -48,6 +48,29 @@ grep -qF "no measured peaks: $T/.cache/gputrace/peaks does not exist" "$T/out" |
 error 2 "gpuanalyze: cannot read peaks file 'missing-peaks': No such file or directory" \
 	"$G" bandwidth --peaks missing-peaks copies.gtrace
 error 2 "gpuanalyze: cannot open trace 'missing.gtrace': No such file or directory" "$G" bandwidth missing.gtrace
+
+# Only a regular file of at most 1 MiB is read as peaks: a FIFO (which would wait for a writer
+# forever), /dev/urandom (which never ends) and a larger file are left out with one warning line,
+# from $GPUTRACE_PEAKS and --peaks alike, in bandwidth and in report. timeout stops a hang.
+mkfifo "$T/fifo" || fail "mkfifo"
+head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' '#' > "$T/big-peaks" || fail "cannot write a large peaks file"
+for p in "$T/fifo" /dev/urandom "$T/big-peaks"; do
+	why="not a regular file"
+	[ "$p" = "$T/big-peaks" ] && why="larger than the 1 MiB a peaks file may hold"
+	for how in env opt report; do
+		case $how in
+		env) GPUTRACE_PEAKS=$p timeout 60 "$G" bandwidth copies.gtrace > "$T/out" 2> "$T/err" ;;
+		opt) timeout 60 "$G" bandwidth --peaks "$p" copies.gtrace > "$T/out" 2> "$T/err" ;;
+		report) GPUTRACE_PEAKS=$p timeout 60 "$G" report copies.gtrace > "$T/out" 2> "$T/err" ;;
+		esac
+		rc=$?
+		[ $rc -eq 0 ] || fail "$how with peaks '$p': exit $rc: $(cat "$T/err")"
+		[ "$(wc -l < "$T/err")" -eq 1 ] && grep -qF "gpuanalyze: warning: peaks file '$p' " "$T/err" &&
+			grep -qF "not read: $why; measured peaks left out" "$T/err" ||
+			fail "$how with peaks '$p': not one warning line: $(cat "$T/err")"
+		grep -q "measured peaks from" "$T/out" && fail "$how with peaks '$p': peaks were read"
+	done
+done
 error 2 "gpuanalyze: bandwidth: option '--format' wants one of text|md|json|csv, not 'junit' (see 'gpuanalyze bandwidth --help')" \
 	"$G" bandwidth --format junit copies.gtrace
 

@@ -37,6 +37,13 @@ check ranks_onepair.txt "$G" ranks rank0.gtrace rank1-onepair.gtrace rank2.gtrac
 check ranks_anon.txt "$G" ranks anon-b.gtrace anon-a.gtrace
 check ranks_twice.txt "$G" ranks rank0.gtrace rank0.gtrace
 
+# Many traces of one process identity: one warning per identity, not one per pair of them.
+"$G" ranks rank0.gtrace rank1.gtrace rank0.gtrace rank0.gtrace rank1.gtrace rank0.gtrace rank0.gtrace \
+	> /dev/null 2> "$T/many.err" || fail "ranks over repeated traces: exit $?"
+[ "$(wc -l < "$T/many.err")" -eq 2 ] || fail "ranks warned $(wc -l < "$T/many.err") times for two identities: $(cat "$T/many.err")"
+grep -qxF "gpuanalyze: warning: rank0.gtrace, rank0.gtrace and 3 more come from the same process (host node-a, pid 1000): the same trace given 5 times?" \
+	"$T/many.err" || fail "the five-times warning: $(cat "$T/many.err")"
+
 # The JSON is one valid document whose straggler is rank 2, as the fixture was built.
 if command -v python3 >/dev/null 2>&1; then
 	python3 -c '

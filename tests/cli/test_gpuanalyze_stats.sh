@@ -135,7 +135,7 @@ for rep in $reports; do
 	fi
 done
 # The deep trace: attributions past the cap are said, not silently lost.
-"$G" stats nvtx_kern_sum "$T/deep.gtrace" | grep -q "^NOTE: 12 attributions dropped: more than 64 ranges open" ||
+"$G" stats nvtx_kern_sum "$T/deep.gtrace" | grep -q "^NOTE: 108 attributions dropped: more than 16 ranges open" ||
 	fail "stats nvtx_kern_sum does not say that it dropped attributions past the cap"
 
 . "$root/tests/cli/golden.sh"

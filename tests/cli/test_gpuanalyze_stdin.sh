@@ -3,7 +3,8 @@
 # since the reader takes only a regular file, which it may rewind) and through a redirect (the file
 # itself, opened again), the output is byte for byte that of the named file, for summary, dump,
 # bandwidth, split, findings, info and diff (one side); `-` twice
-# is a usage error, and an empty input is the error of an empty file (exit 2, one line each).
+# is a usage error, and an empty input is the error of an empty file (exit 2, one line each); a
+# stream is checked header by header as it comes, and not held past the first bad one.
 # Outputs that name the trace (info, findings, split's JSON) name it by the path it was read
 # through, and are compared with that path written as TRACE.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,4 +56,26 @@ same "diff FILE -" diff --format csv "$S"
 grep -q "^gpuanalyze: cannot open trace '/proc/self/fd/[0-9]*': empty or truncated before its header" "$T/err" ||
 	fail "empty standard input: '$(cat "$T/err")'"
 echo "ok: '- -' and an empty standard input: exit 2, one line"
+
+# A stream is checked as it comes: what is not a trace is refused at its first 32 bytes, and a
+# trace followed by what is not a chunk at that chunk's header, without holding the rest (the
+# writer, 64 MiB behind, never finishes: it is stopped by the closed pipe). The words are those of
+# the same bytes in a file.
+head -c 33 /dev/zero > "$T/zeros" && cat "$S" "$T/zeros" > "$T/trailing.gtrace" || fail "cannot write the inputs"
+for what in zeros trailing; do
+	rm -f "$T/all-written"
+	if [ $what = zeros ]; then
+		(head -c 67108864 /dev/zero && touch "$T/all-written") | "$G" summary - > /dev/null 2> "$T/err"
+		"$G" summary "$T/zeros" > /dev/null 2> "$T/file.err"
+	else
+		(cat "$S" && head -c 67108864 /dev/zero && touch "$T/all-written") | "$G" summary - > /dev/null 2> "$T/err"
+		"$G" summary "$T/trailing.gtrace" > /dev/null 2> "$T/file.err"
+	fi
+	[ -f "$T/all-written" ] && fail "$what: the whole 64 MiB stream was read before its headers were checked"
+	[ "$(wc -l < "$T/err")" -eq 1 ] || fail "$what from a pipe: not one line: $(cat "$T/err")"
+	sed "s|'/proc/self/fd/[0-9]*'|TRACE|" "$T/err" > "$T/err.1" && sed "s|'$T/[a-z.]*'|TRACE|" "$T/file.err" > "$T/err.2" ||
+		fail sed
+	cmp -s "$T/err.1" "$T/err.2" || fail "$what: a pipe says '$(cat "$T/err.1")', the file '$(cat "$T/err.2")'"
+done
+echo "ok: a stream that is not a trace is refused at its first header, with the words of a file"
 exit 0

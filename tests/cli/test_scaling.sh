@@ -17,8 +17,25 @@
 # sizes (25,000 to 300,000 of each kind of record) a quadratic step would take seconds (1 ns per
 # pair of 100,000 is 10 s). A run over 20 s CPU is stopped and fails.
 #
+# The instant shape runs at 5,000, the smallest size at which split before that fix (d90359b^)
+# fails (1.3 s, then 5.5 s at 2n, then past 20 s at 4n; at 1,000 its 0.19 s at 2n is under the
+# floor).
+#
+# Shapes that combine two features, with the commands whose cost their product reached, at the
+# smallest sizes at which the analyzer before each fix fails this test: deep nesting with launches
+# inside (nestlaunch, 20,000: nvtx_kern_sum walked every open range per launch, 0.28, 0.84, 2.4 s);
+# names at the reader's 1 MiB cap over many records (longnames); a million names in short kernel
+# records (shortnames, 500,000: memory); one process identity claimed by many traces (sameproc,
+# 250 copies of one trace given to ranks: a warning per pair, 0.25, 0.96, 3.8 s).
+#
+# Memory too: every run's largest resident set (getrusage, through build/tools/gt_rusage, so that
+# GNU time is not needed) must be at most 8 times the decompressed bytes of the traces it reads
+# (the chunks' raw sizes) plus 256 MiB, the cost contract of gpuanalyze(1). Half a million names in
+# 29 MB of short records took summary 587 MB and report 674 MB against 477 MiB before the fix.
+#
 # Skipped in the sanitizer pass (GT_BUILD ending in /san): there the sanitizers' own costs are timed.
-# GT_SCALING_SHAPES="instant deep" limits the shapes (for a quick look).
+# GT_SCALING_SHAPES="instant deep" limits the shapes, GT_SCALING_COMMANDS="split" the commands (for
+# a quick look, or to run an older analyzer that lacks some commands).
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${GT_BUILD:-build}
@@ -26,50 +43,89 @@ case $build in /*) ;; *) build="$root/$build" ;; esac
 case ${build%/} in */san) echo "skipped: timings under the sanitizers measure the sanitizers"; exit 77 ;; esac
 G="$build/gpuanalyze"
 H="$build/tools/gt_hostile"
+RU="$build/tools/gt_rusage"
+CH="$build/tools/gt_chunks"
 fail() { echo "FAIL: $*"; exit 1; }
 [ -x "$G" ] || fail "no analyzer at $G"
 [ -x "$H" ] || fail "no trace writer at $H"
+[ -x "$RU" ] || fail "no rusage wrapper at $RU"
+[ -x "$CH" ] || fail "no chunk lister at $CH"
 T=$(mktemp -d /tmp/gt_cli_scaling_XXXXXX) || fail "mktemp"
 trap 'rm -rf "$T"' EXIT
 
 # shape and its smaller size: large enough that the slower commands take 0.2 s and more
 SHAPES=${GT_SCALING_SHAPES:-"instant samestart threads streams deep names overlap devices apithreads synccopies
-	jumble"}
+	jumble nestlaunch longnames shortnames sameproc"}
 size_of() {
 	case $1 in
-	instant | streams | overlap | apithreads | jumble) echo 100000 ;;
-	names) echo 25000 ;;
+	instant) echo 5000 ;;
+	streams | overlap | apithreads | jumble) echo 100000 ;;
+	names | longnames) echo 25000 ;;
 	devices) echo 50000 ;;
+	nestlaunch) echo 20000 ;;
+	shortnames) echo 500000 ;;
+	sameproc) echo 250 ;;
 	*) echo 150000 ;;
 	esac
 }
 COMMANDS="info dump summary split bandwidth findings diff ranks chrome csv report sqlite nvtxkern launches"
-
-# CPU seconds of the children this shell has waited for, from the output of times (its second
-# line: user and sys, as 0m1.234s).
-children_cpu() {
-	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] }
-	     printf "%.3f\n", t }' "$1"
+commands_of() {
+	[ -n "$GT_SCALING_COMMANDS" ] && { echo "$GT_SCALING_COMMANDS"; return; }
+	case $1 in
+	nestlaunch) echo "nvtxkern split report" ;;
+	longnames) echo "nvtxsum apisum ranks" ;;
+	shortnames) echo "summary report kernsum" ;;
+	sameproc) echo "rankscopies" ;;
+	*) echo "$COMMANDS" ;;
+	esac
 }
 
-# time_cmd COMMAND TRACE: the command's CPU seconds on stdout; "fail: why" when it failed.
-time_cmd() {
+# write_trace SHAPE N PATH: the trace (sameproc: a small one, and in PATH.copies the N copies of
+# it that ranks is given), and in PATH.dec its decompressed bytes.
+write_trace() {
 	case $1 in
-	diff | ranks) set -- "$1" "$2" "$2" ;;
+	sameproc) "$H" -o "$3" --shape instant -n 10 && echo "$2" > "$3.copies" ;;
+	*) "$H" -o "$3" --shape "$1" -n "$2" ;;
+	esac || fail "cannot write the $1 trace"
+	"$CH" "$3" | awk '/^chunk / { for (i = 1; i < NF; i++) if ($i == "rsize") s += $(i + 1) }
+		END { printf "%.0f\n", s }' > "$3.dec" || fail "cannot list the chunks of the $1 trace"
+}
+
+# time_cmd COMMAND TRACE: the command's CPU seconds on stdout (user + sys of the command alone, not
+# wall time: the machine may be busy); "fail: why" when it failed, or when its largest resident
+# set broke the memory contract.
+time_cmd() {
+	tr=$2
+	ntraces=1
+	case $1 in
+	diff | ranks) set -- "$1" "$2" "$2"; ntraces=2 ;;
 	chrome | csv) set -- export --format "$1" "$2" ;;
 	sqlite) set -- export --format sqlite -o "$T/out.sqlite" "$2" ;;
 	nvtxkern) set -- stats nvtx_kern_sum "$2" ;;
 	launches) set -- stats kern_launch_sum "$2" ;;
+	nvtxsum) set -- stats nvtx_sum "$2" ;;
+	apisum) set -- stats cuda_api_sum "$2" ;;
+	kernsum) set -- stats cuda_gpu_kern_sum "$2" ;;
+	rankscopies)
+		ntraces=$(cat "$tr.copies")
+		set -- ranks
+		i=0
+		while [ $i -lt "$ntraces" ]; do
+			set -- "$@" "$tr"
+			i=$((i + 1))
+		done
+		;;
 	esac
-	times > "$T/t0"
-	(ulimit -t 20; exec "$G" "$@" > /dev/null 2> "$T/err")
+	"$RU" -t 20 "$T/ru" -- "$G" "$@" > /dev/null 2> "$T/err"
 	rc=$?
-	times > "$T/t1"
 	case $rc in
 	0 | 1) ;;
-	*) echo "fail: '$*' exited $rc$( [ $rc -gt 128 ] && echo ' (stopped past 20 s CPU, or killed)'): $(head -c 300 "$T/err")"; return ;;
+	*) echo "fail: '$1 ...' exited $rc$( [ $rc -gt 128 ] && echo ' (stopped past 20 s CPU, or killed)'): $(head -c 300 "$T/err")"; return ;;
 	esac
-	echo "$(children_cpu "$T/t0") $(children_cpu "$T/t1")" | awk '{ printf "%.3f\n", $2 - $1 }'
+	# the contract: at most 8 x the decompressed bytes + 256 MiB (getrusage gives KiB)
+	awk -v d="$(cat "$tr.dec")" -v k="$ntraces" -v c="$1" '{ lim = (8 * d * k + 268435456) / 1024
+		if ($2 > lim) printf "fail: %s held %d KiB, over the %d KiB of 8 x %d decompressed bytes + 256 MiB\n", c, $2, lim, d * k
+		else printf "%.3f\n", $1 }' "$T/ru"
 }
 
 # best COMMAND TRACE RUNS: the fastest of RUNS runs, or the failure.
@@ -97,10 +153,10 @@ report() {
 for shape in $SHAPES; do
 	n=$(size_of "$shape")
 	for k in 1 2; do
-		"$H" -o "$T/$shape.$k.gtrace" --shape "$shape" -n $((n * k)) || fail "cannot write the $shape trace"
+		write_trace "$shape" $((n * k)) "$T/$shape.$k.gtrace"
 	done
 	have4=0
-	for c in $COMMANDS; do
+	for c in $(commands_of "$shape"); do
 		s=$(time_cmd "$c" "$T/$shape.1.gtrace")
 		case $s in fail*) report "$shape" "$c" "$s"; failures=$((failures + 1)); continue ;; esac
 		l=$(time_cmd "$c" "$T/$shape.2.gtrace")
@@ -112,7 +168,7 @@ for shape in $SHAPES; do
 		fi
 		if ! ok "$s" "$l" 2.5; then
 			if [ $have4 = 0 ]; then
-				"$H" -o "$T/$shape.4.gtrace" --shape "$shape" -n $((n * 4)) || fail "cannot write the $shape trace"
+				write_trace "$shape" $((n * 4)) "$T/$shape.4.gtrace"
 				have4=1
 			fi
 			q=$(best "$c" "$T/$shape.4.gtrace" 3)
@@ -126,7 +182,7 @@ for shape in $SHAPES; do
 				# n, 2n, 4n, a hair past both bounds above, yet 0.093, 0.193, 0.367, 0.736 s on
 				# a quieter machine: linear.
 				if [ ! -f "$T/$shape.8.gtrace" ]; then
-					"$H" -o "$T/$shape.8.gtrace" --shape "$shape" -n $((n * 8)) || fail "cannot write the $shape trace"
+					write_trace "$shape" $((n * 8)) "$T/$shape.8.gtrace"
 				fi
 				e=$(best "$c" "$T/$shape.8.gtrace" 3)
 				case $e in fail*) report "$shape" "$c" "$e"; failures=$((failures + 1)); continue ;; esac
@@ -143,7 +199,7 @@ for shape in $SHAPES; do
 		fi
 		report "$shape" "$c" "$s s at n=$n, $l s at 2n"
 	done
-	rm -f "$T/$shape".*.gtrace
+	rm -f "$T/$shape".*
 done
-[ $failures -eq 0 ] || fail "$failures command(s) grew faster than n log n on a hostile shape"
-echo "ok: every command scales on every shape"
+[ $failures -eq 0 ] || fail "$failures command(s) grew faster than n log n, or held more than the contract, on a hostile shape"
+echo "ok: every command scales on every shape, within the memory contract"

@@ -144,6 +144,16 @@ one_line_error "gpuanalyze: cannot open trace 'refs.so': not a gputrace file"
 run 2 "$G" shadow saxpy_ok.gtrace --ref refs.so --format xml
 one_line_error "option '--format' wants one of text|md|json|junit"
 
+# A reference whose work grows faster than its input (the composite of splats that each cover the
+# whole image: pixels x splats) is stopped at its CPU cap (GPUTRACE_SHADOW_CPU, 1 s here), and the
+# launch is an error that says so; the analyzer itself takes little more than the cap. A cap that
+# is not a whole number from 1 to 86400 is the default one (10 s plus 1 s per MiB captured).
+GPUTRACE_SHADOW_CPU=1 run 1 "$G" shadow composite_wide.gtrace --ref refs.so --format json
+json "d['launches'][0]['verdict'] == 'error' and 'stopped after 1 s of CPU' in d['launches'][0]['why']"
+GPUTRACE_SHADOW_CPU=1 run 1 "$G" shadow composite_wide.gtrace --ref refs.so
+grep -q "error: the reference was stopped: stopped after 1 s of CPU, its cap (10 s plus 1 s per MiB of the launch's captured memory, or GPUTRACE_SHADOW_CPU): not checked" out ||
+	fail "the stopped reference is not said: $(grep error: out)"
+
 # The example of gputrace-ref(3), compiled from the man page as printed, replays the planted trace.
 if command -v cc >/dev/null 2>&1; then
 	sed -n '/^#include <gputrace_ref.h>/,/^\.fi/p' "$root/man/gputrace-ref.3" | sed '$d' | sed 's/\\-/-/g' > example.c

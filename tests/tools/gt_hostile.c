@@ -27,7 +27,21 @@
  *             that many start together, nest and overlap partly (a check that a faster path gives
  *             the numbers of the plain one, more than a timing)
  *
- * Each trace says trace.synthetic=1 and trace.shape, and its device's name says "synthetic".
+ * and shapes that combine two features, since a cost that one feature alone keeps small can grow
+ * with the product of two:
+ *
+ *   nestlaunch N ranges nested N deep on one thread, and N launches whose calls run on that same
+ *             thread, each inside every range opened before it (nesting x launches inside)
+ *   longnames N ranges, N API calls and N kernels spread over N / 2048 + 1 names of about 1 MiB,
+ *             the reader's cap on one name, that differ only in their last bytes (long names x
+ *             many records)
+ *   shortnames N kernels, each with a name of its own, in kernel records cut short to the 44
+ *             bytes that reach the name (legal: a reader zero-fills the fields a shorter record
+ *             lacks), written raw since the writer always writes whole records (many names x
+ *             short records)
+ *
+ * Each trace says trace.synthetic=1 and trace.shape, and its device's name says "synthetic"; it
+ * claims host "hostile" and pid 4242, so that copies of it given to ranks claim one process.
  *
  *   gt_hostile -o FILE --shape SHAPE [-n N]
  */
@@ -35,6 +49,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <zstd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,6 +302,203 @@ static int jumble(struct hostile *h, uint64_t n, uint64_t *end)
 	return 0;
 }
 
+static int nestlaunch(struct hostile *h, uint64_t n, uint64_t *end)
+{
+	uint64_t t = T0 + 10000, span = 20 * n + 5000;
+	h->api_thread = 4242;
+	/* the call of launch i starts 100 to 1500 ns after range i opens */
+	for (uint64_t i = 0; i < n; i++)
+		CHECK(kernel(h, h->kname, t + 10 * i + 2400, t + 10 * i + 2405, 13));
+	for (uint64_t i = n; i-- > 0;)
+		CHECK(range(h, h->rname, t + 10 * i, t + span - 10 * i, (uint32_t)i, 4242));
+	*end = t + span + 1000;
+	return 0;
+}
+
+#define LONG_NAME (1u << 20) /* the reader's GT_MAX_STRING_LEN */
+
+static int longnames(struct hostile *h, uint64_t n, uint64_t *end)
+{
+	uint64_t t = T0 + 10000, nn = n / 2048 + 1;
+	if (nn > 100)
+		nn = 100; /* the reader's 128 MiB of names in all */
+	char *buf = malloc(LONG_NAME - 16);
+	uint32_t *ids = malloc(nn * sizeof *ids);
+	if (!buf || !ids) {
+		free(buf);
+		free(ids);
+		return GT_ERR_NOMEM;
+	}
+	memset(buf, 'x', LONG_NAME - 17);
+	int rc = 0;
+	for (uint64_t i = 0; i < nn && !rc; i++) {
+		snprintf(buf + LONG_NAME - 32, 16, "%015" PRIu64, i);
+		if (!(ids[i] = gt_writer_intern(h->w, buf)))
+			rc = GT_ERR_NOMEM;
+	}
+	for (uint64_t i = 0; i < n && !rc; i++) {
+		uint64_t a = t + 100 * i;
+		uint32_t id = ids[i % nn], corr = ++h->corr;
+		struct gt_api c = { .start = a, .end = a + 30, .thread_id = h->api_thread, .name_id = id,
+			.correlation_id = corr, .cbid = 211, .process_id = 4242, .domain = GT_API_RUNTIME };
+		if ((rc = gt_writer_add(h->w, GT_REC_API, &c)) == 0)
+			rc = range(h, id, a, a + 80, 0, 4242);
+		struct gt_kernel k = { .start = a + 40, .end = a + 70, .name_id = id, .correlation_id = corr,
+			.context_id = 1, .stream_id = 13, .grid_x = 1, .grid_y = 1, .grid_z = 1, .block_x = 32,
+			.block_y = 1, .block_z = 1 };
+		if (!rc)
+			rc = gt_writer_add(h->w, GT_REC_KERNEL, &k);
+	}
+	free(buf);
+	free(ids);
+	*end = t + 100 * n + 1000;
+	return rc;
+}
+
+
+/* ---- shortnames: written raw, as gputrace-format(5) says, since the writer writes whole records */
+
+#define SHORT_KERNEL 44u /* the kernel record up to and including name_id */
+#define SHORT_BATCH 65536u
+
+static void st16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void st32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
+static void st64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
+
+static size_t put_block_header(uint8_t *p, uint16_t type, uint16_t enc, uint32_t count, uint32_t rsize,
+                               uint32_t payload)
+{
+	st16(p, type);
+	st16(p + 2, enc);
+	st32(p + 4, count);
+	st32(p + 8, rsize);
+	st32(p + 12, payload);
+	return 16;
+}
+
+/* One chunk: its 32-byte header (with its FNV-1a check) and a zstd frame with content size and
+ * checksum. */
+static int put_chunk(FILE *f, const uint8_t *raw, size_t len, uint32_t nrec, uint32_t nblocks, uint32_t seq)
+{
+	size_t cap = ZSTD_compressBound(len);
+	uint8_t *z = malloc(cap), h[32];
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	if (!z || !cc) {
+		free(z);
+		ZSTD_freeCCtx(cc);
+		return GT_ERR_NOMEM;
+	}
+	size_t zn = ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+	if (!ZSTD_isError(zn))
+		zn = ZSTD_compress2(cc, z, cap, raw, len);
+	ZSTD_freeCCtx(cc);
+	if (ZSTD_isError(zn)) {
+		free(z);
+		return GT_ERR_IO;
+	}
+	uint32_t fields[7] = { 0x4b435447u, 0, (uint32_t)zn, (uint32_t)len, nrec, nblocks, seq };
+	for (int i = 0; i < 7; i++)
+		st32(h + 4 * i, fields[i]);
+	uint32_t fnv = 2166136261u;
+	for (int i = 0; i < 28; i++)
+		fnv = (fnv ^ h[i]) * 16777619u;
+	st32(h + 28, fnv);
+	int rc = fwrite(h, 1, 32, f) == 32 && fwrite(z, 1, zn, f) == zn ? 0 : GT_ERR_IO;
+	free(z);
+	return rc;
+}
+
+static int shortnames(const char *out, uint64_t n)
+{
+	FILE *f = fopen(out, "wb");
+	if (!f)
+		return GT_ERR_IO;
+	uint8_t hdr[32] = "GPUTRACE";
+	st16(hdr + 8, 1);
+	st16(hdr + 10, 0);
+	st32(hdr + 12, 32);
+	/* a batch: a block of its names, then a block of its kernels (transposed) */
+	size_t cap = 16 + (size_t)SHORT_BATCH * 24 + 16 + (size_t)SHORT_BATCH * SHORT_KERNEL + 256;
+	uint8_t *raw = malloc(cap), *recs = malloc((size_t)SHORT_BATCH * SHORT_KERNEL);
+	int rc = raw && recs ? 0 : GT_ERR_NOMEM;
+	if (!rc && fwrite(hdr, 1, 32, f) != 32)
+		rc = GT_ERR_IO;
+	uint32_t seq = 0, chunks = 0;
+	uint64_t records = 0;
+	if (!rc) { /* the metadata */
+		static const char *const kv[][2] = { { "trace.synthetic", "1" }, { "trace.generator", "gt_hostile" },
+			                             { "trace.shape", "shortnames" } };
+		size_t p = 16;
+		for (size_t i = 0; i < 3; i++) {
+			size_t lk = strlen(kv[i][0]), lv = strlen(kv[i][1]);
+			st32(raw + p, (uint32_t)(4 + lk + lv));
+			st32(raw + p + 4, (uint32_t)lk);
+			memcpy(raw + p + 8, kv[i][0], lk);
+			memcpy(raw + p + 8 + lk, kv[i][1], lv);
+			p += 8 + lk + lv;
+		}
+		put_block_header(raw, GT_REC_META, 0, 3, 0, (uint32_t)(p - 16));
+		rc = put_chunk(f, raw, p, 3, 1, seq++);
+		records += 3;
+		chunks++;
+	}
+	uint64_t t = T0, pstart = 0;
+	for (uint64_t first = 0; !rc && first < n; first += SHORT_BATCH) {
+		uint32_t m = (uint32_t)(n - first < SHORT_BATCH ? n - first : SHORT_BATCH);
+		size_t p = 16;
+		for (uint32_t i = 0; i < m; i++) {
+			char name[24];
+			int ln = snprintf(name, sizeof name, "k%" PRIx64, first + i);
+			st32(raw + p, (uint32_t)(4 + ln));
+			st32(raw + p + 4, (uint32_t)(first + i + 1));
+			memcpy(raw + p + 8, name, (size_t)ln);
+			p += 8 + (size_t)ln;
+		}
+		put_block_header(raw, GT_REC_STRING, 0, m, 0, (uint32_t)(p - 16));
+		pstart = 0; /* deltas restart in every block */
+		memset(recs, 0, (size_t)m * SHORT_KERNEL);
+		for (uint32_t i = 0; i < m; i++) {
+			uint8_t *r = recs + (size_t)i * SHORT_KERNEL;
+			uint64_t start = t + 100 * (first + i), d = start - pstart;
+			st64(r, d << 1);             /* zigzag of a positive delta */
+			st64(r + 8, (50u << 1) + 1); /* end: 50 ns after the start */
+			st32(r + 40, (uint32_t)(first + i + 1));
+			pstart = start;
+		}
+		p += put_block_header(raw + p, GT_REC_KERNEL, 1, m, SHORT_KERNEL, m * SHORT_KERNEL);
+		for (uint32_t i = 0; i < m; i++)
+			for (uint32_t j = 0; j < SHORT_KERNEL; j++)
+				raw[p + (size_t)j * m + i] = recs[(size_t)i * SHORT_KERNEL + j];
+		p += (size_t)m * SHORT_KERNEL;
+		rc = put_chunk(f, raw, p, 2 * m, 2, seq++);
+		records += 2 * (uint64_t)m;
+		chunks++;
+	}
+	if (!rc) { /* the end record: what was written */
+		size_t p = 16;
+		st32(raw + p, 24);
+		st64(raw + p + 4, records);
+		st64(raw + p + 12, chunks + 1);
+		st64(raw + p + 20, 0);
+		p += 28;
+		put_block_header(raw, GT_REC_END, 0, 1, 0, (uint32_t)(p - 16));
+		rc = put_chunk(f, raw, p, 1, 1, seq++);
+	}
+	free(raw);
+	free(recs);
+	if (fclose(f) != 0 && !rc)
+		rc = GT_ERR_IO;
+	return rc;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(struct hostile *, uint64_t, uint64_t *);
@@ -294,7 +506,7 @@ static const struct {
 	{ "instant", instant }, { "samestart", samestart }, { "threads", threads }, { "streams", streams },
 	{ "deep", deep },       { "names", names },         { "overlap", overlap },  { "devices", devices },
 	{ "apithreads", apithreads }, { "synccopies", synccopies },
-	{ "jumble", jumble },
+	{ "jumble", jumble },   { "nestlaunch", nestlaunch }, { "longnames", longnames },
 };
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
@@ -304,6 +516,7 @@ static int header(struct hostile *h, const char *shape)
 	CHECK(gt_writer_meta(h->w, "trace.generator", "gt_hostile"));
 	CHECK(gt_writer_meta(h->w, "trace.shape", shape));
 	CHECK(gt_writer_meta(h->w, "process.pid", "4242"));
+	CHECK(gt_writer_meta(h->w, "host.name", "hostile")); /* copies of a trace claim one process */
 	struct gt_device d = { .device_id = 0, .sm_count = 132, .cc_major = 9, .cc_minor = 0,
 		.global_mem_bytes = 150754820096ull, .sm_clock_khz = 1980000, .mem_clock_khz = 2619000,
 		.mem_bus_width_bits = 6144, .pcie_gen = 5, .pcie_width = 16, .pcie_gen_current = 5,
@@ -323,7 +536,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: gt_hostile -o FILE --shape SHAPE [-n N]\n  shapes:");
 	for (size_t i = 0; i < NSHAPES; i++)
 		fprintf(f, " %s", shapes[i].name);
-	fprintf(f, "\n");
+	fprintf(f, " shortnames\n");
 }
 
 int main(int argc, char **argv)
@@ -351,6 +564,12 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+	}
+	if (out && shape && !strcmp(shape, "shortnames")) {
+		int rc = shortnames(out, n);
+		if (rc)
+			fprintf(stderr, "gt_hostile: writing '%s' failed: %s\n", out, gt_strerror(rc));
+		return rc ? 1 : 0;
 	}
 	size_t s = 0;
 	while (shape && s < NSHAPES && strcmp(shapes[s].name, shape))

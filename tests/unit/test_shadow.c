@@ -113,8 +113,42 @@ static int write_saxpy(struct gt_writer *w, const char *kernel, uint64_t id, uin
 
 static const char *const fixture_names[] = {
 	"saxpy_ok", "saxpy_planted", "saxpy_nobounds", "saxpy_noref", "saxpy_incomplete",
-	"saxpy_input_changed", "saxpy_missing_blob", "no_captures", NULL,
+	"saxpy_input_changed", "saxpy_missing_blob", "no_captures", "composite_wide", NULL,
 };
+
+/* The splat renderer's composite launch with splats that each cover the whole 256 x 256 image:
+ * the reference's work is pixels x splats (4096 x 65536, about 2.7e8 steps, seconds of CPU), which
+ * grows faster than its input. The GPU's image is left black: the replay is to be stopped, not
+ * compared. */
+#define WIDE_SPLATS 4096
+#define WIDE_SIDE 256
+static int write_composite_wide(struct gt_writer *w)
+{
+	size_t nsplat = WIDE_SPLATS * 8, npix = (size_t)WIDE_SIDE * WIDE_SIDE * 4;
+	float *splats = malloc(nsplat * sizeof *splats), *image = calloc(npix, sizeof *image);
+	if (!splats || !image) {
+		free(splats);
+		free(image);
+		return GT_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < WIDE_SPLATS; i++) {
+		float *q = splats + 8 * i; /* x, y, sigma, opacity, r, g, b, depth */
+		q[0] = q[1] = WIDE_SIDE / 2.0f;
+		q[2] = 100000.0f;
+		q[3] = 0.01f;
+		q[4] = q[5] = q[6] = 0.5f;
+		q[7] = (float)i;
+	}
+	struct synth_param p[5] = {
+		synth_ptr(X_BASE, 0, nsplat * sizeof *splats, splats, splats), synth_i32(WIDE_SPLATS),
+		synth_ptr(Y_BASE, 0, npix * sizeof *image, image, image), synth_i32(WIDE_SIDE), synth_i32(WIDE_SIDE),
+	};
+	struct synth_launch l = { "_Z9compositePK5SplatiP6float4ii", 1, 0, { 16, 16, 1 }, { 16, 16, 1 }, 0, 0 };
+	int rc = synth_capture(w, &l, p, 5);
+	free(splats);
+	free(image);
+	return rc;
+}
 
 /* Writes fixture `name` at path: 0 or a negative GT_ERR_*. */
 static int write_fixture(const char *name, const char *path)
@@ -166,6 +200,8 @@ static int write_fixture(const char *name, const char *path)
 	} else if (!strcmp(name, "saxpy_missing_blob")) {
 		saxpy_make(s, 2.5f, 1, CORRECT);
 		rc = write_saxpy(w, SAXPY, 1, 0, s, GT_PARAM_OK, 0, 1);
+	} else if (!strcmp(name, "composite_wide")) {
+		rc = write_composite_wide(w);
 	} else if (!strcmp(name, "no_captures")) {
 		struct gt_kernel k;
 		memset(&k, 0, sizeof k);
