@@ -300,6 +300,12 @@ int gt_peaks_load(struct gt_peaks *pk, const char *path, const char *uuid, char 
 			continue;
 		}
 		if (ck >= 0) {
+			if (!pk->c && !(pk->c = calloc(GT_CEIL_NKINDS, sizeof *pk->c))) {
+				free(buf);
+				fclose(f);
+				gt_peaks_release(pk);
+				return GT_ERR_NOMEM;
+			}
 			c.value = gbps;
 			c.line = pk->lines;
 			pk->have_ceiling[ck] = 1;
@@ -333,4 +339,6 @@ void gt_peaks_release(struct gt_peaks *pk)
 		return;
 	free(pk->path);
 	pk->path = NULL;
+	free(pk->c);
+	pk->c = NULL;
 }

@@ -94,7 +94,9 @@ struct gt_peaks {
 	int have[GT_PEAK_NKINDS];
 	struct gt_peak p[GT_PEAK_NKINDS];
 	int have_ceiling[GT_CEIL_NKINDS];
-	struct gt_ceiling c[GT_CEIL_NKINDS];
+	/* GT_CEIL_NKINDS entries, allocated at the first ceiling line for the device (NULL before):
+	 * a trace may name a device per record, and bandwidth holds a gt_peaks per device. */
+	struct gt_ceiling *c;
 	char uuid[48];           /* the device matched against */
 	size_t lines;            /* lines in the file */
 	size_t other_devices;    /* well-formed lines for other UUIDs */
