@@ -86,7 +86,7 @@ all: $(ALL_TARGETS)
 # --- pattern rules ---------------------------------------------------------------------------
 # CFLAGS_<folder> holds a folder's own include paths: only cupti/, preload/ (not the launcher's
 # objects) and tests/ see the CUDA and CUPTI headers; traces/ and analyze/ get none, so reaching
-# one of them is a build error (tests/cli/test_layering.sh checks the rest of DESIGN.md's layering).
+# one of them is a build error (tests/cli/test_layering.sh checks the rest of docs/DESIGN.md's layering).
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(CFLAGS_$(firstword $(subst /, ,$<))) -MMD -MP -c $< -o $@

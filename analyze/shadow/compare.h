@@ -1,7 +1,7 @@
 /* compare.h: tolerances and the comparison of a GPU buffer with a reference buffer, element by element.
  * (Correctness, for shadow replay; diff.h compares two traces' timings instead.)
  *
- * The rules, as DESIGN.md's house rules and gputrace-ref(3) state them:
+ * The rules, as docs/DESIGN.md's house rules and gputrace-ref(3) state them:
  *   - an element passes when |g - r| <= abs OR |g - r| <= rel * max(|g|, |r|) OR ulps(g, r) <= ulps,
  *     each criterion on when non-zero; equal values (g == r) always pass;
  *   - NaN never matches, not even NaN with the same bits; +0 == -0; an infinity matches only the same

@@ -1,5 +1,5 @@
 #!/bin/sh
-# DESIGN.md's "The house", checked: each stage folder includes only the stages it may use, and what
+# docs/DESIGN.md's "The house", checked: each stage folder includes only the stages it may use, and what
 # the design says is loaded with dlopen is never linked.
 #   common/   only common/ headers and libc: no CUDA/CUPTI header, no library at all
 #   traces/   traces/ and common/ headers; no CUDA/CUPTI/NVTX/NVML header, no library but zstd and libc
