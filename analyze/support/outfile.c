@@ -188,35 +188,54 @@ static int make_temp(const char *path, char *target, mode_t mode, struct pending
 	return fd;
 }
 
+/* The start both ways of writing an output share: the same-file check, then where it goes. The
+ * temporary's descriptor (its entry in *p); OUT_DIRECT for a path written in place (a device, a
+ * FIFO, /dev/stdout); -1 after one line. */
+#define OUT_DIRECT (-2)
+static int out_begin(const char *path, struct pending **p)
+{
+	if (gt_outfile_check(path))
+		return -1;
+	char *target;
+	mode_t mode;
+	switch (place_of(path, &target, &mode)) {
+	case PLACE_ERROR:
+		return -1;
+	case PLACE_DIRECT:
+		return OUT_DIRECT;
+	case PLACE_TEMP:
+		break;
+	}
+	return make_temp(path, target, mode, p);
+}
+
+/* Undoes the newest temporary after a failure on it, with one line: removed, and out of the list. */
+static void out_abandon(const char *path, struct pending *p, int err)
+{
+	gt_error("cannot write '%s': %s", path, strerror(err));
+	drop_pending(p, 1);
+	npend--;
+}
+
 FILE *gt_output_open(const char *path)
 {
 	gt_diag_flush();
 	if (is_stdout(path))
 		return stdout;
-	if (gt_outfile_check(path))
-		return NULL;
-	char *target;
-	mode_t mode;
-	FILE *f = NULL;
-	switch (place_of(path, &target, &mode)) {
-	case PLACE_ERROR:
-		return NULL;
-	case PLACE_DIRECT:
+	struct pending *p;
+	int fd = out_begin(path, &p);
+	FILE *f;
+	if (fd == OUT_DIRECT) {
 		if (!(f = fopen(path, "w")))
 			gt_error("cannot write '%s': %s", path, strerror(errno));
 		return f;
-	case PLACE_TEMP:
-		break;
 	}
-	struct pending *p;
-	int fd = make_temp(path, target, mode, &p);
 	if (fd < 0)
 		return NULL;
 	if (!(f = fdopen(fd, "w"))) {
-		gt_error("cannot write '%s': %s", path, strerror(errno));
+		int err = errno;
 		close(fd);
-		drop_pending(p, 1);
-		npend--;
+		out_abandon(path, p, err);
 		return NULL;
 	}
 	p->f = f;
@@ -249,27 +268,14 @@ int gt_output_close(FILE *f, const char *path)
 
 const char *gt_outfile_reserve(const char *path, const char *why)
 {
-	if (gt_outfile_check(path))
-		return NULL;
-	char *target;
-	mode_t mode;
-	switch (place_of(path, &target, &mode)) {
-	case PLACE_ERROR:
-		return NULL;
-	case PLACE_DIRECT:
-		gt_error("cannot write '%s': not a regular file (%s)", path, why);
-		return NULL;
-	case PLACE_TEMP:
-		break;
-	}
 	struct pending *p;
-	int fd = make_temp(path, target, mode, &p);
+	int fd = out_begin(path, &p);
+	if (fd == OUT_DIRECT)
+		gt_error("cannot write '%s': not a regular file (%s)", path, why);
 	if (fd < 0)
 		return NULL;
 	if (close(fd) != 0) {
-		gt_error("cannot write '%s': %s", path, strerror(errno));
-		drop_pending(p, 1);
-		npend--;
+		out_abandon(path, p, errno);
 		return NULL;
 	}
 	return p->tmp;
