@@ -1,10 +1,15 @@
 # analyze/: gpuanalyze. Everything but analyze/commands/gpuanalyze.c goes into libgtanalyze.a so
-# tests can link it. The five subfolders (includes name them from the root: "analyze/engines/diff.h"):
-#   commands/  the dispatcher gpuanalyze.c, commands.h, one cmd_<name>.c per subcommand, cmd_output
-#   engines/   the analyses, argv-free so tests call them (summary, diff, split, export, timeline...)
-#   shadow/    shadow replay (shadow, compare, calibrate) and the installed gputrace_ref.h
+# tests can link it. The seven subfolders, in the order they may use each other (includes name them
+# from the root: "analyze/engines/diff.h"; tests/cli/test_layering.sh checks the order):
 #   output/    how results are written: the document, its renderers, tables, escaping, JSON, JUnit, SVG
-#   support/   shared by all: trace loading, options, diagnostics, kernel names
+#   support/   shared by all: trace loading, options, diagnostics, kernel names, atomic output files
+#   shadow/    shadow replay (shadow, compare, calibrate) and the installed gputrace_ref.h
+#   blocks/    the pieces several analyses share: timelines, clock alignment, event origins, per-kernel
+#              samples and their counting rules, two-sample tests, wavelets, the peaks file
+#   export/    the export family (`gpuanalyze export`): Chrome/Perfetto JSON, CSV, SQLite, with its
+#              private header export_internal.h
+#   engines/   one analysis per command, argv-free so tests call them (summary, diff, split, ranks...)
+#   commands/  the dispatcher gpuanalyze.c, commands.h, one cmd_<name>.c per subcommand, cmd_output
 ANALYZE_MAIN := analyze/commands/gpuanalyze.c
 ANALYZE_SRCS += $(filter-out $(ANALYZE_MAIN),$(wildcard analyze/*/*.c))
 ANALYZE_OBJS := $(ANALYZE_SRCS:%.c=$(OBJ)/%.o)

@@ -13,7 +13,7 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "analyze/engines/info.h"
-#include "analyze/engines/peaks.h"
+#include "analyze/blocks/peaks.h"
 #include "analyze/support/load.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"

@@ -7,7 +7,7 @@
  */
 #include "analyze/commands/report_doc.h"
 
-#include "analyze/engines/peaks.h"
+#include "analyze/blocks/peaks.h"
 #include "analyze/output/output.h"
 #include "analyze/support/load.h"
 #include "analyze/support/units.h"

@@ -12,7 +12,7 @@
  * the bit patterns of positive doubles, which order as the values do, by stats.h's radix sort.
  */
 #include "analyze/engines/bandwidth.h"
-#include "analyze/engines/event_origin.h"
+#include "analyze/blocks/event_origin.h"
 
 #include "analyze/support/failure.h"
 #include "analyze/support/gallop.h"

@@ -67,8 +67,8 @@
 #define GT_BANDWIDTH_H
 
 #include "gputrace.h"
-#include "analyze/engines/peaks.h"
-#include "analyze/engines/timeline.h"
+#include "analyze/blocks/peaks.h"
+#include "analyze/blocks/timeline.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -45,8 +45,8 @@
 #define GT_DIFF_H
 
 #include "analyze/support/filter.h"
-#include "analyze/engines/samples.h"
-#include "analyze/engines/twosample.h"
+#include "analyze/blocks/samples.h"
+#include "analyze/blocks/twosample.h"
 
 #include <stddef.h>
 #include <stdint.h>

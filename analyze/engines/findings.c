@@ -9,7 +9,7 @@
  * and another spreads the union of busy time over the utilisation slices, with no union kept.
  */
 #include "analyze/engines/findings.h"
-#include "analyze/engines/event_origin.h"
+#include "analyze/blocks/event_origin.h"
 #include "analyze/support/api_calls.h"
 
 #include "analyze/engines/bandwidth.h"
@@ -19,7 +19,7 @@
 #include "analyze/support/trace_end.h"
 #include "common/grow.h"
 #include "common/stats.h"
-#include "analyze/engines/timeline.h"
+#include "analyze/blocks/timeline.h"
 
 #include <math.h>
 #include <stdarg.h>

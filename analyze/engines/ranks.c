@@ -8,12 +8,12 @@
  * results: nothing per event is kept beyond what the summaries keep and the collectives' union.
  */
 #include "analyze/engines/ranks.h"
-#include "analyze/engines/event_origin.h"
+#include "analyze/blocks/event_origin.h"
 
 #include "analyze/support/failure.h"
 #include "analyze/support/load.h"
 #include "analyze/support/trace_end.h"
-#include "analyze/engines/peaks.h"
+#include "analyze/blocks/peaks.h"
 #include "common/grow.h"
 #include "common/stats.h"
 

@@ -49,10 +49,10 @@
 #ifndef GT_RANKS_H
 #define GT_RANKS_H
 
-#include "analyze/engines/align.h"
+#include "analyze/blocks/align.h"
 #include "analyze/engines/split.h"
 #include "analyze/engines/summary.h"
-#include "analyze/engines/timeline.h"
+#include "analyze/blocks/timeline.h"
 
 #include <stddef.h>
 #include <stdint.h>

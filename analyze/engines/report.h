@@ -27,7 +27,7 @@
 #include "analyze/engines/bandwidth.h"
 #include "analyze/engines/diff.h"
 #include "analyze/engines/findings.h"
-#include "analyze/engines/samples.h"
+#include "analyze/blocks/samples.h"
 #include "analyze/engines/split.h"
 #include "analyze/shadow/shadow.h"
 #include "analyze/support/growbuf.h"

@@ -14,7 +14,7 @@
  * in O(log n) instead, with the same numbers (see "units that overlap each other" below).
  */
 #include "analyze/engines/split.h"
-#include "analyze/engines/event_origin.h"
+#include "analyze/blocks/event_origin.h"
 #include "analyze/support/api_calls.h"
 
 #include "analyze/support/failure.h"
@@ -23,8 +23,8 @@
 #include "analyze/support/load.h"
 #include "analyze/support/trace_end.h"
 #include "common/grow.h"
-#include "analyze/engines/timeline.h"
-#include "analyze/engines/wavelet.h"
+#include "analyze/blocks/timeline.h"
+#include "analyze/blocks/wavelet.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -19,7 +19,7 @@
 #include "gputrace.h"
 #include "analyze/support/idmap.h"
 #include "analyze/support/load.h"
-#include "analyze/engines/timeline.h"
+#include "analyze/blocks/timeline.h"
 
 #include <math.h>
 #include <stdlib.h>

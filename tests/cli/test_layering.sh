@@ -6,9 +6,9 @@
 #   cupti/    traces/, common/ and cupti/ (never analyze/, preload/)
 #   preload/  cupti/, traces/, common/ and preload/ (never analyze/)
 #   analyze/  traces/, common/ and analyze/ (never cupti/, preload/, nor a CUDA/CUPTI header);
-#             inside it output/ < support/ < shadow/ < engines/ < commands/: each uses only those
-#             before it
-#   engines   analyze/engines/ and analyze/shadow/ never speak: no #include of analyze/support/diag.h,
+#             inside it output/ < support/ < shadow/, blocks/ < export/, engines/ < commands/: each
+#             uses only those before it (export/ and engines/ never each other)
+#   engines   analyze/blocks/, export/, engines/ and shadow/ never speak: no #include of analyze/support/diag.h,
 #             no call of gt_error, gt_warn or gt_diag_*, no stdout or stderr (outside comments and
 #             strings); they return error codes and hold their words with failure.h's gt_fail
 #   launcher  its sources (LAUNCHER_SRCS, LAUNCHER_SHARED of preload/module.mk) reach no CUDA/CUPTI
@@ -114,12 +114,15 @@ check_folder cupti "cupti traces common" 0 0
 check_folder preload "preload cupti traces common" 0 0
 check_folder analyze "analyze traces common" 1 0
 # Inside analyze/, each role uses only the roles below it: output/ (the document, renderers,
-# escaping) stands alone; support/ may print through output/; shadow/ and the engines compute
-# and never reach commands/, which alone parse argv and speak.
+# escaping) stands alone; support/ may print through output/; blocks/ (the pieces several analyses
+# share) and shadow/ compute; export/ (the export family) and engines/ (one analysis per command)
+# build on blocks/ and never reach each other or commands/, which alone parse argv and speak.
 check_folder analyze/output "analyze/output traces common" 1 0
 check_folder analyze/support "analyze/support analyze/output traces common" 1 0
 check_folder analyze/shadow "analyze/shadow analyze/support analyze/output traces common" 1 0
-check_folder analyze/engines "analyze/engines analyze/shadow analyze/support analyze/output traces common" 1 0
+check_folder analyze/blocks "analyze/blocks analyze/support analyze/output traces common" 1 0
+check_folder analyze/export "analyze/export analyze/blocks analyze/support analyze/output traces common" 1 0
+check_folder analyze/engines "analyze/engines analyze/blocks analyze/shadow analyze/support analyze/output traces common" 1 0
 
 # --- engines never speak: they return an error code and hold their words (failure.h) -----------
 # code FILE: the file with its comments, strings and character constants blanked, lines kept.
@@ -142,7 +145,7 @@ code() {
 	}' "$1"
 }
 bad=0 n=0
-for f in $(find analyze/engines analyze/shadow -name '*.[ch]' | sort); do
+for f in $(find analyze/blocks analyze/export analyze/engines analyze/shadow -name '*.[ch]' | sort); do
 	n=$((n + 1))
 	list=$(includes "$f")
 	while IFS=: read -r g l k name; do
@@ -163,7 +166,7 @@ EOF
 $hits
 EOF
 done
-rule_end "analyze/engines/ and analyze/shadow/ never speak: no diag.h, gt_error, gt_warn, gt_diag_*, stdout or stderr ($n files)"
+rule_end "analyze/blocks/, export/, engines/ and shadow/ never speak: no diag.h, gt_error, gt_warn, gt_diag_*, stdout or stderr ($n files)"
 
 # --- the launcher: no CUDA/CUPTI header, followed through the project's headers ---------------
 # Its sources and the CUDA include folders, as the build has them (make evaluates the Makefile and

@@ -1,7 +1,7 @@
 /* export_out.c: the out-of-line half of export's output buffer (export_out.h): the flush to a
  * FILE or a gzip stream, and the slow way of put for what does not fit. Separate from the emitters
  * because it is the only part that writes to the file. */
-#include "analyze/engines/export_out.h"
+#include "analyze/export/export_out.h"
 
 #include "gputrace.h"
 #include "analyze/support/gzwrite.h"

@@ -3,7 +3,7 @@
  * correlation id pages that say how many arrows to draw, and the devices seen. Separate from the
  * placement (export_lanes.c) and the writing (export_chrome.c, export_csv.c), which read what it
  * collects; slice_of is the one definition of a slice that both passes follow. */
-#include "analyze/engines/export_internal.h"
+#include "analyze/export/export_internal.h"
 #include "schema.h"
 
 /* ---- tracks --------------------------------------------------------------------------------- */

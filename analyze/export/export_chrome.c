@@ -2,7 +2,7 @@
  * events, one slice, flow arrow, counter or instant per record, the memory counters at the end and
  * the closing otherData. Separate from the CSV emitter (export_csv.c): the two share the tracks and
  * the output buffer, not their words. */
-#include "analyze/engines/export_internal.h"
+#include "analyze/export/export_internal.h"
 
 #include "gputrace.h"
 

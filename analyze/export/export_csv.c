@@ -1,7 +1,7 @@
 /* export_csv.c: pass 2 of gpuanalyze export (export.c) as timeline CSV, one row per record: the
  * kernels, API calls and other slices formatted by hand, the rest through snprintf. Separate from
  * the Chrome emitter (export_chrome.c): the same tracks and lanes, other words. */
-#include "analyze/engines/export_internal.h"
+#include "analyze/export/export_internal.h"
 
 #include "gputrace.h"
 

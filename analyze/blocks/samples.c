@@ -6,14 +6,14 @@
  * kernels only, every duration in 64 bits, sorted, after finish, with each kernel's first start and
  * launch configurations, so that diff's bootstrap and report's figures can read the samples. What
  * decides which launches count is not repeated here: the bad-times rule, the kernels found by name
- * through each file's string ids and the warm-up drop are summary.h's (gt_summary_kernel_good,
+ * through each file's string ids and the warm-up drop are kernel_ids.h's (gt_summary_kernel_good,
  * gt_kernel_ids, gt_summary_drop_warmup). The per-record path is as cheap as summary's: a flag
  * test, an array look-up by string id, an append, and one comparison for warm-up in the common
  * case. Sorting, statistics and demangling happen once per kernel at the end.
  */
-#include "analyze/engines/samples.h"
+#include "analyze/blocks/samples.h"
 
-#include "analyze/engines/summary.h"
+#include "analyze/blocks/kernel_ids.h"
 
 #include "common/grow.h"
 #include "analyze/support/demangle.h"
@@ -39,7 +39,7 @@ struct acc {
 struct samples_state {
 	struct acc *k;
 	size_t n, cap;
-	struct gt_kernel_ids ids; /* string id, name -> index in k (summary.h) */
+	struct gt_kernel_ids ids; /* string id, name -> index in k (kernel_ids.h) */
 };
 
 int gt_samples_init(struct gt_samples *s, uint64_t warmup, unsigned flags)

@@ -7,7 +7,7 @@
  * Gaussian binomial coefficient [n1 + n2 choose m]_q, built by multiplying and dividing by
  * (1 - q^j) in 128-bit integers, so its counts are exact for every size it is used for.
  */
-#include "analyze/engines/twosample.h"
+#include "analyze/blocks/twosample.h"
 
 #include "gputrace.h"
 #include "common/fnv.h"

@@ -1,13 +1,13 @@
 /* export_window.c: the prescan, the shared clock, the window and the kernel filter (export_window.h). */
-#include "analyze/engines/export_window.h"
-#include "analyze/engines/event_origin.h"
+#include "analyze/export/export_window.h"
+#include "analyze/blocks/event_origin.h"
 
 #include "analyze/support/demangle.h"
 #include "analyze/support/failure.h"
 #include "analyze/support/load.h"
 #include "common/grow.h"
 #include "analyze/support/progress.h"
-#include "analyze/engines/timeline.h"
+#include "analyze/blocks/timeline.h"
 #include "schema.h"
 
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * Everything is integer arithmetic on nanoseconds: CUPTI and realtime values are near 2^60, where a
  * double keeps only 128 ns steps, and a test must be able to check a mapped time to the nanosecond.
  */
-#include "analyze/engines/align.h"
+#include "analyze/blocks/align.h"
 
 #include "common/grow.h"
 

@@ -5,7 +5,7 @@
  * the zeros of the next, or to [zeros + rank1(s), zeros + rank1(e)) among its ones. Building costs
  * n operations per level; a query, two ranks per matrix per level.
  */
-#include "analyze/engines/wavelet.h"
+#include "analyze/blocks/wavelet.h"
 
 #include "gputrace.h"
 

@@ -1,7 +1,7 @@
 /* export_names.c: the names export writes from the trace's string table, escaped for the output
  * (JSON or CSV), demangled for kernels, and cached per string id. Separate because both emitters
  * use it and it is the only part that demangles. */
-#include "analyze/engines/export_internal.h"
+#include "analyze/export/export_internal.h"
 
 #include "analyze/support/demangle.h"
 #include "common/grow.h"

@@ -5,7 +5,7 @@
  * ceilings' fields are the device's description and are not needed to match. A line that cannot be used is counted, not fatal: the
  * file is appended to by hand-run probes over time and one bad line must not hide the others.
  */
-#include "analyze/engines/peaks.h"
+#include "analyze/blocks/peaks.h"
 
 #include "analyze/support/options.h"
 

@@ -2,7 +2,7 @@
  * sorted and placed on lanes (a tree of maxima over the lanes' keys and a heap of slice ends), then
  * the tracks ordered and given their process and thread ids. Separate because it is an algorithm of
  * its own: it reads the slices pass 1 collected and leaves the moved list pass 2 reads. */
-#include "analyze/engines/export_internal.h"
+#include "analyze/export/export_internal.h"
 
 #include "common/grow.h"
 

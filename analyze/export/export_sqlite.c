@@ -8,8 +8,8 @@
  * arrive, except NVTX ranges: a range's parent is known only once every range of its thread is, so
  * they are kept and written last (by hand, as are the definitions, which are not fixed records).
  */
-#include "analyze/engines/export_sqlite.h"
-#include "analyze/engines/event_origin.h"
+#include "analyze/export/export_sqlite.h"
+#include "analyze/blocks/event_origin.h"
 
 #include "analyze/support/demangle.h"
 #include "analyze/support/failure.h"
@@ -19,8 +19,8 @@
 #include "analyze/support/kname.h"
 #include "analyze/support/load.h"
 #include "common/grow.h"
-#include "analyze/engines/peaks.h"
-#include "analyze/engines/timeline.h"
+#include "analyze/blocks/peaks.h"
+#include "analyze/blocks/timeline.h"
 
 #include <sqlite3.h>
 #include <stdio.h>

@@ -12,10 +12,10 @@
 #define GT_EXPORT_INTERNAL_H
 
 #include "analyze/output/escape.h"
-#include "analyze/engines/export.h"
-#include "analyze/engines/export_out.h"
-#include "analyze/engines/export_window.h"
-#include "analyze/engines/timeline.h"
+#include "analyze/export/export.h"
+#include "analyze/export/export_out.h"
+#include "analyze/export/export_window.h"
+#include "analyze/blocks/timeline.h"
 #include "common/slots.h"
 
 #include <stdint.h>

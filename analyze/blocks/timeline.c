@@ -7,7 +7,7 @@
  * 40 bytes) rather than indices: the engines read their records in time order afterwards, and a
  * sequential read of moved records beats a gather through an index.
  */
-#include "analyze/engines/timeline.h"
+#include "analyze/blocks/timeline.h"
 
 #include "common/grow.h"
 #include "common/radix.h"

@@ -21,7 +21,7 @@
 #ifndef GT_EXPORT_WINDOW_H
 #define GT_EXPORT_WINDOW_H
 
-#include "analyze/engines/align.h"
+#include "analyze/blocks/align.h"
 #include "analyze/support/filter.h"
 #include "gputrace.h"
 

@@ -8,8 +8,8 @@
  *
  * The rules are summary's (gpuanalyze(1)): a kernel flagged GT_KERNEL_BAD_TIMES or with end < start
  * is excluded first and counted; warm-up drops the first `warmup` launches of each kernel by start
- * time (ties: file order), never by value. The code that applies them is summary.h's too (its
- * second part), so the two cannot drift apart.
+ * time (ties: file order), never by value. The code that applies them is kernel_ids.h's, which
+ * summary uses too, so the two cannot drift apart.
  *
  * Use:  gt_samples_init; gt_samples_load (or gt_samples_record as the loader's callback, then
  * gt_samples_file_end); gt_samples_finish; read s->kernels (sorted by name); gt_samples_release.

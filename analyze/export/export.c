@@ -18,10 +18,10 @@
  * correlation ids), export_lanes.c (the placement), export_chrome.c and export_csv.c (pass 2),
  * export_names.c (the escaped names) and export_out.c (the output buffer).
  */
-#include "analyze/engines/export.h"
+#include "analyze/export/export.h"
 
 #include "analyze/support/failure.h"
-#include "analyze/engines/export_internal.h"
+#include "analyze/export/export_internal.h"
 #include "analyze/support/gzwrite.h"
 #include "analyze/support/load.h"
 #include "analyze/support/progress.h"

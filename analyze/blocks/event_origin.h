@@ -7,7 +7,7 @@
 #ifndef GT_EVENT_ORIGIN_H
 #define GT_EVENT_ORIGIN_H
 
-#include "analyze/engines/timeline.h"
+#include "analyze/blocks/timeline.h"
 
 #include <stdint.h>
 
