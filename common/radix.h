@@ -1,7 +1,7 @@
 /* common/radix.h: the one radix sort of the tool, stable, by an unsigned integer key.
  *
  * Two kinds of array are sorted without comparisons: the statistics' samples (stats.c: uint32_t or
- * uint64_t durations, millions per kernel) and the analyzer's records (analyze/engines/timeline.c:
+ * uint64_t durations, millions per kernel) and the analyzer's records (analyze/blocks/timeline.c:
  * 16 to 40 bytes, each beginning with its uint64_t time). Both are "records of size bytes, sorted
  * by their leading key": a bare uint32_t array is records of 4 bytes keyed by themselves, anything
  * of 8 bytes or more (a multiple of 8) begins with a uint64_t key. One LSD radix sort serves both:

@@ -6,7 +6,7 @@
  */
 #include "fuzz_analyze.h"
 
-#include "analyze/engines/export.h"
+#include "analyze/export/export.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

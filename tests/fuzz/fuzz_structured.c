@@ -47,7 +47,7 @@
 #include "analyze/engines/bandwidth.h"
 #include "analyze/shadow/calibrate.h"
 #include "analyze/engines/diff.h"
-#include "analyze/engines/export.h"
+#include "analyze/export/export.h"
 #include "traces/schema.h"
 #include "analyze/engines/findings.h"
 #include "analyze/engines/info.h"

@@ -1,4 +1,4 @@
-/* test_analyze_align.c: the map from a trace's CUPTI clock to CLOCK_REALTIME (analyze/engines/align.c).
+/* test_analyze_align.c: the map from a trace's CUPTI clock to CLOCK_REALTIME (analyze/blocks/align.c).
  *
  * Every expected value is worked out by hand in the comment beside it, in integers, so that the
  * tests check the arithmetic to the nanosecond: the fit through the first and last pairing, its
@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analyze/engines/align.h"
+#include "analyze/blocks/align.h"
 #include "gputrace.h"
 
 #define R0 1700000000000000000ll /* a realtime near 2^60.56: products overflow 64 bits */

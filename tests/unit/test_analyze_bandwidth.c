@@ -1,5 +1,5 @@
 /* test_analyze_bandwidth.c: the bandwidth engine (analyze/engines/bandwidth.c), measured peaks
- * (analyze/engines/peaks.c) and `gpuanalyze bandwidth`.
+ * (analyze/blocks/peaks.c) and `gpuanalyze bandwidth`.
  *
  * Known answers: size buckets at their bounds; the rates of five copies with median, p10 and p90
  * from NumPy (numpy.median / numpy.percentile, default 'linear'); percent of the theoretical peak
@@ -28,7 +28,7 @@
 #include "analyze/engines/bandwidth.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "analyze/engines/peaks.h"
+#include "analyze/blocks/peaks.h"
 #include "gputrace.h"
 #include "helpers/synth_trace.h"
 #include "helpers/tl_synth.h"

@@ -1,4 +1,4 @@
-/* test_analyze_diff.c: the diff engine (analyze/engines/diff.c, analyze/engines/samples.c) and `gpuanalyze diff`,
+/* test_analyze_diff.c: the diff engine (analyze/engines/diff.c, analyze/blocks/samples.c) and `gpuanalyze diff`,
  * on traces built through the writer API.
  *
  * The verdict rule at its boundaries; a planted 10% slowdown is SLOWER and fails the check, a
@@ -22,7 +22,7 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "analyze/engines/diff.h"
-#include "analyze/engines/twosample.h"
+#include "analyze/blocks/twosample.h"
 #include "gputrace.h"
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"

@@ -1,4 +1,4 @@
-/* test_analyze_export.c: `gpuanalyze export` (analyze/engines/export.c, analyze/support/gzwrite.c) on traces built
+/* test_analyze_export.c: `gpuanalyze export` (analyze/export/export.c, analyze/support/gzwrite.c) on traces built
  * through the writer API.
  *
  * gzip: writes of any size inflate (zlib) back to the same bytes, compressed, with gzip's header and
@@ -24,7 +24,7 @@
 
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "analyze/engines/export.h"
+#include "analyze/export/export.h"
 #include "analyze/support/gzwrite.h"
 #include "gputrace.h"
 #include "helpers/cmd_test.h"

@@ -1,4 +1,4 @@
-/* test_analyze_peaks.c: the measured-peaks file's ceiling lines (analyze/engines/peaks.c) and their
+/* test_analyze_peaks.c: the measured-peaks file's ceiling lines (analyze/blocks/peaks.c) and their
  * place in `gpuanalyze info`.
  *
  * A file of the old form (copy kinds only) reads as before and has no ceilings; a file of the new
@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "analyze/commands/commands.h"
-#include "analyze/engines/peaks.h"
+#include "analyze/blocks/peaks.h"
 #include "gputrace.h"
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"

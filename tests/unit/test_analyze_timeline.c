@@ -1,4 +1,4 @@
-/* test_analyze_timeline.c: analyze/engines/timeline.c, the sort by time and the unions of intervals that
+/* test_analyze_timeline.c: analyze/blocks/timeline.c, the sort by time and the unions of intervals that
  * split, bandwidth and findings stand on.
  *
  * The sort is checked against a stable insertion of the same records (order of equal keys kept),
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/engines/timeline.h"
+#include "analyze/blocks/timeline.h"
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t rnd(void)

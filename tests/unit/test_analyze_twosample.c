@@ -1,4 +1,4 @@
-/* test_analyze_twosample.c: the two-sample statistics of analyze/engines/twosample.c against SciPy 1.10.
+/* test_analyze_twosample.c: the two-sample statistics of analyze/blocks/twosample.c against SciPy 1.10.
  *
  * Mann-Whitney U: each expected statistic and p-value was computed with /usr/bin/python3 (SciPy
  * 1.10.1) by the expression written beside it; exact and asymptotic paths, ties, all-equal samples.
@@ -19,7 +19,7 @@
 
 #include "common/stats.h"
 #include "gputrace.h"
-#include "analyze/engines/twosample.h"
+#include "analyze/blocks/twosample.h"
 
 /* Relative tolerance for p-values: SciPy evaluates the same closed forms in a slightly different
  * order of operations (and norm.sf through ndtr), so agreement is to a few ulps, not bits. */

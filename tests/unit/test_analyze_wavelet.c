@@ -1,4 +1,4 @@
-/* test_analyze_wavelet.c: analyze/engines/wavelet.c, the k-th smallest of a prefix of one order less a
+/* test_analyze_wavelet.c: analyze/blocks/wavelet.c, the k-th smallest of a prefix of one order less a
  * prefix of another, which split's launch medians stand on when units overlap.
  *
  * Checked against the definition on random data: n elements with distinct value ranks, two random
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/engines/wavelet.h"
+#include "analyze/blocks/wavelet.h"
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t rnd(void)

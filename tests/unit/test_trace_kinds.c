@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "analyze/commands/commands.h"
-#include "analyze/engines/export_window.h"
-#include "analyze/engines/timeline.h"
+#include "analyze/export/export_window.h"
+#include "analyze/blocks/timeline.h"
 #include "analyze/support/options.h"
 #include "gputrace.h"
 #include "schema.h"
