@@ -129,7 +129,7 @@ check-all: deps
 
 # --- install ---------------------------------------------------------------------------------
 # The layout is fixed relative to PREFIX, because the installed launcher finds its pieces from its
-# own path (launcher_find in preload/launcher.c: BIN/../lib/libgputrace.so,
+# own path (launcher_find in preload/launcher/launcher.c: BIN/../lib/libgputrace.so,
 # BIN/../libexec/gputrace/bwprobe): it works wherever PREFIX is, and DESTDIR stages the whole tree
 # for a package. Fragments list what they install: INSTALL_BINS, INSTALL_LIBS (archives),
 # INSTALL_SHLIBS, INSTALL_LIBEXEC, INSTALL_HEADERS, INSTALL_PKGCONFIG (NAME.pc.in templates, with

@@ -1,7 +1,7 @@
 /* common/ulp.h: the distance in ULPs between two floats, the one definition of the tool.
  *
  * The analyzer's shadow comparison (analyze/shadow/compare.h) and `gputrace replay`'s bit-exact check
- * (preload/replay_compare.h) both name the worst element of a buffer by how many representable
+ * (preload/replay/replay_compare.h) both name the worst element of a buffer by how many representable
  * values lie between the two copies, so both count them here:
  *   - the bit patterns are read as integers with negative values folded onto the same line
  *     (key(x) = |bits| with the sign applied), in the element's own type (float or double);

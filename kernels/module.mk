@@ -23,7 +23,7 @@ $(BUILD)/kernels/bwprobe: kernels/ceilings.cuh
 
 ALL_TARGETS += $(KERNEL_BINS)
 CUDA_PROGS  += $(KERNEL_BINS)
-# The bandwidth probe of `gputrace peak`, where the launcher looks for it (preload/launcher_peak.c).
+# The bandwidth probe of `gputrace peak`, where the launcher looks for it (preload/launcher/launcher_peak.c).
 INSTALL_LIBEXEC += $(BUILD)/kernels/bwprobe
 else
 $(info gputrace: nvcc not found under CUDA_HOME=$(CUDA_HOME): skipping the CUDA programs in kernels/)

@@ -1,10 +1,15 @@
-# preload/: libgputrace.so (the injected recorder) and the gputrace launcher. The launcher is built
-# everywhere, the library only where the CUPTI headers are found.
-LAUNCHER_SRCS += $(wildcard preload/launcher*.c)
-LAUNCHER_SHARED := preload/config.c preload/log.c preload/replay_args.c preload/replay_compare.c
-# gputrace-replay: the driver-API program `gputrace replay` runs under the recorder.
-REPLAY_SRCS   := $(wildcard preload/replay_*.c)
-PRELOAD_SRCS  += $(filter-out $(LAUNCHER_SRCS) $(REPLAY_SRCS),$(wildcard preload/*.c))
+# preload/: three programs, one folder each.
+#   preload/           libgputrace.so, the recorder preloaded into the traced program (built only where
+#                      the CUPTI headers are found)
+#   preload/launcher/  the `gputrace` launcher (record, peak, replay, extract), built everywhere
+#   preload/replay/    gputrace-replay, the driver-API worker `gputrace replay` runs under the recorder
+# They sit together because the two programs exist to run programs under the recorder; the launcher
+# shares the recorder's config and log, and links the worker's option and comparison code so that it
+# checks the worker's options and picks with the worker's own code.
+LAUNCHER_SRCS += $(wildcard preload/launcher/*.c)
+LAUNCHER_SHARED := preload/config.c preload/log.c preload/replay/replay_args.c preload/replay/replay_compare.c
+REPLAY_SRCS   := $(wildcard preload/replay/*.c)
+PRELOAD_SRCS  += $(wildcard preload/*.c)
 PRELOAD_OBJS  := $(PRELOAD_SRCS:%.c=$(OBJ)/%.o)
 LAUNCHER_OBJS := $(LAUNCHER_SRCS:%.c=$(OBJ)/%.o) $(LAUNCHER_SHARED:%.c=$(OBJ)/%.o)
 # Include paths per folder (the pattern rule adds CFLAGS_<folder>): preload/ sees the CUDA and CUPTI

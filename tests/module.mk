@@ -12,11 +12,11 @@ TEST_ARCHIVES := $(BUILD)/libgtanalyze.a $(if $(CUPTI_INC),$(BUILD)/libgtcupti.a
 
 # Objects that live in no archive (the launcher's and the replay worker's), for the one test of each:
 # TEST_OBJS_<test> lists them; TEST_LDFLAGS_<test> adds link options for one binary.
-TEST_OBJS_test_launcher_replay_times := $(OBJ)/preload/launcher_replay_times.o
-TEST_OBJS_test_replay_compare := $(OBJ)/preload/replay_compare.o
+TEST_OBJS_test_launcher_replay_times := $(OBJ)/preload/launcher/launcher_replay_times.o
+TEST_OBJS_test_replay_compare := $(OBJ)/preload/replay/replay_compare.o
 TEST_OBJS_test_preload_config := $(OBJ)/preload/log.o
 TEST_OBJS_test_preload_output := $(OBJ)/preload/log.o
-TEST_OBJS_test_replay_args := $(OBJ)/preload/replay_args.o $(OBJ)/preload/replay_compare.o
+TEST_OBJS_test_replay_args := $(OBJ)/preload/replay/replay_args.o $(OBJ)/preload/replay/replay_compare.o
 
 .SECONDEXPANSION:
 $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $$(TEST_OBJS_$$*) $(TEST_HELPER_OBJS) $(TEST_ARCHIVES)

@@ -1,6 +1,6 @@
 /* peaks_path.h: where the measured-peaks file lives (internal to gputrace; not installed).
  *
- * `gputrace peak` (preload/launcher_peak.c) appends to this file and gpuanalyze (analyze/blocks/peaks.c)
+ * `gputrace peak` (preload/launcher/launcher_peak.c) appends to this file and gpuanalyze (analyze/blocks/peaks.c)
  * reads it, so the rule that picks it must be one rule. It lives in traces/ because the trace
  * library is the one piece both stages link; it reads the environment and nothing else.
  */

@@ -1,7 +1,7 @@
 /* peaks.h: measured copy bandwidths and ceilings, as `gputrace peak` stores them, matched to a trace's
  * device.
  *
- * `gputrace peak` (preload/launcher_peak.c) runs the probe kernels/bwprobe and appends one line per
+ * `gputrace peak` (preload/launcher/launcher_peak.c) runs the probe kernels/bwprobe and appends one line per
  * kind to the peaks file (traces/peaks_path.h: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,
  * else ~/.cache/gputrace/peaks): the probe's device fields, then the peak:
  *

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "helpers/synth_trace.h"
-#include "preload/launcher_replay.h"
+#include "preload/launcher/launcher_replay.h"
 
 static int kernel(struct gt_writer *w, const char *name, uint64_t start, uint64_t dur, uint32_t grid,
                   uint32_t corr)

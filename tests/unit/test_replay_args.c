@@ -1,4 +1,4 @@
-/* test_replay_args.c: the replay worker's options and picks (preload/replay_args.c), which
+/* test_replay_args.c: the replay worker's options and picks (preload/replay/replay_args.c), which
  * `gputrace replay` runs before it looks for a driver so that input errors are 2, never 77.
  *
  * Pins the defaults, each refusal's words, the 256th --capture accepted and the 257th refused,
@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "common/text_escape.h"
-#include "preload/replay_args.h"
-#include "preload/replay_compare.h"
+#include "preload/replay/replay_args.h"
+#include "preload/replay/replay_compare.h"
 
 /* Parses the words of line (space-separated, at most 600) as the worker's argv. */
 static const char *parse_line(struct replay_args *a, const char *line)

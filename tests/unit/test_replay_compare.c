@@ -1,4 +1,4 @@
-/* test_replay_compare.c: how a replay says two copies of a buffer differ (preload/replay_compare.c).
+/* test_replay_compare.c: how a replay says two copies of a buffer differ (preload/replay/replay_compare.c).
  *
  * Bit-identity is the verdict; the worst element only explains it, so every case pins the exact
  * count of differing elements, the worst one's index, both its values and its distance: ULPs for
@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "preload/replay_compare.h"
+#include "preload/replay/replay_compare.h"
 
 static float f32_bits(uint32_t u)
 {

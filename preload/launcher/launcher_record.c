@@ -1,6 +1,6 @@
 /* launcher_record.c: `gputrace record`: preload the recorder into a program and report the trace. */
-#include "launcher.h"
-#include "log.h"
+#include "preload/launcher/launcher.h"
+#include "preload/log.h"
 
 #include <dlfcn.h>
 #include <errno.h>

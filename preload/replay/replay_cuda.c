@@ -1,5 +1,5 @@
 /* replay_cuda.c: opens libcuda with dlopen and resolves the driver calls of replay_cuda.h. */
-#include "replay_cuda.h"
+#include "preload/replay/replay_cuda.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * verbatim. It is a string here, not compiled into gputrace, because the launcher never includes
  * cuda.h; the user's compiler sees it. Kept readable one source line per string line: edit it as C
  * (tests/cli/test_replay_extract.sh compiles a generated repro.c with -Wall -Wextra -Werror). */
-#include "launcher_extract.h"
+#include "preload/launcher/launcher_extract.h"
 
 const char launcher_extract_template[] =
 	"/* ---- The fixed part: the same in every reproducer; everything above is this capture's. ---- */\n"

@@ -8,8 +8,8 @@
  * matched to the peaks of its own GPU. The file is rewritten through a temporary copy renamed over
  * it (store), so that a failed write leaves it as it was.
  */
-#include "launcher.h"
-#include "log.h"
+#include "preload/launcher/launcher.h"
+#include "preload/log.h"
 #include "peaks_path.h"
 
 #include <errno.h>

@@ -8,7 +8,7 @@
  * kernel at another size is another workload. Statistics are common/stats.h's, as `gpuanalyze
  * summary` prints them.
  */
-#include "launcher_replay.h"
+#include "preload/launcher/launcher_replay.h"
 #include "common/text_escape.h"
 
 #include "common/grow.h"

@@ -1,6 +1,6 @@
 /* launcher_replay_list.c: `gputrace replay --list TRACE`: the captures a trace holds, one a line,
  * so a user can pick --capture ID or --extract ID. Reads only the capture records (no buffers). */
-#include "launcher_replay.h"
+#include "preload/launcher/launcher_replay.h"
 
 #include "capture_set.h"
 #include "common/text_escape.h"

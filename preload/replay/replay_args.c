@@ -1,8 +1,8 @@
 /* replay_args.c: the replay worker's options and the captures they pick (replay_args.h). */
-#include "replay_args.h"
+#include "preload/replay/replay_args.h"
 
 #include "mangled.h"
-#include "replay_compare.h"
+#include "preload/replay/replay_compare.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -9,10 +9,10 @@
  * exit status through (or dies of the same signal), and prints where each trace went with a one-line
  * tally. The library does the recording; this program only arranges it and reports.
  */
-#include "config.h"
-#include "launcher.h"
-#include "launcher_replay.h"
-#include "log.h"
+#include "preload/config.h"
+#include "preload/launcher/launcher.h"
+#include "preload/launcher/launcher_replay.h"
+#include "preload/log.h"
 #include "gputrace.h"
 
 #include "common/text_escape.h"

@@ -1,7 +1,7 @@
 /* replay_launch.c: re-run one captured launch and check it against the run (replay_launch.h). */
-#include "replay_launch.h"
+#include "preload/replay/replay_launch.h"
 
-#include "captured_buffer.h"
+#include "preload/replay/captured_buffer.h"
 #include "cupti/nvinfo.h"
 
 #include <inttypes.h>

@@ -12,8 +12,8 @@
  * Exit: 0 every picked launch reproduced (bit-exact, or nondeterministic within its own spread);
  * 1 a launch differed, failed or could not be replayed; 2 usage or trace error; 77 no GPU.
  */
-#include "replay_args.h"
-#include "replay_launch.h"
+#include "preload/replay/replay_args.h"
+#include "preload/replay/replay_launch.h"
 
 #include "common/text_escape.h"
 

@@ -12,8 +12,8 @@
 #ifndef GT_REPLAY_LAUNCH_H
 #define GT_REPLAY_LAUNCH_H
 
-#include "replay_compare.h"
-#include "replay_cuda.h"
+#include "preload/replay/replay_compare.h"
+#include "preload/replay/replay_cuda.h"
 #include "capture_set.h"
 
 #include <stdio.h>

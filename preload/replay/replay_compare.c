@@ -1,5 +1,5 @@
 /* replay_compare.c: element distances between two copies of a buffer (replay_compare.h). */
-#include "replay_compare.h"
+#include "preload/replay/replay_compare.h"
 
 #include "common/ulp.h"
 

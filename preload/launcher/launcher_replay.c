@@ -10,10 +10,10 @@
  * sorted by start, are cut into each capture's, and set beside the same kernel's launches in the
  * original trace (launch_times.c). `--list` and `--extract` need no GPU.
  */
-#include "launcher.h"
-#include "launcher_extract.h"
-#include "launcher_replay.h"
-#include "replay_args.h"
+#include "preload/launcher/launcher.h"
+#include "preload/launcher/launcher_extract.h"
+#include "preload/launcher/launcher_replay.h"
+#include "preload/replay/replay_args.h"
 
 #include "common/demangler.h"
 #include "common/text_escape.h"

@@ -3,10 +3,10 @@
  * written, every string it supplies is escaped for where it lands, and each file is written under
  * a temporary name and renamed into place, so a failure leaves the user's files as they were. */
 #define _POSIX_C_SOURCE 200809L
-#include "launcher_extract.h"
+#include "preload/launcher/launcher_extract.h"
 
 #include "capture_set.h"
-#include "captured_buffer.h"
+#include "preload/replay/captured_buffer.h"
 #include "common/text_escape.h"
 #include "cupti/nvinfo.h"
 #include "gputrace.h"
