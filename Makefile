@@ -121,11 +121,16 @@ check: deps
 	@$(SAN_MAKE) tests-only
 	@sh tests/run_tests.sh $(BUILD)/check check $(CHECK_ENTRIES)
 
+# The slow tier's DuckDB consumer test reads DuckDB's Node API from npm, pinned here.
+DUCKDB_NODE_API ?= @duckdb/node-api@1.5.6-r.1
+
 check-all: deps
 	@$(SUBMAKE) all
 	@$(SAN_MAKE) tests-only
 	@if sh tests/fuzz/toolchain.sh >/dev/null; then $(SUBMAKE) fuzz; fi
-	@sh tests/run_tests.sh $(BUILD)/check check-all $(CHECK_ENTRIES) $(SLOW_ENTRIES)
+	@sh tests/duckdb_modules.sh $(BUILD)/duckdb $(DUCKDB_NODE_API)
+	@GT_DUCKDB_MODULES=$${GT_DUCKDB_MODULES:-$(abspath $(BUILD))/duckdb/node_modules} \
+	    sh tests/run_tests.sh $(BUILD)/check check-all $(CHECK_ENTRIES) $(SLOW_ENTRIES)
 
 # --- install ---------------------------------------------------------------------------------
 # The layout is fixed relative to PREFIX, because the installed launcher finds its pieces from its

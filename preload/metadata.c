@@ -106,6 +106,9 @@ int metadata_write(struct gt_writer *w, const char *via)
 	if (rank) {
 		rc |= gt_writer_meta(w, "process.rank", rank);
 		rc |= gt_writer_meta(w, "process.rank_from", rank_var);
+		const char *world = output_world_size(rank_var);
+		if (world)
+			rc |= gt_writer_meta(w, "process.world_size", world);
 	}
 	time_t now = time(NULL);
 	struct tm tm;

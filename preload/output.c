@@ -20,10 +20,27 @@ static int is_rank(const char *v)
 	return n > 0 && n <= OUTPUT_RANK_DIGITS && v[n] == '\0';
 }
 
+/* The launchers' rank variables, and beside each the variable its launcher sets to the number of
+ * ranks (NULL where it sets none: PMIx keeps the size in its server, not the environment). */
+static const char *const rank_names[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+	"MV2_COMM_WORLD_RANK", "SLURM_PROCID", "RANK", NULL };
+static const char *const size_names[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", NULL,
+	"MV2_COMM_WORLD_SIZE", "SLURM_NTASKS", "WORLD_SIZE", NULL };
+
+const char *output_world_size(const char *rank_var)
+{
+	for (int i = 0; rank_var && rank_names[i]; i++) {
+		if (strcmp(rank_names[i], rank_var) != 0)
+			continue;
+		const char *v = size_names[i] ? getenv(size_names[i]) : NULL;
+		return v && is_rank(v) ? v : NULL;
+	}
+	return NULL;
+}
+
 const char *output_rank(const char **var)
 {
-	static const char *const names[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
-		"MV2_COMM_WORLD_RANK", "SLURM_PROCID", "RANK", NULL };
+	const char *const *names = rank_names;
 	static unsigned refused; /* the variables already said to be refused: one line each */
 	for (int i = 0; names[i]; i++) {
 		const char *v = getenv(names[i]);

@@ -20,6 +20,9 @@
  * the first of the launchers' variables that holds a decimal number. A variable that holds
  * anything else is refused (one line, once) and the next is looked at. */
 const char *output_rank(const char **var);
+/* The number of ranks, from the size variable of the launcher whose rank variable output_rank
+ * named (WORLD_SIZE beside RANK, SLURM_NTASKS beside SLURM_PROCID, ...): digits only, or NULL. */
+const char *output_world_size(const char *rank_var);
 /* The program's name, as %n expands it. */
 const char *output_program_name(void);
 /* Expands pattern into out. 0, or -1 if the result does not fit. */

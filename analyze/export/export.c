@@ -119,7 +119,7 @@ static int export_file(struct ex *x, const char *path, const struct gt_xfile *fi
 			goto done;
 		}
 		if (o->format == GT_EXPORT_CHROME)
-			PUTS(&x->o, "{\"traceEvents\":[");
+			gt_ex_chrome_header(x, r);
 		else
 			PUTS(&x->o, "type,start_ns,end_ns,duration_ns,ts_us,process,track,lane,name,correlation_id,bytes,detail\n");
 	}

@@ -95,6 +95,68 @@ static void meta_event(struct ex *x, uint32_t pid, int thread, uint32_t tid, con
 	x->res->metadata++;
 }
 
+/* A META value that is a decimal count (a rank, a world size) of at most 19 digits, or NULL: the
+ * traced program's environment chose it, and only digits go into the JSON as a number. */
+static const char *meta_count(const struct gt_reader *r, const char *key)
+{
+	const char *v = gt_reader_meta(r, key);
+	size_t k = v ? strspn(v, "0123456789") : 0;
+	return v && k && !v[k] && k < 20 ? v : NULL;
+}
+
+/* The header keys PyTorch's profiler (Kineto) writes before its events, so that Holistic Trace
+ * Analysis and TensorBoard's profiler read a one-trace export as they read a rank's profile:
+ * deviceProperties (the fields the trace holds; Kineto's others, such as warpSize, are left out
+ * rather than guessed) and distributedInfo (rank and world size, where the recorder found them in
+ * the launcher's environment). An export of several traces has no one rank and writes neither. */
+static void kineto_header(struct ex *x, const struct gt_reader *r)
+{
+	struct out *o = &x->o;
+	PUTS(o, "\"schemaVersion\":1,\n\"deviceProperties\":[");
+	size_t n = gt_reader_device_count(r), shown = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = NULL;
+		const struct gt_device *d = gt_reader_device_at(r, i, &name);
+		if (!d)
+			continue;
+		if (shown++)
+			PUTS(o, ",");
+		PUTS(o, "\n{");
+		arg_u(x, "id", d->device_id, 1);
+		PUTS(o, ",\"name\":");
+		put_escaped(x, name ? name : "");
+		arg_u(x, "totalGlobalMem", d->global_mem_bytes, 0);
+		arg_u(x, "computeMajor", d->cc_major, 0);
+		arg_u(x, "computeMinor", d->cc_minor, 0);
+		if (d->max_threads_per_sm)
+			arg_u(x, "maxThreadsPerMultiprocessor", d->max_threads_per_sm, 0);
+		arg_u(x, "numSms", d->sm_count, 0);
+		if (d->l2_bytes)
+			arg_u(x, "l2CacheSize", d->l2_bytes, 0);
+		PUTS(o, "}");
+	}
+	PUTS(o, "],\n");
+	const char *rank = meta_count(r, "process.rank");
+	const char *world = meta_count(r, "process.world_size");
+	if (rank) {
+		PUTS(o, "\"distributedInfo\":{\"rank\":");
+		put_str(o, rank);
+		if (world) {
+			PUTS(o, ",\"world_size\":");
+			put_str(o, world);
+		}
+		PUTS(o, "},\n");
+	}
+}
+
+void gt_ex_chrome_header(struct ex *x, const struct gt_reader *r)
+{
+	PUTS(&x->o, "{");
+	if (x->nfiles == 1)
+		kineto_header(x, r);
+	PUTS(&x->o, "\"traceEvents\":[");
+}
+
 void gt_ex_metadata(struct ex *x, const struct gt_reader *r)
 {
 	char buf[512];

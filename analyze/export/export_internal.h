@@ -142,7 +142,8 @@ void gt_ex_track_label(const struct track *t, uint32_t lane, char *buf, size_t l
 /* export_lanes.c: every track's slices on lanes, and the tracks' process and thread ids. */
 int gt_ex_place(struct ex *x);
 
-/* export_chrome.c: pass 2 as Chrome Trace Event JSON. */
+/* export_chrome.c: pass 2 as Chrome Trace Event JSON; the header opens the document. */
+void gt_ex_chrome_header(struct ex *x, const struct gt_reader *r);
 void gt_ex_metadata(struct ex *x, const struct gt_reader *r);
 int gt_ex_emit_chrome(struct ex *x, const struct gt_reader *r, const struct gt_event *ev);
 int gt_ex_memory_counters(struct ex *x);

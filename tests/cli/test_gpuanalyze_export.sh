@@ -61,6 +61,33 @@ out=$($CHECK "$T/h200-launch_storm.json" --expect-flows 20002) || fail "launch_s
 # The renderer: 13 kernels, 26 copies, 0 memsets, and every one has its API call.
 out=$($CHECK "$T/h200-splat_render.json" --expect-flows 39) || fail "splat_render: $out"
 
+# The header PyTorch's profiler writes: each device as info lists it, and the rank where the trace
+# has one; an export of two traces has no one rank and writes neither.
+python3 - "$T" "$G" "$root/traces/samples" <<'PY' || fail "deviceProperties / distributedInfo"
+import json, subprocess, sys
+t, g, samples = sys.argv[1:4]
+def info(name):
+    d = json.loads(subprocess.run([g, "info", "--format", "json", f"{samples}/{name}.gtrace"],
+                                  check=True, capture_output=True).stdout)
+    return d["traces"][0] if "traces" in d else d
+for name, rank in (("h200-splat_render", None), ("h200-multi_procs-rank1", 1)):
+    d = json.load(open(f"{t}/{name}.json"))
+    devs = info(name)["devices"]
+    props = d["deviceProperties"]
+    assert d["schemaVersion"] == 1, d["schemaVersion"]
+    assert len(props) == len(devs), (props, devs)
+    for p, v in zip(props, devs):
+        assert p["id"] == v["device_id"] and p["name"] == v["name"], (p, v)
+        assert p["numSms"] == v["sm_count"] and p["totalGlobalMem"] == v["global_mem_bytes"], (p, v)
+        assert (p["computeMajor"], p["computeMinor"]) == tuple(int(x) for x in v["compute_capability"].split(".")), (p, v)
+    got = d.get("distributedInfo")
+    assert (got["rank"] if got else None) == rank, (name, got)
+both = subprocess.run([g, "export", f"{samples}/h200-multi_procs-rank0.gtrace",
+                       f"{samples}/h200-multi_procs-rank1.gtrace"], check=True, capture_output=True).stdout
+d = json.loads(both)
+assert "deviceProperties" not in d and "distributedInfo" not in d, list(d)
+PY
+
 # -z: a gzip file that holds the same bytes.
 "$G" export -z -o "$T/r.json.gz" "$root/traces/samples/h200-splat_render.gtrace" || fail "-z: exit $?"
 gzip -t "$T/r.json.gz" || fail "-z: not a valid gzip file"

@@ -5,8 +5,9 @@
 # read_json); duckdb_check.mjs says what it checks (typed columns, reals DOUBLE in every file, and
 # query answers equal to gpuanalyze's own).
 #
-# DuckDB comes from npm (@duckdb/node-api), which CI cannot reach (it has Debian's mirror only, and
-# Debian has no DuckDB): without node or that package this exits 77 and says so. To run it:
+# DuckDB comes from npm (@duckdb/node-api; Debian has no DuckDB): `make check-all` installs the
+# pinned version under build/duckdb (tests/duckdb_modules.sh) and points GT_DUCKDB_MODULES at it.
+# Without node or that package (make check, or no registry) this exits 77 and says so. By hand:
 #   (cd /some/dir && npm install @duckdb/node-api)
 #   GT_DUCKDB_MODULES=/some/dir/node_modules sh tests/cli/test_tidy_duckdb.sh
 # test_tidy_outputs.sh checks the same outputs with python3 and sqlite3 in every make check.
@@ -19,7 +20,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 command -v node >/dev/null 2>&1 || { echo "skipped: node is not installed: no DuckDB (npm @duckdb/node-api)"; exit 77; }
 mods=${GT_DUCKDB_MODULES:-$root/node_modules}
 [ -d "$mods/@duckdb/node-api" ] ||
-	{ echo "skipped: no DuckDB: @duckdb/node-api is not under $mods (set GT_DUCKDB_MODULES; npm is not reachable from CI)"; exit 77; }
+	{ echo "skipped: no DuckDB: @duckdb/node-api is not under $mods (make check-all installs it from npm; or set GT_DUCKDB_MODULES)"; exit 77; }
 T=$(mktemp -d /tmp/gt_cli_duckdb_XXXXXX) || fail "mktemp"
 trap 'rm -rf "$T"' EXIT
 # Node resolves a package from the script's folder upwards: the checker runs from a folder whose

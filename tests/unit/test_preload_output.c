@@ -29,11 +29,16 @@ static const char *const rank_vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PM
 	"MV2_COMM_WORLD_RANK", "SLURM_PROCID", "RANK" };
 #define NRANK (sizeof rank_vars / sizeof rank_vars[0])
 
+static const char *const size_vars[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE",
+	"SLURM_NTASKS", "WORLD_SIZE" };
+
 static int clear_ranks(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < NRANK; i++)
 		unsetenv(rank_vars[i]);
+	for (size_t i = 0; i < sizeof size_vars / sizeof *size_vars; i++)
+		unsetenv(size_vars[i]);
 	return 0;
 }
 
@@ -116,6 +121,28 @@ static void test_rank_is_a_number(void **state)
 	assert_string_equal(expand("%r"), "123456789");
 	assert_int_equal(setenv("PMI_RANK", "../../etc", 1), 0);
 	assert_string_equal(expand("run-%r.gtrace"), "run-123456789.gtrace");
+}
+
+/* The world size comes from the variable of the launcher whose rank was taken, never another's,
+ * and only as a decimal number. */
+static void test_world_size(void **state)
+{
+	(void)state;
+	const char *var;
+	assert_null(output_world_size(NULL));
+	assert_int_equal(setenv("WORLD_SIZE", "8", 1), 0);
+	assert_int_equal(setenv("SLURM_NTASKS", "16", 1), 0);
+	assert_int_equal(setenv("RANK", "3", 1), 0);
+	assert_string_equal(output_rank(&var), "3");
+	assert_string_equal(output_world_size(var), "8");
+	assert_int_equal(setenv("SLURM_PROCID", "5", 1), 0);
+	assert_string_equal(output_rank(&var), "5");
+	assert_string_equal(output_world_size(var), "16");
+	assert_int_equal(setenv("SLURM_NTASKS", "16 ", 1), 0);
+	assert_null(output_world_size(var));
+	assert_int_equal(setenv("PMIX_RANK", "1", 1), 0);
+	assert_string_equal(output_rank(&var), "1");
+	assert_null(output_world_size(var)); /* PMIx sets no size variable */
 }
 
 /* A result that does not fit is -1, for every size short of the needed one, and never writes
@@ -389,6 +416,7 @@ int main(void)
 		cmocka_unit_test_setup(test_expand_patterns, clear_ranks),
 		cmocka_unit_test_setup(test_expand_rank, clear_ranks),
 		cmocka_unit_test_setup(test_rank_is_a_number, clear_ranks),
+		cmocka_unit_test_setup(test_world_size, clear_ranks),
 		cmocka_unit_test_setup(test_expand_too_long, clear_ranks),
 		cmocka_unit_test_setup_teardown(test_open_numbers_existing, make_dir, remove_dir),
 		cmocka_unit_test_setup_teardown(test_open_never_follows_symlinks, make_dir, remove_dir),
