@@ -6,7 +6,7 @@
  * brought libstdc++; a test linked it), then, where the caller may load it, from libstdc++.so.6.
  *
  * This is only the lookup. A trace's names are untrusted and the demangler's time and memory grow
- * with what it prints, so every caller checks a name first (traces/mangled.h) as it always did.
+ * with what it prints, so every caller checks a name first (common/mangled.h) as it always did.
  */
 #ifndef GT_COMMON_DEMANGLER_H
 #define GT_COMMON_DEMANGLER_H

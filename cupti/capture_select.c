@@ -1,7 +1,7 @@
 /* capture_select.c: the name pattern, the spread rule and the byte budget (capture_select.h). */
 #include "capture_select.h"
 
-#include "mangled.h"
+#include "common/mangled.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -111,7 +111,7 @@ int capture_pattern_match(const struct capture_pattern *p, const char *mangled, 
 		return 0;
 	if (match_one(p, mangled))
 		return 1;
-	/* A name whose demangling would cost more than the caps of traces/mangled.h (the program's own
+	/* A name whose demangling would cost more than the caps of common/mangled.h (the program's own
 	 * name, but this runs inside the program) is matched as it is, mangled. */
 	if (!dm || gt_mangled_check(mangled, NULL) != GT_MANGLED_OK)
 		return 0;

@@ -20,7 +20,7 @@
 #include "nvml.h"
 #include "output.h"
 #include "signals.h"
-#include "mangled.h"
+#include "common/mangled.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -171,7 +171,7 @@ static int keep_kernel(void *ctx, const char *name)
 	if (regexec(&R.kernel_re, name, 0, NULL, 0) == 0)
 		return 1;
 	/* Also try the demangled name, where the program brought libstdc++'s demangler, and only
-	 * within the caps of traces/mangled.h: a name that demangles to gigabytes is matched mangled. */
+	 * within the caps of common/mangled.h: a name that demangles to gigabytes is matched mangled. */
 	if (gt_mangled_check(name, NULL) != GT_MANGLED_OK)
 		return 0;
 	gt_cxa_demangle_fn demangle = gt_demangler_find(GT_DEMANGLER_LOADED);

@@ -2,7 +2,7 @@
  * device.
  *
  * `gputrace peak` (preload/launcher/launcher_peak.c) runs the probe kernels/bwprobe and appends one line per
- * kind to the peaks file (traces/peaks_path.h: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,
+ * kind to the peaks file (common/peaks_path.h: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,
  * else ~/.cache/gputrace/peaks): the probe's device fields, then the peak:
  *
  *   name="NVIDIA H200" uuid=GPU-84addb43-... cc=9.0 ... pci=0000:00:06.0 ... kind=htod_pinned
@@ -32,7 +32,7 @@
 #define GT_PEAKS_H
 
 #include "gputrace.h"
-#include "peaks_path.h" /* gt_peaks_default_path: the file's place, shared with gputrace peak */
+#include "common/peaks_path.h" /* gt_peaks_default_path: the file's place, shared with gputrace peak */
 
 #include <stddef.h>
 #include <stdint.h>

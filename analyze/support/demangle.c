@@ -5,7 +5,7 @@
  *
  * A trace's names are untrusted: __cxa_demangle takes time and memory in the size of what it prints,
  * which a 300-byte name can make gigabytes. So each name is first checked against the caps of
- * traces/mangled.h (16 KiB mangled, 64 KiB demangled as estimated from above, 256 levels deep) and
+ * common/mangled.h (16 KiB mangled, 64 KiB demangled as estimated from above, 256 levels deep) and
  * left mangled beyond them, with one warning per process naming the first such name.
  *
  * One name's cap is not enough: 40,000 distinct 113-byte names that each demangle to 26 KB (a
@@ -17,7 +17,7 @@
 
 #include "common/demangler.h"
 #include "analyze/support/failure.h"
-#include "mangled.h"
+#include "common/mangled.h"
 
 #include <stdlib.h>
 #include <string.h>

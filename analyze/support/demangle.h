@@ -10,7 +10,7 @@
 
 /* A malloc'd string: the demangled name, or a copy of name when it is not a mangled C++ name, does
  * not demangle, no demangler is available, or demangling it would cost more than the caps of
- * traces/mangled.h allow (then one warning per process says so). NULL only when out of memory. */
+ * common/mangled.h allow (then one warning per process says so). NULL only when out of memory. */
 char *gt_demangle(const char *name);
 /* 1 when a demangler was found (for tests and for the documentation's promise). */
 int gt_demangle_available(void);

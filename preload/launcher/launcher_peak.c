@@ -3,14 +3,14 @@
  * Runs the bandwidth probe from kernels/ (bwprobe: pinned and pageable H2D and D2H, D2D, large
  * copies; then device-memory and L2 bandwidth, FP32/FP64 FMA and FP16/BF16 tensor throughput from
  * kernels of its own; median of several timed repetitions) and stores its "peak ..." lines where gpuanalyze looks
- * for measured peaks (traces/peaks_path.h: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,
+ * for measured peaks (common/peaks_path.h: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,
  * else ~/.cache/gputrace/peaks). Each stored line carries the device's name and UUID so a trace is
  * matched to the peaks of its own GPU. The file is rewritten through a temporary copy renamed over
  * it (store), so that a failed write leaves it as it was.
  */
 #include "preload/launcher/launcher.h"
 #include "preload/log.h"
-#include "peaks_path.h"
+#include "common/peaks_path.h"
 
 #include <errno.h>
 #include <fcntl.h>

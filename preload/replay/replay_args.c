@@ -1,7 +1,7 @@
 /* replay_args.c: the replay worker's options and the captures they pick (replay_args.h). */
 #include "preload/replay/replay_args.h"
 
-#include "mangled.h"
+#include "common/mangled.h"
 #include "preload/replay/replay_compare.h"
 
 #include <errno.h>

@@ -49,7 +49,7 @@ const char *replay_args_parse(struct replay_args *a, int argc, char **argv);
 void replay_args_release(struct replay_args *a);
 
 /* A gt_capture_pick_fn: whether a (ctx) picks c, by id and by --kernel against the mangled name
- * and, when a->demangle is set and the name within traces/mangled.h's caps, the demangled one.
+ * and, when a->demangle is set and the name within common/mangled.h's caps, the demangled one.
  * Counts into a's seen, picked, lo, hi and found; keeps nothing when a->count_only. */
 int replay_args_pick(void *ctx, const struct gt_capture *c, const char *mangled);
 

@@ -1,5 +1,5 @@
 /* test_analyze_demangle.c: kernel names the traced program chose against the analyzer's name
- * handling: demangling (analyze/support/demangle.c), its caps (traces/mangled.c), and the base and short
+ * handling: demangling (analyze/support/demangle.c), its caps (common/mangled.c), and the base and short
  * names derived from a name (analyze/support/kname.c).
  *
  * The hostile names are the ones outsiders found: short nested components that do not demangle
@@ -24,7 +24,7 @@
 #include "analyze/support/demangle.h"
 #include "analyze/support/diag.h"
 #include "analyze/support/kname.h"
-#include "mangled.h"
+#include "common/mangled.h"
 
 /* "S_" for candidate 0, then "S<base 36 of i-1>_", as the Itanium ABI numbers substitutions. */
 static void put_seq(char **p, unsigned i)
