@@ -9,7 +9,9 @@
 #   export/    the export family (`gpuanalyze export`): Chrome/Perfetto JSON, CSV, SQLite, with its
 #              private header export_internal.h
 #   engines/   one analysis per command, argv-free so tests call them (summary, diff, split, ranks...)
-#   commands/  the dispatcher gpuanalyze.c, commands.h, one cmd_<name>.c per subcommand, cmd_output
+#   commands/  the dispatcher gpuanalyze.c, commands.h, one cmd_<name>.c per subcommand; what all
+#              commands share (cmd_output), what shadow and calibrate share (refs) and a command's
+#              own helpers, named after it (report_doc, report_figures, report_result)
 ANALYZE_MAIN := analyze/commands/gpuanalyze.c
 ANALYZE_SRCS += $(filter-out $(ANALYZE_MAIN),$(wildcard analyze/*/*.c))
 ANALYZE_OBJS := $(ANALYZE_SRCS:%.c=$(OBJ)/%.o)

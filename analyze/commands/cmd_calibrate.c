@@ -8,7 +8,7 @@
  */
 #include "analyze/shadow/calibrate.h"
 #include "analyze/commands/cmd_output.h"
-#include "analyze/commands/cmd_refs.h"
+#include "analyze/commands/refs.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "analyze/output/doc.h"

@@ -9,7 +9,7 @@
  * input error).
  */
 #include "analyze/commands/cmd_output.h"
-#include "analyze/commands/cmd_refs.h"
+#include "analyze/commands/refs.h"
 #include "analyze/commands/commands.h"
 #include "analyze/shadow/compare.h"
 #include "analyze/support/diag.h"

@@ -1,12 +1,12 @@
-/* cmd_refs.h: what shadow and calibrate, the two commands that run references, share: the
+/* refs.h: what shadow and calibrate, the two commands that run references, share: the
  * reference library that --ref names, loaded the one way (the same error message for the same
  * failure), and the facts both documents state alike (their head, a tolerance).
  *
  * Why a file of its own and not cmd_output.c: every subcommand links cmd_output.o, and loading a
  * library pulls in the shadow replay and dlopen; only the two commands that run references should.
  */
-#ifndef GT_CMD_REFS_H
-#define GT_CMD_REFS_H
+#ifndef GT_REFS_H
+#define GT_REFS_H
 
 #include "analyze/output/doc.h"
 #include "analyze/shadow/gputrace_ref.h"

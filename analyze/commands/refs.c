@@ -1,6 +1,6 @@
-/* cmd_refs.c: loading the reference library of --ref for shadow and calibrate, and the facts
- * their documents share (see cmd_refs.h). */
-#include "analyze/commands/cmd_refs.h"
+/* refs.c: loading the reference library of --ref for shadow and calibrate, and the facts
+ * their documents share (see refs.h). */
+#include "analyze/commands/refs.h"
 
 #include "analyze/support/diag.h"
 
