@@ -7,6 +7,7 @@
 # planted slowdown, shadow on the broken kernels). Commands that need a GPU, a program of the
 # user's, or are the build itself are listed with the reason they are skipped; a command the test
 # cannot place fails it, so that a new README command is either run here or skipped for a reason.
+# Also: the README names every Debian package of the Makefile's deps target.
 #   GT_README=FILE checks another file (the test of this test).
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -69,6 +70,15 @@ while IFS= read -r line; do
 	echo "ok: $cmd (exit $rc)"
 	ran=$((ran + 1))
 done <"$T/lines"
+
+# The README's dependency list is the Makefile's (make deps installs DEB_DEPS).
+deps=$(sed -n 's/^DEB_DEPS *:= *//p' "$root/Makefile")
+[ -n "$deps" ] || fail "no DEB_DEPS in the Makefile"
+tr -s ' \t,.:;()`' '\n' <"$readme" >"$T/words" || fail "tr"
+for p in $deps; do
+	grep -qx -e "$p" "$T/words" || fail "README does not list the build dependency $p (Makefile DEB_DEPS)"
+done
+echo "ok: README lists every package of the Makefile's DEB_DEPS: $deps"
 
 # The no-GPU path is the README's point: at least its analyses, shadow and the helps must have run.
 [ "$ran" -ge 10 ] || fail "only $ran README commands ran (of $n lines in its sh blocks): is the extraction broken?"
