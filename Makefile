@@ -8,6 +8,7 @@
 #   make demo       install what is missing, build, record or analyze a trace (see README.md)
 #   make check      every unit test plain and under ASan+UBSan, every everyday CLI test plain
 #   make check-all  that, and the slow tier: CLI tests under the sanitizers, fuzz targets, scaling
+#   make V=1 ...    print the compiler commands instead of one short line per target
 #   make install PREFIX=/usr/local [DESTDIR=/staging]
 #   make uninstall PREFIX=/usr/local [DESTDIR=/staging]
 
@@ -41,6 +42,16 @@ LDFLAGS_ALL += -fsanitize=address,undefined
 endif
 
 OBJ := $(BUILD)/obj
+
+# A quiet build prints one line per target ("  CC   analyze/engines/diff.c", "  LD   build/gpuanalyze"),
+# so that a warning or an error is not lost among compiler commands; make V=1 prints the commands.
+# A recipe's command begins with $(call quiet,TAG,WHAT).
+V ?= 0
+ifeq ($(V),1)
+quiet =
+else
+quiet = @printf '  %-4s %s\n' '$(1)' '$(2)';
+endif
 
 # Fragments append to these.
 TRACE_SRCS    :=
@@ -89,7 +100,7 @@ all: $(ALL_TARGETS)
 # one of them is a build error (tests/cli/test_layering.sh checks the rest of docs/DESIGN.md's layering).
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(CFLAGS_$(firstword $(subst /, ,$<))) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$<)$(CC) $(CFLAGS_ALL) $(CFLAGS_$(firstword $(subst /, ,$<))) -MMD -MP -c $< -o $@
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
@@ -110,8 +121,13 @@ JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 SUBMAKE = $(MAKE) --no-print-directory $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(JOBS))
 SAN_MAKE = $(SUBMAKE) BUILD=$(BUILD)/san SAN=1 OPT="-O1 -g"
 
+# The demo's build goes to a log, so that what it prints leads with the trace and what to run next;
+# a failed build shows the log's end.
 demo: deps
-	@$(SUBMAKE) all
+	@mkdir -p $(BUILD)
+	@echo "gputrace demo: building everything (a few minutes the first time; the log: $(BUILD)/build.log)"
+	@$(SUBMAKE) all >$(BUILD)/build.log 2>&1 || { tail -n 40 $(BUILD)/build.log; \
+	    echo "gputrace demo: the build failed (above; the whole log: $(BUILD)/build.log)"; exit 1; }
 	@sh tests/demo.sh $(BUILD)
 
 # The tiers (tests/module.mk lists the entries): check is the everyday loop, check-all adds the

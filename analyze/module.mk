@@ -21,9 +21,9 @@ INSTALL_BINS += $(BUILD)/gpuanalyze
 
 $(BUILD)/libgtanalyze.a: $(ANALYZE_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && $(AR) rcs $@ $^ # anew: a deleted source must not leave its object behind
+	$(call quiet,AR,$@)rm -f $@ && $(AR) rcs $@ $^ # anew: a deleted source must not leave its object behind
 
 $(BUILD)/gpuanalyze: $(OBJ)/analyze/commands/gpuanalyze.o $(BUILD)/libgtanalyze.a $(BUILD)/libgttrace.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(ANALYZE_LIBS)
 
 ALL_TARGETS += $(BUILD)/libgtanalyze.a $(BUILD)/gpuanalyze

@@ -22,7 +22,7 @@
  *   be bounded at all.
  * - GT_DEMANGLE_MAX_DEPTH, 256 levels of nesting: deeper names are refused rather than walked
  *   recursively (libstdc++'s demangler has a limit of its own, 2048 components deep).
- * The analyzer states them in gpuanalyze(1) (DEMANGLING) and README's Reliability section.
+ * The analyzer states them in gpuanalyze(1) (DEMANGLING) and docs/RELIABILITY.md.
  */
 #ifndef GT_MANGLED_H
 #define GT_MANGLED_H

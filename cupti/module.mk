@@ -7,4 +7,4 @@ CFLAGS_cupti := $(addprefix -I,$(CUPTI_INC) $(CUDA_INC))
 
 $(BUILD)/libgtcupti.a: $(CUPTI_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && $(AR) rcs $@ $^ # anew: a deleted source must not leave its object behind
+	$(call quiet,AR,$@)rm -f $@ && $(AR) rcs $@ $^ # anew: a deleted source must not leave its object behind

@@ -16,7 +16,7 @@ KERNEL_LIBS    := -ldl -lpthread
 
 $(KERNEL_BINS): $(BUILD)/kernels/%: kernels/%.cu $(KERNEL_HEADERS) kernels/module.mk
 	@mkdir -p $(dir $@)
-	$(NVCC) $(KERNEL_NVFLAGS) -o $@ $< $(KERNEL_LIBS)
+	$(call quiet,NVCC,$@)$(NVCC) $(KERNEL_NVFLAGS) -o $@ $< $(KERNEL_LIBS)
 
 # The ceilings' kernels are bwprobe's alone.
 $(BUILD)/kernels/bwprobe: kernels/ceilings.cuh
@@ -34,7 +34,7 @@ endif
 ifneq ($(NVCC),)
 $(BUILD)/kernels/p2p_copy: kernels/p2p_copy.cu $(KERNEL_HEADERS) kernels/module.mk
 	@mkdir -p $(dir $@)
-	$(NVCC) $(KERNEL_NVFLAGS) -o $@ $< $(KERNEL_LIBS)
+	$(call quiet,NVCC,$@)$(NVCC) $(KERNEL_NVFLAGS) -o $@ $< $(KERNEL_LIBS)
 
 ALL_TARGETS += $(BUILD)/kernels/p2p_copy
 CUDA_PROGS  += $(BUILD)/kernels/p2p_copy

@@ -23,7 +23,7 @@ MAN_PAGES += man/gputrace.1
 
 ifneq ($(CUPTI_INC),)
 $(BUILD)/libgputrace.so: $(PRELOAD_OBJS) $(BUILD)/libgtcupti.a $(BUILD)/libgttrace.a
-	$(CC) $(LDFLAGS_ALL) -shared -Wl,--no-undefined -Wl,-z,defs -o $@ $(PRELOAD_OBJS) \
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -shared -Wl,--no-undefined -Wl,-z,defs -o $@ $(PRELOAD_OBJS) \
 	    -Wl,--whole-archive $(BUILD)/libgtcupti.a -Wl,--no-whole-archive $(BUILD)/libgttrace.a \
 	    -lzstd -ldl -lpthread
 
@@ -38,14 +38,14 @@ endif
 ifneq ($(CUDA_INC),)
 REPLAY_OBJS := $(REPLAY_SRCS:%.c=$(OBJ)/%.o)
 $(BUILD)/gputrace-replay: $(REPLAY_OBJS) $(OBJ)/cupti/nvinfo.o $(BUILD)/libgttrace.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -ldl -lm
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -ldl -lm
 
 ALL_TARGETS += $(BUILD)/gputrace-replay
 INSTALL_LIBEXEC += $(BUILD)/gputrace-replay
 endif
 
 $(BUILD)/gputrace: $(LAUNCHER_OBJS) $(OBJ)/cupti/nvinfo.o $(BUILD)/libgttrace.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -lm
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -lm
 
 ALL_TARGETS += $(BUILD)/gputrace
 INSTALL_BINS += $(BUILD)/gputrace

@@ -21,7 +21,7 @@ TEST_OBJS_test_replay_args := $(OBJ)/preload/replay/replay_args.o $(OBJ)/preload
 .SECONDEXPANSION:
 $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $$(TEST_OBJS_$$*) $(TEST_HELPER_OBJS) $(TEST_ARCHIVES)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) $(TEST_LDFLAGS_$*) -o $@ $< $(TEST_OBJS_$*) $(TEST_HELPER_OBJS) $(TEST_ARCHIVES) -lcmocka -lzstd -lz -lsqlite3 -ldl -lm -lpthread
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) $(TEST_LDFLAGS_$*) -o $@ $< $(TEST_OBJS_$*) $(TEST_HELPER_OBJS) $(TEST_ARCHIVES) -lcmocka -lzstd -lz -lsqlite3 -ldl -lm -lpthread
 
 # The capture-set test sees every realloc of the loader, to show that a blob's stated size is never
 # allocated up front (test_trace_capture_set.c defines __wrap_realloc).

@@ -8,6 +8,6 @@ MAN_PAGES += man/gputrace-format.5
 
 $(BUILD)/libgttrace.a: $(TRACE_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && $(AR) rcs $@ $^ # anew: a deleted source must not leave its object behind
+	$(call quiet,AR,$@)rm -f $@ && $(AR) rcs $@ $^ # anew: a deleted source must not leave its object behind
 
 ALL_TARGETS += $(BUILD)/libgttrace.a

@@ -13,13 +13,13 @@ $(OBJ)/kernels/refs/%.o: CFLAGS_ALL += -Ianalyze/shadow -ffp-contract=off
 
 $(REFS_SO): $(REFS_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(LDFLAGS_ALL) -o $@ $^ -lm
+	$(call quiet,LD,$@)$(CC) -shared $(LDFLAGS_ALL) -o $@ $^ -lm
 
 # Test fixture: a library built against an ABI this gpuanalyze does not read (tests/data/shadow/).
 SHADOW_BADABI_SO := $(BUILD)/tests/shadow/badabi.so
 $(SHADOW_BADABI_SO): $(OBJ)/tests/data/shadow/badabi.o
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(LDFLAGS_ALL) -o $@ $^
+	$(call quiet,LD,$@)$(CC) -shared $(LDFLAGS_ALL) -o $@ $^
 
 $(OBJ)/tests/data/shadow/%.o: CFLAGS_ALL += -Ianalyze/shadow
 

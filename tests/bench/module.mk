@@ -5,7 +5,7 @@ ifneq ($(CUPTI_INC),)
 # own CUPTI loader and per-call API selection, so "runtime-sel" is exactly what gputrace selects.
 $(BUILD)/tests/bench/libcuptiprice.so: tests/bench/cupti_price.c cupti/libs.c cupti/api_select.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -fPIC -shared -fvisibility=hidden \
+	$(call quiet,LD,$@)$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -fPIC -shared -fvisibility=hidden \
 	    -Icupti -I$(CUPTI_INC) -I$(CUDA_INC) -o $@ $^ -ldl -lpthread
 ALL_TARGETS += $(BUILD)/tests/bench/libcuptiprice.so
 endif

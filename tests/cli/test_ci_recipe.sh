@@ -1,5 +1,5 @@
 #!/bin/sh
-# The CI recipe of tests/data/diff/CI-RECIPE.md (the README's "In CI" section), end to end on real
+# The CI recipe of tests/data/diff/CI-RECIPE.md (docs/USAGE.md, In CI), end to end on real
 # H200 recordings, without a GPU: the stored traces stand in for what `gputrace record` would have
 # written. The gate script is extracted from the recipe itself, so the documented script is the
 # tested one. Checked: exit statuses (0 for the no-change pair, 1 for the planted 10% slowdown, 1 for

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Nothing a user types loses data (README, Reliability; gpuanalyze(1) and gputrace(1) on -o):
+# Nothing a user types loses data (docs/RELIABILITY.md; gpuanalyze(1) and gputrace(1) on -o):
 # - an output that is the same file as an input (the trace named directly, through a symbolic link,
 #   through a hard link, or as standard input) is refused in one line, status 2, for every command
 #   that writes one (info, summary, split, dump, findings, stats, report, export in each format),

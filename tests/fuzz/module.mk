@@ -16,26 +16,26 @@ FUZZ_BINS   := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 
 $(FUZZ_OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+	$(call quiet,CC,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(FUZZ_BUILD)/lib/libgttrace.a: $(TRACE_SRCS:%.c=$(FUZZ_OBJ)/%.o)
 	@mkdir -p $(dir $@)
-	rm -f $@ && $(AR) rcs $@ $^
+	$(call quiet,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 $(FUZZ_BUILD)/lib/libgtanalyze.a: $(ANALYZE_SRCS:%.c=$(FUZZ_OBJ)/%.o)
 	@mkdir -p $(dir $@)
-	rm -f $@ && $(AR) rcs $@ $^
+	$(call quiet,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
 # The hostile reference library that fuzz_structured loads (beside it) for shadow and calibrate;
 # not instrumented: it stands for a user's library, and what it does itself is not under test.
 $(FUZZ_BUILD)/hostile_refs.so: tests/fuzz/hostile_refs.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -std=c11 -Wall -Wextra -Werror -O1 -I. -shared -fPIC -o $@ $<
+	$(call quiet,LD,$@)$(FUZZ_CC) -std=c11 -Wall -Wextra -Werror -O1 -I. -shared -fPIC -o $@ $<
 
 # fuzz_libs NAME: the archives and flags of a target's "FUZZ_LIBS:" line.
 fuzz_libs = $(or $(shell sed -n 's/.*FUZZ_LIBS: *\(.*\)$$/\1/p' tests/fuzz/fuzz_$(1).c | sed 's, *\*/$$,,' | head -n 1),libgttrace.a)
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)/tests/fuzz/fuzz_common.o \
                       $(FUZZ_BUILD)/lib/libgttrace.a $(FUZZ_BUILD)/lib/libgtanalyze.a
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $(if $(CUDA_INC),-I$(CUDA_INC)) -fsanitize=fuzzer -MMD -MP \
+	$(call quiet,LD,$@)$(FUZZ_CC) $(FUZZ_CFLAGS) $(if $(CUDA_INC),-I$(CUDA_INC)) -fsanitize=fuzzer -MMD -MP \
 	    -MF $(FUZZ_OBJ)/fuzz_$*.d -o $@ $< $(FUZZ_OBJ)/tests/fuzz/fuzz_common.o \
 	    $(patsubst %.a,$(FUZZ_BUILD)/lib/%.a,$(call fuzz_libs,$*)) -lzstd -lz -lm -lpthread
 

@@ -95,6 +95,6 @@ gb = med('storm', 'gt:k+m') - med('storm', 'bare')
 print(f"storm: added per launch: floor {fb:.4f} us, gputrace same kinds {gb:.4f} us, ratio {gb/fb if fb else float('nan'):.3f} (goal <= 1.10)")
 print(f"splat: gputrace defaults slow a frame by {100*(med('splat','gt:default')/med('splat','bare')-1):.2f}% (goal <= 1%); the CUPTI floor by {100*(med('splat','floor')/med('splat','bare')-1):.2f}%")
 PY
-# The frameworks' rows of README's tables (PyTorch, CuPy, windows, CUPTI detached): their own
+# The frameworks' rows of docs/MEASURED.md's tables (PyTorch, CuPy, windows, CUPTI detached): their own
 # script, so that it can also run alone within one call of the lent machine.
 cd "$repo" && OUT=$out bash tests/gpu/overhead_frameworks.sh "$rounds" "${KIND_ROUNDS:-2}"

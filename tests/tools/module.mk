@@ -7,7 +7,7 @@ TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
 
 $(BUILD)/tools/%: $(OBJ)/tests/tools/%.o $(BUILD)/libgttrace.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -lm
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -lm
 
 # Keep the objects: without this make deletes them as intermediates and relinks every time.
 .SECONDARY: $(TOOL_SRCS:%.c=$(OBJ)/%.o)

@@ -13,18 +13,18 @@ PROGS_DEPS   := tests/cli/progs/endings.h tests/cli/progs/module.mk
 
 $(PROGS_DIR)/plain: tests/cli/progs/plain.c $(PROGS_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(PROGS_CFLAGS) -o $@ $<
+	$(call quiet,LD,$@)$(CC) $(PROGS_CFLAGS) -o $@ $<
 
 $(PROGS_DIR)/trace_peek: tests/cli/progs/trace_peek.c $(BUILD)/libgttrace.a $(PROGS_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(PROGS_CFLAGS) -Itraces -o $@ $< $(BUILD)/libgttrace.a -lzstd -lm
+	$(call quiet,LD,$@)$(CC) $(PROGS_CFLAGS) -Itraces -o $@ $< $(BUILD)/libgttrace.a -lzstd -lm
 
 PROGS_BINS := $(PROGS_DIR)/plain $(PROGS_DIR)/trace_peek
 
 ifneq ($(CUDA_INC),)
 $(PROGS_DIR)/nvtx_plain: tests/cli/progs/nvtx_plain.c $(PROGS_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(PROGS_CFLAGS) -I$(CUDA_INC) -o $@ $< -ldl
+	$(call quiet,LD,$@)$(CC) $(PROGS_CFLAGS) -I$(CUDA_INC) -o $@ $< -ldl
 
 PROGS_BINS += $(PROGS_DIR)/nvtx_plain
 endif
@@ -32,12 +32,12 @@ endif
 ifneq ($(CUPTI_INC),)
 $(PROGS_DIR)/fakecuda/libcuda.so.1: tests/cli/progs/fake_cuda.c $(PROGS_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(PROGS_CFLAGS) -fPIC -shared -Wl,-soname,libcuda.so.1 -I$(CUPTI_INC) -I$(CUDA_INC) \
+	$(call quiet,LD,$@)$(CC) $(PROGS_CFLAGS) -fPIC -shared -Wl,-soname,libcuda.so.1 -I$(CUPTI_INC) -I$(CUDA_INC) \
 	    -o $@ $< -ldl
 
 $(PROGS_DIR)/fake_app: tests/cli/progs/fake_app.c $(PROGS_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(PROGS_CFLAGS) -I$(CUPTI_INC) -I$(CUDA_INC) -o $@ $< -ldl
+	$(call quiet,LD,$@)$(CC) $(PROGS_CFLAGS) -I$(CUPTI_INC) -I$(CUDA_INC) -o $@ $< -ldl
 
 PROGS_BINS += $(PROGS_DIR)/fakecuda/libcuda.so.1 $(PROGS_DIR)/fake_app
 endif
@@ -45,7 +45,7 @@ endif
 ifneq ($(NVCC),)
 $(PROGS_DIR)/cuda_probe: tests/cli/progs/cuda_probe.cu $(PROGS_DEPS)
 	@mkdir -p $(dir $@)
-	$(NVCC) -std=c++17 -O2 $(NVCC_ARCH) -cudart static -Werror all-warnings \
+	$(call quiet,NVCC,$@)$(NVCC) -std=c++17 -O2 $(NVCC_ARCH) -cudart static -Werror all-warnings \
 	    -Xcompiler -Wall,-Wextra,-Werror -o $@ $<
 
 PROGS_BINS += $(PROGS_DIR)/cuda_probe

@@ -8,7 +8,7 @@ GPU_PROGS_DIR := $(BUILD)/tests/gpu/progs
 ifneq ($(NVCC),)
 $(GPU_PROGS_DIR)/rel_cuda: tests/gpu/progs/rel_cuda.cu tests/gpu/progs/module.mk
 	@mkdir -p $(dir $@)
-	$(NVCC) -std=c++17 -O2 $(NVCC_ARCH) -cudart static -Werror all-warnings \
+	$(call quiet,NVCC,$@)$(NVCC) -std=c++17 -O2 $(NVCC_ARCH) -cudart static -Werror all-warnings \
 	    -Xcompiler -Wall,-Wextra,-Werror -o $@ $< -lpthread
 
 ALL_TARGETS += $(GPU_PROGS_DIR)/rel_cuda
