@@ -7,7 +7,7 @@ UNIT_TEST_SRCS := $(filter-out tests/unit/test_cupti_%.c tests/unit/test_preload
 endif
 UNIT_TEST_BINS := $(UNIT_TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_HELPER_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(wildcard tests/unit/helpers/*.c))
-CFLAGS_tests := $(if $(CUPTI_INC),-I$(CUPTI_INC) -I$(CUDA_INC)) -Itests/unit
+CFLAGS_tests := $(if $(CUPTI_INC),-I$(CUPTI_INC) -I$(CUDA_INC) -Icupti/compat) -Itests/unit
 TEST_ARCHIVES := $(BUILD)/libgtanalyze.a $(if $(CUPTI_INC),$(BUILD)/libgtcupti.a) $(BUILD)/libgttrace.a
 
 # Objects that live in no archive (the launcher's and the replay worker's), for the one test of each:
@@ -26,6 +26,9 @@ $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $$(TEST_OBJS_$$*) $(TEST_HELPER_OBJS) $(
 # The capture-set test sees every realloc of the loader, to show that a blob's stated size is never
 # allocated up front (test_trace_capture_set.c defines __wrap_realloc).
 TEST_LDFLAGS_test_trace_capture_set := -Wl,--wrap=realloc
+# The PM sampler's test is the libcupti it loads: the sampler finds the test's CUPTI functions by
+# dlsym in the program itself.
+TEST_LDFLAGS_test_cupti_pmsampling := -rdynamic
 
 # What the sanitizer pass builds: everything a test runs, in its sanitized form.
 .PHONY: tests-only
