@@ -264,6 +264,12 @@ int config_load(struct gtp_config *c, char *msgs, size_t n)
 		}
 	}
 	c->metrics_us = (unsigned)get_num(&m, "GPUTRACE_METRICS_US", CONFIG_METRICS_US_DEFAULT, 10, 1000000);
+	/* Between windows CUPTI is detached (cuptiFinalize), which ends PM sampling under the sampler. */
+	if (c->metrics[0] && c->window_period_ms) {
+		note(&m, "GPUTRACE_METRICS is not sampled with GPUTRACE_WINDOW (CUPTI is detached between "
+		         "windows); recording without hardware counters");
+		c->metrics[0] = '\0';
+	}
 	return m.count;
 }
 

@@ -242,6 +242,11 @@ static void test_metrics(void **state)
 	setenv("GPUTRACE_METRICS_US", "250", 1);
 	assert_int_equal(config_load(&c, msgs, sizeof msgs), 0);
 	assert_int_equal(c.metrics_us, 250);
+	/* Windows detach CUPTI, which would end sampling under the sampler: no counters, one line. */
+	setenv("GPUTRACE_WINDOW", "200/2000", 1);
+	assert_int_equal(config_load(&c, msgs, sizeof msgs), 1);
+	assert_string_equal(c.metrics, "");
+	assert_non_null(strstr(msgs, "GPUTRACE_WINDOW"));
 }
 
 /* GPUTRACE_SAMPLE_MS: 0 turns sampling off silently; 1..9 is raised to 10 with a message. */
