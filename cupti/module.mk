@@ -3,7 +3,8 @@
 # preload loads both with dlopen at run time.
 CUPTI_SRCS += $(wildcard cupti/*.c)
 CUPTI_OBJS := $(CUPTI_SRCS:%.c=$(OBJ)/%.o)
-CFLAGS_cupti := $(addprefix -I,$(CUPTI_INC) $(CUDA_INC))
+# cupti/compat: an empty <string>, which cupti_profiler_host.h includes though it declares only C.
+CFLAGS_cupti := $(addprefix -I,$(CUPTI_INC) $(CUDA_INC)) -Icupti/compat
 
 $(BUILD)/libgtcupti.a: $(CUPTI_OBJS)
 	@mkdir -p $(dir $@)

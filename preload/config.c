@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "cupti/kinds.h" /* CUPTI-free: this file is also part of the gputrace launcher */
+#include "cupti/metric_sets.h" /* CUPTI-free too */
 #include "log.h"
 
 #include <errno.h>
@@ -45,6 +46,10 @@ static const struct {
 	  "at most about this much (10..600000)" },
 	{ "GPUTRACE_SAMPLE_MS", "200", "how often GPU clocks and throttle reasons are sampled through "
 	  "NVML; 0 turns sampling off" },
+	{ "GPUTRACE_METRICS", "", "hardware counters sampled during the run (CUPTI PM sampling), "
+	  "device-wide: comma-separated sets memory (DRAM bytes read and written, L2 bytes) and "
+	  "compute (SM throughput, FMA/FP64/tensor pipes, issue), or CUPTI metric names; empty: off" },
+	{ "GPUTRACE_METRICS_US", "1000", "the counters' sampling interval in microseconds (10..1000000)" },
 	{ "GPUTRACE_LATENCY", "0", "record when each kernel was queued and submitted (0 or 1); costs about 1 us per launch" },
 	{ "GPUTRACE_EXIT_TIMEOUT_MS", "10000", "longest wait for the final flush at exit" },
 	{ "GPUTRACE_SHADOW", "", "capture launches of kernels whose name matches this pattern for "
@@ -249,6 +254,22 @@ int config_load(struct gtp_config *c, char *msgs, size_t n)
 	 * GT_MAX_BLOBS_TOTAL's 2 GiB, the rest left to cubins): a larger budget would record a trace
 	 * that gpuanalyze refuses whole. */
 	c->shadow_bytes = get_num(&m, "GPUTRACE_SHADOW_BYTES", 1ull << 30, 0, 1ull << 30);
+	get_str(&m, "GPUTRACE_METRICS", "", c->metrics, sizeof c->metrics);
+	if (c->metrics[0]) {
+		struct metric_list ml = { 0 };
+		char why[160];
+		if (metric_sets_parse(c->metrics, &ml, why, sizeof why)) {
+			note(&m, "GPUTRACE_METRICS: %s; recording without hardware counters", why);
+			c->metrics[0] = '\0';
+		}
+	}
+	c->metrics_us = (unsigned)get_num(&m, "GPUTRACE_METRICS_US", CONFIG_METRICS_US_DEFAULT, 10, 1000000);
+	/* Between windows CUPTI is detached (cuptiFinalize), which ends PM sampling under the sampler. */
+	if (c->metrics[0] && c->window_period_ms) {
+		note(&m, "GPUTRACE_METRICS is not sampled with GPUTRACE_WINDOW (CUPTI is detached between "
+		         "windows); recording without hardware counters");
+		c->metrics[0] = '\0';
+	}
 	return m.count;
 }
 

@@ -31,7 +31,13 @@ struct gtp_config {
 	char shadow[512];           /* GPUTRACE_SHADOW: kernel name pattern */
 	unsigned shadow_max;        /* GPUTRACE_SHADOW_MAX: launches captured per kernel */
 	unsigned long long shadow_bytes; /* GPUTRACE_SHADOW_BYTES: byte cap for all captures */
+	/* hardware counters (PM sampling) */
+	char metrics[512];          /* GPUTRACE_METRICS: sets and metric names; empty = off */
+	unsigned metrics_us;        /* GPUTRACE_METRICS_US: the sampling interval */
 };
+
+/* GPUTRACE_METRICS_US's default: the interval whose cost was measured (docs/METRICS.md). */
+#define CONFIG_METRICS_US_DEFAULT 1000
 
 /* Reads the environment into c. Problems are written (one line each) into msgs for the caller to
  * print; returns how many there were. */

@@ -44,7 +44,7 @@ ALL_TARGETS += $(BUILD)/gputrace-replay
 INSTALL_LIBEXEC += $(BUILD)/gputrace-replay
 endif
 
-$(BUILD)/gputrace: $(LAUNCHER_OBJS) $(OBJ)/cupti/nvinfo.o $(BUILD)/libgttrace.a
+$(BUILD)/gputrace: $(LAUNCHER_OBJS) $(OBJ)/cupti/nvinfo.o $(OBJ)/cupti/metric_sets.o $(BUILD)/libgttrace.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -lm
 
 ALL_TARGETS += $(BUILD)/gputrace

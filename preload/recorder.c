@@ -17,6 +17,7 @@
 #include "devices.h"
 #include "log.h"
 #include "metadata.h"
+#include "metrics.h"
 #include "nvml.h"
 #include "output.h"
 #include "signals.h"
@@ -285,6 +286,7 @@ static void describe_pending_devices(void)
 	pthread_mutex_unlock(&R.mu);
 	for (int i = 0; i < n && !R.write_failed; i++) {
 		int rc = devices_describe(R.w, dev[i]);
+		rc = rc ? rc : metrics_device(R.w, &R.cfg, dev[i]);
 		if (rc)
 			writer_failed(rc);
 	}
@@ -345,6 +347,11 @@ static void finish_trace(int how, int status)
 	session_flush(1);
 	drain_buffers();
 	describe_pending_devices();
+	if (!R.write_failed) {
+		int rc = metrics_finish(R.w, cupti_now());
+		if (rc)
+			writer_failed(rc);
+	}
 	if (!R.write_failed && R.cfg.sample_ms) {
 		int rc = devices_sample(R.w, cupti_now()); /* and a last one: where the clocks ended */
 		if (rc)
@@ -532,6 +539,11 @@ static void *writer_main(void *arg)
 		}
 		drain_buffers();
 		describe_pending_devices();
+		if (!R.write_failed) {
+			int rc = metrics_decode(R.w, cupti_now());
+			if (rc)
+				writer_failed(rc);
+		}
 		buffers_top_up(2);
 		if (!R.write_failed) {
 			int rc = capture_drain(R.w);
@@ -896,6 +908,7 @@ static void fork_child(void)
 		R.writer_started = 0;
 		atomic_store(&R.state, ST_OFF);
 		devices_reset();
+		metrics_forget();
 	}
 	/* An idle parent leaves an idle child: the child's own cuInit starts its own trace. */
 }

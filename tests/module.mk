@@ -7,14 +7,14 @@ UNIT_TEST_SRCS := $(filter-out tests/unit/test_cupti_%.c tests/unit/test_preload
 endif
 UNIT_TEST_BINS := $(UNIT_TEST_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_HELPER_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(wildcard tests/unit/helpers/*.c))
-CFLAGS_tests := $(if $(CUPTI_INC),-I$(CUPTI_INC) -I$(CUDA_INC)) -Itests/unit
+CFLAGS_tests := $(if $(CUPTI_INC),-I$(CUPTI_INC) -I$(CUDA_INC) -Icupti/compat) -Itests/unit
 TEST_ARCHIVES := $(BUILD)/libgtanalyze.a $(if $(CUPTI_INC),$(BUILD)/libgtcupti.a) $(BUILD)/libgttrace.a
 
 # Objects that live in no archive (the launcher's and the replay worker's), for the one test of each:
 # TEST_OBJS_<test> lists them; TEST_LDFLAGS_<test> adds link options for one binary.
 TEST_OBJS_test_launcher_replay_times := $(OBJ)/preload/launcher/launcher_replay_times.o
 TEST_OBJS_test_replay_compare := $(OBJ)/preload/replay/replay_compare.o
-TEST_OBJS_test_preload_config := $(OBJ)/preload/log.o
+TEST_OBJS_test_preload_config := $(OBJ)/preload/log.o $(OBJ)/cupti/metric_sets.o
 TEST_OBJS_test_preload_output := $(OBJ)/preload/log.o
 TEST_OBJS_test_replay_args := $(OBJ)/preload/replay/replay_args.o $(OBJ)/preload/replay/replay_compare.o
 
@@ -26,6 +26,9 @@ $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $$(TEST_OBJS_$$*) $(TEST_HELPER_OBJS) $(
 # The capture-set test sees every realloc of the loader, to show that a blob's stated size is never
 # allocated up front (test_trace_capture_set.c defines __wrap_realloc).
 TEST_LDFLAGS_test_trace_capture_set := -Wl,--wrap=realloc
+# The PM sampler's test is the libcupti it loads: the sampler finds the test's CUPTI functions by
+# dlsym in the program itself.
+TEST_LDFLAGS_test_cupti_pmsampling := -rdynamic
 
 # What the sanitizer pass builds: everything a test runs, in its sanitized form.
 .PHONY: tests-only

@@ -1,6 +1,7 @@
 /* launcher_record.c: `gputrace record`: preload the recorder into a program and report the trace. */
 #include "preload/launcher/launcher.h"
 #include "preload/log.h"
+#include "cupti/metric_sets.h" /* CUPTI-free */
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -180,6 +181,18 @@ int launcher_record(int argc, char **argv)
 	if (optind >= argc) {
 		fprintf(stderr, "gputrace: record: no program given (gputrace record -- PROGRAM ...)\n");
 		return 2;
+	}
+	/* An unknown counter set or name is the caller's mistake, said before the program runs (the
+	 * recorder alone would only leave the counters out). */
+	const char *metrics = getenv("GPUTRACE_METRICS");
+	if (metrics && *metrics) {
+		struct metric_list ml = { 0 };
+		char why[160];
+		if (metric_sets_parse(metrics, &ml, why, sizeof why)) {
+			char shown[256];
+			fprintf(stderr, "gputrace: record: GPUTRACE_METRICS: %s\n", gtp_escape(why, shown, sizeof shown));
+			return 2;
+		}
 	}
 	char libpath[4096];
 	if (lib) {

@@ -55,7 +55,7 @@ trap 'rm -rf "$T"' EXIT
 
 # shape and its smaller size: large enough that the slower commands take 0.2 s and more
 SHAPES=${GT_SCALING_SHAPES:-"instant samestart threads streams deep names overlap devices apithreads synccopies
-	jumble nestlaunch longnames shortnames sameproc"}
+	jumble nestlaunch longnames shortnames sameproc counters"}
 size_of() {
 	case $1 in
 	instant) echo 5000 ;;

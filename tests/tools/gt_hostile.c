@@ -35,6 +35,10 @@
  *   longnames N ranges, N API calls and N kernels spread over N / 2048 + 1 names of about 1 MiB,
  *             the reader's cap on one name, that differ only in their last bytes (long names x
  *             many records)
+ *   counters  N kernels one after the other, each with its replayed counter value (LAUNCH_METRIC),
+ *             under N counter samples (METRIC_SAMPLE) that all span the whole run, as sampled
+ *             counters and kernels overlap (every sample x every kernel, for an analysis that
+ *             apportions samples to kernels by time)
  *   shortnames N kernels, each with a name of its own, in kernel records cut short to the 44
  *             bytes that reach the name (legal: a reader zero-fills the fields a shorter record
  *             lacks), written raw since the writer always writes whole records (many names x
@@ -315,6 +319,26 @@ static int nestlaunch(struct hostile *h, uint64_t n, uint64_t *end)
 	return 0;
 }
 
+static int counters(struct hostile *h, uint64_t n, uint64_t *end)
+{
+	uint64_t t = T0 + 10000, span = 100 * n + 1000;
+	uint32_t metric = gt_writer_intern(h->w, "dram__bytes_read.sum");
+	if (!metric)
+		return GT_ERR_NOMEM;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t a = t + 100 * i;
+		CHECK(kernel(h, h->kname, a, a + 60, 13));
+		struct gt_launch_metric l = { .start = a, .end = a + 60, .value = 4096.0 + (double)i,
+			.metric_id = metric, .name_id = h->kname, .correlation_id = h->corr, .passes = 1 };
+		CHECK(gt_writer_add(h->w, GT_REC_LAUNCH_METRIC, &l));
+		struct gt_metric_sample m = { .start = t, .end = t + span, .value = (double)(i + 1) * 1e6,
+			.metric_id = metric };
+		CHECK(gt_writer_add(h->w, GT_REC_METRIC_SAMPLE, &m));
+	}
+	*end = t + span + 1000;
+	return 0;
+}
+
 #define LONG_NAME (1u << 20) /* the reader's GT_MAX_STRING_LEN */
 
 static int longnames(struct hostile *h, uint64_t n, uint64_t *end)
@@ -507,6 +531,7 @@ static const struct {
 	{ "deep", deep },       { "names", names },         { "overlap", overlap },  { "devices", devices },
 	{ "apithreads", apithreads }, { "synccopies", synccopies },
 	{ "jumble", jumble },   { "nestlaunch", nestlaunch }, { "longnames", longnames },
+	{ "counters", counters },
 };
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 

@@ -79,6 +79,8 @@ static void test_defaults(void **state)
 	assert_string_equal(c.shadow, "");
 	assert_int_equal(c.shadow_max, 3);
 	assert_int_equal(c.shadow_bytes, 1ull << 30);
+	assert_string_equal(c.metrics, "");
+	assert_int_equal(c.metrics_us, CONFIG_METRICS_US_DEFAULT);
 	/* The default kinds are all but sync, overhead, graph and api-all, as the help says. */
 	assert_int_equal(SK_DEFAULT, SK_ALL & ~(SK_SYNC | SK_OVERHEAD | SK_GRAPH | SK_API_ALL));
 }
@@ -199,6 +201,52 @@ static void test_valid_numbers(void **state)
 	assert_int_equal(config_load(&c, msgs, sizeof msgs), 0);
 	assert_int_equal(c.flush_ms, 600000);
 	assert_int_equal(c.buffer_bytes, 262144ull << 10);
+}
+
+/* GPUTRACE_METRICS: sets expand to their metrics in order, each once; a CUPTI metric name is
+ * taken as given; a word that is neither is one message naming it, and no counters. */
+static void test_metrics(void **state)
+{
+	(void)state;
+	struct metric_list ml = { 0 };
+	char why[160] = "";
+	assert_int_equal(metric_sets_parse("memory,compute,memory", &ml, why, sizeof why), 0);
+	assert_int_equal(ml.n, 8);
+	assert_string_equal(ml.names[0], "dram__bytes_read.sum");
+	assert_string_equal(ml.names[1], "dram__bytes_write.sum");
+	assert_string_equal(ml.names[3], "sm__throughput.avg.pct_of_peak_sustained_elapsed");
+	struct metric_list raw = { 0 };
+	assert_int_equal(metric_sets_parse("dram__bytes_read.sum,,memory,l1tex__t_bytes.sum", &raw, why, sizeof why), 0);
+	assert_int_equal(raw.n, 4);
+	assert_string_equal(raw.names[3], "l1tex__t_bytes.sum");
+	static const char *const bad[] = { "bogus", "memory,Compute", "dram__", "__x", "dram__bytes;rm",
+		"dram__bytes.", "memory,x y" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct metric_list l = { 0 };
+		why[0] = '\0';
+		assert_int_equal(metric_sets_parse(bad[i], &l, why, sizeof why), -1);
+		assert_non_null(strstr(why, "neither a metric set"));
+	}
+	struct gtp_config c;
+	char msgs[512];
+	setenv("GPUTRACE_METRICS", "memory,bogus", 1);
+	assert_int_equal(config_load(&c, msgs, sizeof msgs), 1);
+	assert_string_equal(c.metrics, "");
+	assert_non_null(strstr(msgs, "GPUTRACE_METRICS: 'bogus'"));
+	assert_non_null(strstr(msgs, "without hardware counters"));
+	setenv("GPUTRACE_METRICS", "compute", 1);
+	setenv("GPUTRACE_METRICS_US", "5", 1);
+	assert_int_equal(config_load(&c, msgs, sizeof msgs), 1);
+	assert_string_equal(c.metrics, "compute");
+	assert_non_null(strstr(msgs, "GPUTRACE_METRICS_US"));
+	setenv("GPUTRACE_METRICS_US", "250", 1);
+	assert_int_equal(config_load(&c, msgs, sizeof msgs), 0);
+	assert_int_equal(c.metrics_us, 250);
+	/* Windows detach CUPTI, which would end sampling under the sampler: no counters, one line. */
+	setenv("GPUTRACE_WINDOW", "200/2000", 1);
+	assert_int_equal(config_load(&c, msgs, sizeof msgs), 1);
+	assert_string_equal(c.metrics, "");
+	assert_non_null(strstr(msgs, "GPUTRACE_WINDOW"));
 }
 
 /* GPUTRACE_SAMPLE_MS: 0 turns sampling off silently; 1..9 is raised to 10 with a message. */
@@ -463,6 +511,7 @@ int main(void)
 		cmocka_unit_test_setup(test_message_values_escaped, clean_env),
 		cmocka_unit_test_setup(test_kind_names, clean_env),
 		cmocka_unit_test_setup(test_window, clean_env),
+		cmocka_unit_test_setup(test_metrics, clean_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

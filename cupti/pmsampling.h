@@ -1,0 +1,38 @@
+/* pmsampling.h: hardware counters sampled during the run through CUPTI's PM sampling API, written
+ * as METRIC_SAMPLE records.
+ *
+ * One sampler per device: the GPU writes a sample of every configured metric each interval into a
+ * hardware buffer; the writer thread decodes what has arrived (pm_decode) and writes one record per
+ * metric and sample, on CUPTI's clock. Metrics the GPU does not offer are left out one by one; a
+ * device whose counters cannot be had at all (profiling restricted to admin users, MIG, an
+ * unsupported GPU, another profiler holding them) gets no records and a reason, which the recorder
+ * prints once and writes to META: never records holding zeros. Runs on the writer thread only.
+ */
+#ifndef GT_CUPTI_PMSAMPLING_H
+#define GT_CUPTI_PMSAMPLING_H
+
+#include "gputrace.h"
+#include "metric_sets.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct pm_sampler;
+
+/* Starts sampling `metrics` on CUDA device `ordinal` every interval_ns. 0 and *out; -1 with the
+ * reason in why (no sampler). Metrics the device does not offer, or that would need a second pass,
+ * are dropped and named in dropped (empty when none). */
+int pm_start(struct pm_sampler **out, uint32_t ordinal, const struct metric_list *metrics,
+             uint64_t interval_ns, char *why, size_t nwhy, char *dropped, size_t ndropped);
+/* Decodes the samples completed so far and writes their records. 0, a negative GT_ERR_* from the
+ * writer, or 1 when sampling failed (reason in why; the sampler stays, inert). */
+int pm_decode(struct pm_sampler *s, struct gt_writer *w, char *why, size_t nwhy);
+/* Stops sampling, writes the last samples (when w is not NULL) and frees s. Safe with NULL. */
+int pm_stop(struct pm_sampler *s, struct gt_writer *w, char *why, size_t nwhy);
+/* What was kept: the metrics sampled, comma-separated; the samples and records written; the
+ * samples the hardware buffer lost. */
+const char *pm_metrics(const struct pm_sampler *s);
+uint64_t pm_samples(const struct pm_sampler *s);
+int pm_overflowed(const struct pm_sampler *s);
+
+#endif
