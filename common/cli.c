@@ -10,9 +10,13 @@
 #include "common/text_escape.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 /* The left column of an option line in --help. */
 #define HELP_COLUMN 28
@@ -460,4 +464,73 @@ int gt_cli_parse(const struct gt_usage *u, int argc, char **argv, char ***operan
 		return 1;
 	gt_cli_release(u);
 	return 0;
+}
+
+static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t child_group; /* 1: the child leads a process group of its own */
+
+static void forward(int sig)
+{
+	if (child_pid > 0)
+		kill(child_group ? -(pid_t)child_pid : (pid_t)child_pid, sig);
+}
+
+/* Waits for pid, killing its group after timeout_s (> 0). The wait status, -1, or -2 (timeout). */
+static int wait_child(pid_t pid, int own_group, unsigned timeout_s)
+{
+	struct timespec t0, now, nap = { 0, 20 * 1000 * 1000 };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int status = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, timeout_s ? WNOHANG : 0);
+		if (w == pid)
+			return status;
+		if (w < 0 && errno != EINTR)
+			return -1;
+		if (!timeout_s)
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec >= (time_t)timeout_s) {
+			kill(own_group ? -pid : pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			return -2;
+		}
+		nanosleep(&nap, NULL);
+	}
+}
+
+int gt_cli_run(const struct gt_cli_tool *t, char **argv, int own_group, unsigned timeout_s)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (own_group)
+			setpgid(0, 0);
+		execvp(argv[0], argv);
+		char text[1200];
+		snprintf(text, sizeof text, "cannot run '%.1000s': %s", argv[0], strerror(errno));
+		say(t, text);
+		_exit(127);
+	}
+	if (own_group)
+		setpgid(pid, pid); /* also here: the group exists before a signal is forwarded to it */
+	child_pid = pid;
+	child_group = own_group;
+	/* The child gets terminal signals itself (same process group); forwarding covers a kill
+	 * aimed at the tool alone, as a CI runner's timeout does. */
+	struct sigaction sa, old[4];
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = forward;
+	sigemptyset(&sa.sa_mask);
+	const int sigs[4] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	int status = wait_child(pid, own_group, timeout_s);
+	for (int i = 0; i < 4; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	child_pid = 0;
+	child_group = 0;
+	return status;
 }
