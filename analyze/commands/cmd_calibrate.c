@@ -417,12 +417,19 @@ done:
 }
 
 const struct gt_command gt_cmd_calibrate = {
-	"calibrate", "a tolerance from the spread of correct results, tried on planted errors", "FILE", 1, 1,
+	.name = "calibrate",
+	.help = "a tolerance from the spread of correct results, tried on planted errors",
+	.operands = "FILE",
+	.min_operands = 1,
+	.max_operands = 1,
+	.description =
 	"Measures how far correct results of one kernel lie from its reference in ULPs (the GPU's\n"
 	"captured outputs and the reference's alternative evaluation orders), proposes a bound =\n"
 	"worst observed x margin, then plants wrong outputs and counts how many each rule accepts:\n"
 	"flat 1% relative, flat 1e-5 relative, the reference's declared tolerance, the calibrated\n"
 	"bound. Exit 0, or 2 for a usage or input error.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(calibrate)

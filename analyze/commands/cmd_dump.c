@@ -274,11 +274,18 @@ static int run(const struct gt_cmd_call *call)
 }
 
 const struct gt_command gt_cmd_dump = {
-	"dump", "every event, one per row, names resolved (csv, json)", "FILE", 1, 1,
+	.name = "dump",
+	.help = "every event, one per row, names resolved (csv, json)",
+	.operands = "FILE",
+	.min_operands = 1,
+	.max_operands = 1,
+	.description =
 	"Every event of the trace, one per row in file order (not time order), with every field;\n"
 	"string ids resolved to names, enumerations named, kernel names demangled beside the\n"
 	"mangled ones. Default format csv; json is one array, jsonl (JSON Lines) one object per\n"
 	"line and nothing else.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(dump)
