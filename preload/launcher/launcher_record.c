@@ -130,11 +130,11 @@ static int set_var(const struct gt_option *o, const char *value, char *err, size
 static const struct gt_option options[] = {
 	{ .kind = GT_OPT_STRING, .short_name = 'o', .long_name = "output", .arg = "FILE", .value = &output,
 	  .help = "trace path or pattern (%p pid, %h host, %r rank, %n program)" },
-	{ .kind = GT_OPT_FLAG, .short_name = 'f', .long_name = "force", .value = &force,
+	{ .kind = GT_OPT_FLAG, .long_name = "force", .value = &force,
 	  .help = "replace FILE if it exists (otherwise it is an error)" },
 	{ .kind = GT_OPT_CALL, .short_name = 'a', .long_name = "activities", .arg = "LIST", .call = set_var,
 	  .data = "GPUTRACE_ACTIVITIES", .help = "activity kinds (GPUTRACE_ACTIVITIES)" },
-	{ .kind = GT_OPT_CALL, .short_name = 'k', .long_name = "kernels", .arg = "REGEX",
+	{ .kind = GT_OPT_CALL, .short_name = 'k', .long_name = "kernel", .alias = "kernels", .arg = "REGEX",
 	  .call = set_var, .data = "GPUTRACE_KERNELS", .help = "record only matching kernels (GPUTRACE_KERNELS)" },
 	{ .kind = GT_OPT_CALL, .long_name = "flush-ms", .arg = "N", .call = set_var, .data = "GPUTRACE_FLUSH_MS",
 	  .help = "write period (GPUTRACE_FLUSH_MS)" },

@@ -108,7 +108,7 @@ static int extract_opt(const struct gt_option *o, const char *value, char *err, 
 static const struct gt_option options[] = {
 	{ .kind = GT_OPT_CALL, .long_name = "capture", .arg = "ID", .call = worker_opt, .data = "--capture",
 	  .help = "replay this capture (repeatable; default: every one)" },
-	{ .kind = GT_OPT_CALL, .short_name = 'k', .long_name = "kernel", .arg = "REGEX",
+	{ .kind = GT_OPT_CALL, .short_name = 'k', .long_name = "kernel", .alias = "kernels", .arg = "REGEX",
 	  .call = worker_opt, .data = "--kernel", .help = "replay captures of kernels whose name matches" },
 	{ .kind = GT_OPT_CALL, .short_name = 'n', .long_name = "reps", .arg = "N", .call = worker_opt,
 	  .data = "--reps", .help = "timed replays per capture after the self-check (default 50)" },
@@ -126,7 +126,7 @@ static const struct gt_option options[] = {
 	{ .kind = GT_OPT_STRING, .short_name = 'o', .long_name = "output", .arg = "FILE", .value = &cmd.output,
 	  .help = "the replay's trace (default: TRACE's name + .replay.gtrace,\n"
 	          "in the current folder); with --extract, the folder to write" },
-	{ .kind = GT_OPT_FLAG, .short_name = 'f', .long_name = "force", .value = &cmd.force,
+	{ .kind = GT_OPT_FLAG, .long_name = "force", .value = &cmd.force,
 	  .help = "replace FILE (or files in the --extract folder)" },
 	{ .kind = GT_OPT_FLAG, .long_name = "list", .value = &cmd.list,
 	  .help = "list TRACE's captures and exit (no GPU needed)" },
