@@ -30,8 +30,8 @@ static int parse_double(const char *opt, const char *s, double lo, double hi, in
 	double v;
 	const char *end;
 	if (gt_parse_number(s, &v, &end) || *end || !isfinite(v) || v > hi || v < lo || (lo_open && v == lo))
-		return gt_error("calibrate: option '%s' wants a number in %s%g, %g], not '%s' (see "
-		                "'gpuanalyze calibrate --help')", opt, lo_open ? "(" : "[", lo, hi, s ? s : "");
+		return gt_cli_usage_error(&gt_gpuanalyze_tool, "calibrate", "option '%s' wants a number in %s%g, "
+		                          "%g], not '%s'", opt, lo_open ? "(" : "[", lo, hi, s ? s : "");
 	*out = v;
 	return 0;
 }
@@ -375,8 +375,8 @@ static int calib_options(struct gt_calib_options *opt)
 	gt_calib_options_default(opt);
 	opt->seed = seed;
 	if (!ref_path || !filter.active)
-		return gt_error("calibrate: option '%s' is required (see 'gpuanalyze calibrate --help')",
-		                !ref_path ? "--ref" : "--kernel");
+		return gt_cli_usage_error(&gt_gpuanalyze_tool, "calibrate", "option '%s' is required",
+		                          !ref_path ? "--ref" : "--kernel");
 	int rc = 0;
 	if ((margin_s && (rc = parse_double("--margin", margin_s, 0, 1e6, 1, &opt->margin))) ||
 	    (fraction_s && (rc = parse_double("--plant-fraction", fraction_s, 0, 1, 1, &opt->plant_fraction))) ||
@@ -384,8 +384,8 @@ static int calib_options(struct gt_calib_options *opt)
 	    (max_s && (rc = parse_double("--plant-max", max_s, 0, 1e6, 1, &opt->plant_max))))
 		return rc;
 	if (opt->plant_min > opt->plant_max)
-		return gt_error("calibrate: --plant-min %g is above --plant-max %g (see 'gpuanalyze calibrate "
-		                "--help')", opt->plant_min, opt->plant_max);
+		return gt_cli_usage_error(&gt_gpuanalyze_tool, "calibrate", "--plant-min %g is above --plant-max %g",
+		                          opt->plant_min, opt->plant_max);
 	return 0;
 }
 

@@ -150,9 +150,8 @@ static int parse_types(struct dump *d, const char *list)
 				strncat(known, known[0] ? "," : "", sizeof known - strlen(known) - 1);
 				strncat(known, gt_rec_type_name(ty), sizeof known - strlen(known) - 1);
 			}
-			return gt_error("dump: option '--type' names unknown record type '%.*s' (known: %s) "
-			                "(see 'gpuanalyze dump --help')",
-			                (int)len, p, known);
+			return gt_cli_usage_error(&gt_gpuanalyze_tool, "dump", "option '--type' names unknown "
+			                          "record type '%.*s' (known: %s)", (int)len, p, known);
 		}
 		p += len;
 		if (*p == ',')

@@ -611,8 +611,8 @@ static int run(const struct gt_cmd_call *call)
 	struct gt_shadow_report rep;
 	memset(&rep, 0, sizeof rep);
 	if (!ref_path) {
-		rc = gt_error("shadow: option '--ref' is required: the reference library to replay the "
-		              "captures on (see 'gpuanalyze shadow --help')");
+		rc = gt_cli_usage_error(&gt_gpuanalyze_tool, "shadow", "option '--ref' is required: the reference "
+		                        "library to replay the captures on");
 		goto done;
 	}
 	if ((rc = gt_cmd_refs_load(&refs, ref_path)) != 0)

@@ -14,11 +14,8 @@
  */
 #include "preload/config.h"
 #include "preload/launcher/launcher.h"
-#include "preload/launcher/launcher_replay.h"
 #include "preload/log.h"
 #include "gputrace.h"
-
-#include "common/text_escape.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -26,9 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static const struct launcher_command *const commands[] = { &launcher_cmd_record, &launcher_cmd_peak,

@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 /* The command line: the launcher's own options, and the worker's as they will be passed on
- * (pointers into argv, at most two per argument). */
+ * (pointers into argv, in the order given). */
 struct replay_cmd {
 	const char *trace;
 	const char *output;
