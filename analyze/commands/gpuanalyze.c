@@ -15,7 +15,7 @@
  *
  *  1. analyze/commands/cmd_foo.c defining `const struct gt_command gt_cmd_foo` (commands.h): its
  *     name, one-line help, operands and --help paragraph; its options (options.h; reuse
- *     GT_OPT_FORMAT/KERNEL/WARMUP for the common ones; -o is added by the runner) storing into the
+ *     GT_OPT_FORMAT/KERNEL/WARMUP for the common ones; -o, -h and -V are added for it) storing into the
  *     file's static variables, with a reset function giving them their defaults; and its run
  *     function: traces read with gt_load_*() (load.h), errors through gt_error() (diag.h), and a
  *     filler that states what was found in a document (output/doc.h: facts, notes, tables)
