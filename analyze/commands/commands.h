@@ -3,8 +3,8 @@
  *
  * A subcommand is a descriptor, struct gt_command: its name and one-line help, its operands, its
  * --help paragraph, its own options (options.h), and a run function. gt_command_run() (cmd_output.c)
- * adds -o/--output after the command's options, parses argv (common/cli.h: --help, --version and usage errors included),
- * calls run with the operands and the output's path (refused first when it is one of the inputs),
+ * adds -o/--output after the command's options, parses argv (common/cli.h: --help, --version and
+ * usage errors included), calls run with the operands and the output's path (refused first when it is one of the inputs),
  * releases the --kernel filters after it, and renames the outputs into place when run succeeded
  * (support/outfile.h).
  * run reads traces with load.h, computes in an engine file that never sees argv (analyze/engines/)
