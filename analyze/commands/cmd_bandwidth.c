@@ -362,7 +362,12 @@ static int run(const struct gt_cmd_call *call)
 }
 
 const struct gt_command gt_cmd_bandwidth = {
-	"bandwidth", "copy bandwidth by direction, memory kind and size, against peaks", "FILE", 1, 1,
+	.name = "bandwidth",
+	.help = "copy bandwidth by direction, memory kind and size, against peaks",
+	.operands = "FILE",
+	.min_operands = 1,
+	.max_operands = 1,
+	.description =
 	"Copy bandwidth per device, copy kind, host memory kind and size bucket: count, bytes,\n"
 	"median GB/s (decimal, bytes counted once) over the copy's DMA time, p10 and p90, and for\n"
 	"copies made by a synchronous call (cudaMemcpy*, cuMemcpy* without Async) the median over\n"
@@ -370,6 +375,8 @@ const struct gt_command gt_cmd_bandwidth = {
 	"`gputrace peak` stored for it (pageable copies: the call rate vs the pageable peak). Flags\n"
 	"pageable copies, copies too small to reach bandwidth and synchronous copies on the\n"
 	"critical path. gpuanalyze(1) defines every column.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(bandwidth)

@@ -30,8 +30,8 @@ static int parse_double(const char *opt, const char *s, double lo, double hi, in
 	double v;
 	const char *end;
 	if (gt_parse_number(s, &v, &end) || *end || !isfinite(v) || v > hi || v < lo || (lo_open && v == lo))
-		return gt_error("calibrate: option '%s' wants a number in %s%g, %g], not '%s' (see "
-		                "'gpuanalyze calibrate --help')", opt, lo_open ? "(" : "[", lo, hi, s ? s : "");
+		return gt_cli_usage_error(&gt_gpuanalyze_tool, "calibrate", "option '%s' wants a number in %s%g, "
+		                          "%g], not '%s'", opt, lo_open ? "(" : "[", lo, hi, s ? s : "");
 	*out = v;
 	return 0;
 }
@@ -375,8 +375,8 @@ static int calib_options(struct gt_calib_options *opt)
 	gt_calib_options_default(opt);
 	opt->seed = seed;
 	if (!ref_path || !filter.active)
-		return gt_error("calibrate: option '%s' is required (see 'gpuanalyze calibrate --help')",
-		                !ref_path ? "--ref" : "--kernel");
+		return gt_cli_usage_error(&gt_gpuanalyze_tool, "calibrate", "option '%s' is required",
+		                          !ref_path ? "--ref" : "--kernel");
 	int rc = 0;
 	if ((margin_s && (rc = parse_double("--margin", margin_s, 0, 1e6, 1, &opt->margin))) ||
 	    (fraction_s && (rc = parse_double("--plant-fraction", fraction_s, 0, 1, 1, &opt->plant_fraction))) ||
@@ -384,8 +384,8 @@ static int calib_options(struct gt_calib_options *opt)
 	    (max_s && (rc = parse_double("--plant-max", max_s, 0, 1e6, 1, &opt->plant_max))))
 		return rc;
 	if (opt->plant_min > opt->plant_max)
-		return gt_error("calibrate: --plant-min %g is above --plant-max %g (see 'gpuanalyze calibrate "
-		                "--help')", opt->plant_min, opt->plant_max);
+		return gt_cli_usage_error(&gt_gpuanalyze_tool, "calibrate", "--plant-min %g is above --plant-max %g",
+		                          opt->plant_min, opt->plant_max);
 	return 0;
 }
 
@@ -417,12 +417,19 @@ done:
 }
 
 const struct gt_command gt_cmd_calibrate = {
-	"calibrate", "a tolerance from the spread of correct results, tried on planted errors", "FILE", 1, 1,
+	.name = "calibrate",
+	.help = "a tolerance from the spread of correct results, tried on planted errors",
+	.operands = "FILE",
+	.min_operands = 1,
+	.max_operands = 1,
+	.description =
 	"Measures how far correct results of one kernel lie from its reference in ULPs (the GPU's\n"
 	"captured outputs and the reference's alternative evaluation orders), proposes a bound =\n"
 	"worst observed x margin, then plants wrong outputs and counts how many each rule accepts:\n"
 	"flat 1% relative, flat 1e-5 relative, the reference's declared tolerance, the calibrated\n"
 	"bound. Exit 0, or 2 for a usage or input error.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(calibrate)

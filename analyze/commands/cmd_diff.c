@@ -583,8 +583,12 @@ static int run(const struct gt_cmd_call *call)
 }
 
 const struct gt_command gt_cmd_diff = {
-	"diff", "A/B per kernel: both medians, speedup, CI, rank test, verdict; exit 1 if slower",
-	"BASE... [--] NEW...", 2, -1,
+	.name = "diff",
+	.help = "A/B per kernel: both medians, speedup, CI, rank test, verdict; exit 1 if slower",
+	.operands = "BASE... [--] NEW...",
+	.min_operands = 2,
+	.max_operands = -1,
+	.description =
 	"Compares the GPU kernel durations (end - start, CUPTI activity timestamps) of two traces,\n"
 	"kernel by kernel: n on each side, both medians, the speedup old/new written out (\"1.23x\n"
 	"faster\"), its 95% bootstrap confidence interval, a Mann-Whitney U p-value, and a verdict:\n"
@@ -593,6 +597,8 @@ const struct gt_command gt_cmd_diff = {
 	"Several runs per side are pooled (each kernel's launches over the side's runs, after each\n"
 	"run's warm-up): 'diff BASE1 BASE2 -- NEW1 NEW2', options before '--'; with one run per\n"
 	"side, 'diff BASE NEW'.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(diff)

@@ -157,9 +157,8 @@ static int parse_types(struct dump *d, const char *list)
 				strncat(known, known[0] ? "," : "", sizeof known - strlen(known) - 1);
 				strncat(known, gt_rec_type_name(ty), sizeof known - strlen(known) - 1);
 			}
-			return gt_error("dump: option '--type' names unknown record type '%.*s' (known: %s) "
-			                "(see 'gpuanalyze dump --help')",
-			                (int)len, p, known);
+			return gt_cli_usage_error(&gt_gpuanalyze_tool, "dump", "option '--type' names unknown "
+			                          "record type '%.*s' (known: %s)", (int)len, p, known);
 		}
 		p += len;
 		if (*p == ',')
@@ -281,12 +280,19 @@ static int run(const struct gt_cmd_call *call)
 }
 
 const struct gt_command gt_cmd_dump = {
-	"dump", "every event, one per row, names resolved (csv, json)", "FILE", 1, 1,
+	.name = "dump",
+	.help = "every event, one per row, names resolved (csv, json)",
+	.operands = "FILE",
+	.min_operands = 1,
+	.max_operands = 1,
+	.description =
 	"Every event of the trace, one per row in file order (not time order), with every field;\n"
 	"string ids resolved to names, enumerations named, kernel names demangled beside the\n"
 	"mangled ones. Default format csv; json is one array, jsonl (JSON Lines) one object per\n"
 	"line and nothing else. Hardware-counter records (metric_sample, launch_metric) only\n"
 	"when --type names them.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(dump)

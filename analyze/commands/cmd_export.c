@@ -117,13 +117,20 @@ static int run(const struct gt_cmd_call *call)
 }
 
 const struct gt_command gt_cmd_export = {
-	"export", "timeline for Perfetto / chrome://tracing (Chrome JSON), or CSV", "FILE...", 1, -1,
+	.name = "export",
+	.help = "timeline for Perfetto / chrome://tracing (Chrome JSON), or CSV",
+	.operands = "FILE...",
+	.min_operands = 1,
+	.max_operands = -1,
+	.description =
 	"Writes traces as a timeline: Chrome Trace Event JSON (one process per GPU and one for the\n"
 	"host, a track per stream and per thread, flow arrows from each launch to its kernel, NVTX\n"
 	"ranges, memory and clock counters; times in microseconds from the trace's first event), or\n"
 	"CSV with one row per event, or an SQLite database with a table per record type\n"
 	"(gputrace-sqlite(5)). Several traces (ranks) make one timeline on their aligned\n"
 	"clocks, with processes of their own. gpuanalyze(1) describes the mapping.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(export)

@@ -192,12 +192,19 @@ static int run(const struct gt_cmd_call *call)
 }
 
 const struct gt_command gt_cmd_findings = {
-	"findings", "what to fix: sync copies, idle gaps, warm-up, throttling, lost records", "FILE", 1, 1,
+	.name = "findings",
+	.help = "what to fix: sync copies, idle gaps, warm-up, throttling, lost records",
+	.operands = "FILE",
+	.min_operands = 1,
+	.max_operands = 1,
+	.description =
 	"What in the trace is worth fixing, or makes its numbers doubtful: synchronous and\n"
 	"pageable copies, synchronous memsets, device-wide synchronisation, GPU idle gaps, low\n"
 	"utilisation, first launches far slower than the rest, bimodal kernels, clocks that\n"
 	"moved or throttled, records lost. Each with where, what it cost and what to do.\n"
 	"gpuanalyze(1) defines every rule and threshold.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(findings)

@@ -454,12 +454,19 @@ static int run(const struct gt_cmd_call *call)
 }
 
 const struct gt_command gt_cmd_info = {
-	"info", "what a trace holds: metadata, devices, record counts, losses", "FILE...", 1, -1,
+	.name = "info",
+	.help = "what a trace holds: metadata, devices, record counts, losses",
+	.operands = "FILE...",
+	.min_operands = 1,
+	.max_operands = -1,
+	.description =
 	"What each trace holds: format version, metadata, devices with their theoretical peaks and\n"
 	"the ceilings `gputrace peak` measured on them (memory and L2 bandwidth, FP32, FP64 and\n"
 	"tensor throughput, each with its method and clocks, matched by UUID), records by type,\n"
 	"dropped records by reason, chunks, whether the trace ends cleanly, and whether it is\n"
 	"synthetic.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(info)

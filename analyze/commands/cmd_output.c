@@ -48,11 +48,12 @@ static int parse_and_run(const struct gt_command *c, int argc, char **argv)
 		opts[n++] = *o;
 	}
 	/* -o is every command's last option, and the runner's: it opens the output (gt_cmd_print). */
-	struct gt_cmd_call call = { c, NULL, 0, -1, NULL };
+	struct gt_cmd_call call = { .cmd = c, .dashdash_at = -1 };
 	opts[n++] = (struct gt_option)GT_OPT_OUTPUT(&call.out_path);
 	opts[n] = (struct gt_option)GT_OPT_END_OF_LIST;
-	const struct gt_usage usage = { c->name, c->operands, c->min_operands, c->max_operands,
-	                                c->description, opts };
+	const struct gt_usage usage = { .name = c->name, .operands = c->operands,
+	                                .min_operands = c->min_operands, .max_operands = c->max_operands,
+	                                .description = c->description, .options = opts };
 	if (c->reset)
 		c->reset();
 	int status;

@@ -929,8 +929,12 @@ static int run(const struct gt_cmd_call *call)
 }
 
 const struct gt_command gt_cmd_ranks = {
-	"ranks", "one trace per process: ranks aligned, per-rank and merged kernels, stragglers, peer copies",
-	"FILE...", 1, -1,
+	.name = "ranks",
+	.help = "one trace per process: ranks aligned, per-rank and merged kernels, stragglers, peer copies",
+	.operands = "FILE...",
+	.min_operands = 1,
+	.max_operands = -1,
+	.description =
 	"Traces of one job's processes (one per rank, as GPUTRACE_OUTPUT's %r and %p make them),\n"
 	"side by side: rank, host, pid and devices of each; their times aligned on CLOCK_REALTIME\n"
 	"through each trace's clock pairings, with the alignment's uncertainty; kernel statistics\n"
@@ -938,6 +942,8 @@ const struct gt_command gt_cmd_ranks = {
 	"interval between host synchronisations) the slowest rank and by how much it lagged;\n"
 	"peer-to-peer copy bandwidth per device pair against the link's peak. gpuanalyze(1)\n"
 	"defines every column.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(ranks)

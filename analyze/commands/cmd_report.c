@@ -51,13 +51,14 @@ static struct gt_report_options opt;
 static struct gt_report_figure_options fig;
 static uint64_t top, seed;
 static int quiet;
+static enum gt_format fmt;
 
 static const struct gt_option options[] = {
 	{ .kind = GT_OPT_STRING, .long_name = "baseline", .arg = "FILE", .value = &opt.baseline,
 	  .input = 1,
 	  .help = "compare with this trace (as gpuanalyze diff BASELINE FILE)" },
-	{ .kind = GT_OPT_STRING, .long_name = "shadow", .arg = "LIB", .value = &opt.refs, .input = 1,
-	  .help = "check correctness: replay the trace's captures on this reference library" },
+	{ .kind = GT_OPT_STRING, .long_name = "ref", .alias = "shadow", .arg = "LIB", .value = &opt.refs,
+	  .input = 1, .help = "check correctness: replay the trace's captures on this reference library" },
 	GT_OPT_WARMUP(&opt.warmup),
 	{ .kind = GT_OPT_UINT, .long_name = "top", .arg = "N", .value = &top,
 	  .help = "kernels in the tables (default 10; the figure shows at most 8)" },
@@ -67,6 +68,8 @@ static const struct gt_option options[] = {
 	  .help = "seed of the comparison's bootstrap (default 1)" },
 	{ .kind = GT_OPT_FLAG, .long_name = "quiet", .value = &quiet,
 	  .help = "no progress line on a terminal's stderr" },
+	{ .kind = GT_OPT_FORMAT, .short_name = 'f', .long_name = "format", .value = &fmt, .formats = GT_FMT_MD,
+	  .help = "output format (the report is Markdown)" },
 	GT_OPT_END_OF_LIST,
 };
 
@@ -77,6 +80,7 @@ static void reset(void)
 	top = opt.top;
 	seed = opt.diff.seed;
 	quiet = 0;
+	fmt = GT_FMT_MD;
 }
 
 static int run(const struct gt_cmd_call *call)
@@ -107,15 +111,22 @@ static int run(const struct gt_cmd_call *call)
 		fig.prefix = prefix;
 		fig.link_prefix = link;
 	}
-	return gt_cmd_render(call, GT_FMT_MD, fill, &(struct job){ call->files[0], &opt, &fig, quiet });
+	return gt_cmd_render(call, fmt, fill, &(struct job){ call->files[0], &opt, &fig, quiet });
 }
 
 const struct gt_command gt_cmd_report = {
-	"report", "the benchmark report: hardware, toolkit, sizes, method, correctness, result", "FILE", 1, 1,
+	.name = "report",
+	.help = "the benchmark report: hardware, toolkit, sizes, method, correctness, result",
+	.operands = "FILE",
+	.min_operands = 1,
+	.max_operands = 1,
+	.description =
 	"Writes the benchmark report of a trace in Markdown: hardware, toolkit, clock state, sizes,\n"
 	"method, correctness (shadow replay, or \"not checked\"), results (top kernels, end to end per\n"
 	"frame, copy bandwidth, findings), the comparison with a baseline, and limitations. With\n"
 	"-o REPORT.md, figures REPORT-kernels.svg and REPORT-split.svg are written beside it.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(report)

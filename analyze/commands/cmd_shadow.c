@@ -611,8 +611,8 @@ static int run(const struct gt_cmd_call *call)
 	struct gt_shadow_report rep;
 	memset(&rep, 0, sizeof rep);
 	if (!ref_path) {
-		rc = gt_error("shadow: option '--ref' is required: the reference library to replay the "
-		              "captures on (see 'gpuanalyze shadow --help')");
+		rc = gt_cli_usage_error(&gt_gpuanalyze_tool, "shadow", "option '--ref' is required: the reference "
+		                        "library to replay the captures on");
 		goto done;
 	}
 	if ((rc = gt_cmd_refs_load(&refs, ref_path)) != 0)
@@ -644,12 +644,19 @@ done:
 }
 
 const struct gt_command gt_cmd_shadow = {
-	"shadow", "captured launches replayed on CPU references, compared per element", "FILE", 1, 1,
+	.name = "shadow",
+	.help = "captured launches replayed on CPU references, compared per element",
+	.operands = "FILE",
+	.min_operands = 1,
+	.max_operands = 1,
+	.description =
 	"Replays every captured kernel launch of the trace (GPUTRACE_SHADOW) on its CPU reference from\n"
 	"LIB, on the captured inputs, and compares the reference's outputs with the GPU's: per launch\n"
 	"the verdict, mismatches, the worst element and the ULP histogram. Exit 0 when every selected\n"
 	"launch was checked and passed; 1 when any failed, or could not be checked (no reference,\n"
 	"memory not captured); 2 for a usage or input error.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(shadow)

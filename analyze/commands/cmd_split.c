@@ -404,12 +404,19 @@ static int run(const struct gt_cmd_call *call)
 }
 
 const struct gt_command gt_cmd_split = {
-	"split", "per frame or step: end to end vs kernel, copies, API, launch latency, idle", "FILE", 1, 1,
+	.name = "split",
+	.help = "per frame or step: end to end vs kernel, copies, API, launch latency, idle",
+	.operands = "FILE",
+	.min_operands = 1,
+	.max_operands = 1,
+	.description =
 	"Where the time of each unit of work goes: per instance of an NVTX range (a frame, a\n"
 	"step), else per interval between host synchronisations, else for the whole process:\n"
 	"wall (end to end), GPU kernel busy (union of kernel intervals), copies by direction,\n"
 	"copy/kernel overlap, API time, launch latency and GPU idle; then median, MAD, p90 and\n"
 	"p99 of each across units. gpuanalyze(1) defines every column.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(split)

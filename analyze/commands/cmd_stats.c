@@ -261,8 +261,12 @@ static int run(const struct gt_cmd_call *call)
 }
 
 const struct gt_command gt_cmd_stats = {
-	"stats", "nsys-style reports: cuda_api_sum, nvtx_sum, nvtx_kern_sum, kernels, copies, launches",
-	"REPORT FILE", 2, 2,
+	.name = "stats",
+	.help = "nsys-style reports: cuda_api_sum, nvtx_sum, nvtx_kern_sum, kernels, copies, launches",
+	.operands = "REPORT FILE",
+	.min_operands = 2,
+	.max_operands = 2,
+	.description =
 	"The summary reports of `nsys stats`, with their names and columns:\n"
 	"  cuda_api_sum           CUDA API calls per function: calls, total, avg, median, min, max, stddev\n"
 	"  nvtx_sum               NVTX ranges per domain, name and style: instances and duration statistics\n"
@@ -274,6 +278,8 @@ const struct gt_command gt_cmd_stats = {
 	"  kern_launch_sum        launches per kernel and configuration: grid, block, shared memory,\n"
 	"                         registers, count, total and median duration\n"
 	"Durations in ns, end - start of the CUPTI timestamps. gpuanalyze(1) defines every column.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(stats)

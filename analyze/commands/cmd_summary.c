@@ -345,11 +345,18 @@ done:
 }
 
 const struct gt_command gt_cmd_summary = {
-	"summary", "per-kernel statistics", "FILE...", 1, -1,
+	.name = "summary",
+	.help = "per-kernel statistics",
+	.operands = "FILE...",
+	.min_operands = 1,
+	.max_operands = -1,
+	.description =
 	"Per-kernel statistics of " MEASURED ":\n"
 	"launches, total time, share of kernel time, median, MAD (raw and x1.4826), p90, p99, min,\n"
 	"max, mean, stddev, IQR, outliers; then the same for memcpy by copy kind and memory kinds,\n"
 	"and memset. Several files are merged by kernel name. gpuanalyze(1) defines each statistic.",
-	options, reset, run,
+	.options = options,
+	.reset = reset,
+	.run = run,
 };
 GT_COMMAND_ENTRY(summary)

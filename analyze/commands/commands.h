@@ -3,10 +3,10 @@
  *
  * A subcommand is a descriptor, struct gt_command: its name and one-line help, its operands, its
  * --help paragraph, its own options (options.h), and a run function. gt_command_run() (cmd_output.c)
- * adds -o/--output after the command's options, parses argv (--help and usage errors included),
- * calls run with the operands and the output's path (refused first when it is one of the inputs),
- * releases the --kernel filters after it, and renames the outputs into place when run succeeded
- * (support/outfile.h).
+ * adds -o/--output after the command's options, parses argv (common/cli.h: --help, --version and
+ * usage errors included), calls run with the operands and the output's path (refused first when
+ * it is one of the inputs), releases the --kernel filters after it, and renames the outputs into
+ * place when run succeeded (support/outfile.h).
  * run reads traces with load.h, computes in an engine file that never sees argv (analyze/engines/)
  * and fills a document (output/doc.h) through gt_cmd_render() (cmd_output.h), which owns the
  * output from open to close, the document's format, the filler's error message and the write

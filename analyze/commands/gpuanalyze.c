@@ -15,7 +15,7 @@
  *
  *  1. analyze/commands/cmd_foo.c defining `const struct gt_command gt_cmd_foo` (commands.h): its
  *     name, one-line help, operands and --help paragraph; its options (options.h; reuse
- *     GT_OPT_FORMAT/KERNEL/WARMUP for the common ones; -o is added by the runner) storing into the
+ *     GT_OPT_FORMAT/KERNEL/WARMUP for the common ones; -o, -h and -V are added for it) storing into the
  *     file's static variables, with a reset function giving them their defaults; and its run
  *     function: traces read with gt_load_*() (load.h), errors through gt_error() (diag.h), and a
  *     filler that states what was found in a document (output/doc.h: facts, notes, tables)
@@ -77,19 +77,19 @@ int main(int argc, char **argv)
 				char *av[] = { argv[2], "--help", NULL };
 				return gt_command_run(c, 2, av);
 			}
-			return gt_error("unknown command '%s' (see 'gpuanalyze --help')", argv[2]);
+			return gt_cli_usage_error(&gt_gpuanalyze_tool, NULL, "unknown command '%s'", argv[2]);
 		}
 		usage(stdout);
 		return fflush(stdout) == 0 ? GT_EXIT_OK : GT_EXIT_USAGE;
 	}
 	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
-		printf("gpuanalyze %s (trace format %d.%d)\n", GT_VERSION, GT_FORMAT_MAJOR, GT_FORMAT_MINOR);
+		printf("%s\n", gt_gpuanalyze_tool.version);
 		return fflush(stdout) == 0 ? GT_EXIT_OK : GT_EXIT_USAGE;
 	}
 	const struct gt_command *c = find(cmd);
 	if (c)
 		return gt_command_run(c, argc - 1, argv + 1);
 	if (cmd[0] == '-')
-		return gt_error("unknown option '%s' (see 'gpuanalyze --help')", cmd);
-	return gt_error("unknown command '%s' (see 'gpuanalyze --help')", cmd);
+		return gt_cli_usage_error(&gt_gpuanalyze_tool, NULL, "unknown option '%s'", cmd);
+	return gt_cli_usage_error(&gt_gpuanalyze_tool, NULL, "unknown command '%s'", cmd);
 }

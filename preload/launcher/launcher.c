@@ -3,7 +3,10 @@
  *   gputrace record [-o FILE] [options] -- PROGRAM [ARGS...]
  *   gputrace peak [-o FILE] [--reps N] [--bytes N]
  *   gputrace replay [options] TRACE
- *   gputrace -h | --help | -V | --version;  gputrace COMMAND --help
+ *   gputrace -h | --help | -V | --version;  gputrace COMMAND --help;  gputrace help COMMAND
+ *
+ * Each subcommand is a descriptor (launcher.h) parsed by the command-line library gpuanalyze uses
+ * too (common/cli.h), so both tools share one grammar and one wording of usage errors.
  *
  * `record` sets LD_PRELOAD to libgputrace.so (found beside this binary), runs the program, passes its
  * exit status through (or dies of the same signal), and prints where each trace went with a one-line
@@ -11,54 +14,72 @@
  */
 #include "preload/config.h"
 #include "preload/launcher/launcher.h"
-#include "preload/launcher/launcher_replay.h"
 #include "preload/log.h"
 #include "gputrace.h"
 
-#include "common/text_escape.h"
-
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+static const struct launcher_command *const commands[] = { &launcher_cmd_record, &launcher_cmd_peak,
+	                                                    &launcher_cmd_replay, NULL };
+
+/* The recorder's voice (log.h): the launcher's lines escape as the recorder's do. */
+static void say(const char *text) { gtp_error("%s", text); }
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+const struct gt_cli_tool launcher_tool = {
+	.name = "gputrace",
+	.version = "gputrace " GT_TOOL_VERSION " (trace format " STR(GT_FORMAT_MAJOR) "." STR(GT_FORMAT_MINOR) ")",
+	.say = say,
+};
+
+/* Every command's synopsis, options (the lines of its own --help) and exit statuses. */
 static void usage(FILE *out)
 {
-	fprintf(out,
-	        "usage: %s\n"
-	        "       %s\n"
-	        "       %s\n"
-	        "       gputrace -h | --help | -V | --version\n"
-	        "       gputrace COMMAND --help\n"
-	        "\n"
-	        "Records what an unmodified CUDA program does on the GPU into a trace file, through\n"
-	        "CUPTI, for gpuanalyze(1). See gputrace(1).\n"
-	        "\n"
-	        "record options:\n%s\n"
-	        "peak options:\n%s\n"
-	        "replay options:\n%s\n"
-	        "%s%s%s\n",
-	        launcher_record_help.synopsis, launcher_peak_help.synopsis, launcher_replay_help.synopsis,
-	        launcher_record_help.options, launcher_peak_help.options, launcher_replay_help.options,
-	        launcher_record_help.exit_status, launcher_peak_help.exit_status, launcher_replay_help.exit_status);
+	for (const struct launcher_command *const *c = commands; *c; c++)
+		fprintf(out, "%s%s\n", c == commands ? "usage: " : "       ", (*c)->usage.synopsis);
+	fputs("       gputrace -h | --help | -V | --version\n"
+	      "       gputrace COMMAND --help\n"
+	      "\n"
+	      "Records what an unmodified CUDA program does on the GPU into a trace file, through\n"
+	      "CUPTI, for gpuanalyze(1). See gputrace(1).\n"
+	      "\n",
+	      out);
+	for (const struct launcher_command *const *c = commands; *c; c++) {
+		fprintf(out, "%s options:\n", (*c)->usage.name);
+		gt_cli_option_lines(&(*c)->usage, out);
+		fputs("\n", out);
+	}
+	for (const struct launcher_command *const *c = commands; *c; c++)
+		fputs((*c)->usage.epilogue, out);
+	fputs("\n", out);
 	config_help(out);
 }
 
-void launcher_print_help(const struct launcher_help *h, FILE *out)
+static const struct launcher_command *find(const char *name)
 {
-	fprintf(out, "usage: %s\n\n%s\n\noptions:\n%s  %-20s   show this help and exit\n\n%s", h->synopsis,
-	        h->description, h->options, "-h, --help", h->exit_status);
-	if (h->environment) {
-		fputs("\n", out);
-		config_help(out);
-	}
+	for (const struct launcher_command *const *c = commands; *c; c++)
+		if (strcmp((*c)->usage.name, name) == 0)
+			return *c;
+	return NULL;
+}
+
+int launcher_command_run(const struct launcher_command *c, int argc, char **argv)
+{
+	if (c->reset)
+		c->reset();
+	char **ops;
+	int nops, status;
+	if (!gt_cli_parse(&c->usage, argc, argv, &ops, &nops, &status, NULL))
+		return status;
+	return c->run(ops, nops);
 }
 
 int launcher_find(const char *name, char *out, size_t n)
@@ -96,94 +117,9 @@ int launcher_temp_file(char *tmpl, const char *who)
 	return 0;
 }
 
-int launcher_bad_option(const char *cmd, int c, char **argv)
-{
-	/* getopt's own message would name the subcommand as the program ("record: invalid option")
-	 * and come on top of ours: one line instead, naming the option as the user wrote it. */
-	const char *arg = optind > 0 ? argv[optind - 1] : "";
-	char opt[128];
-	if (optopt && strncmp(arg, "--", 2) != 0)
-		snprintf(opt, sizeof opt, "-%c", optopt);
-	else
-		snprintf(opt, sizeof opt, "%.*s", (int)strcspn(arg, "="), arg);
-	gt_esc_line(stderr, "gputrace: %s: %s '%s' (try gputrace %s --help)", cmd,
-	            c == ':' ? "missing value for option" : "unknown option", opt, cmd);
-	return 2;
-}
+int launcher_run(char **argv) { return gt_cli_run(&launcher_tool, argv, 0, 0); }
 
-static volatile sig_atomic_t child_pid;
-static volatile sig_atomic_t child_group; /* 1: the child leads a process group of its own */
-
-static void forward(int sig)
-{
-	if (child_pid > 0)
-		kill(child_group ? -(pid_t)child_pid : (pid_t)child_pid, sig);
-}
-
-/* Runs argv, forwarding SIGINT/SIGTERM/SIGHUP/SIGQUIT. own_group: the child leads a process group
- * of its own (signals go to the whole group); timeout_s > 0: the group is killed after that long
- * and -2 returned. */
-static int run_child(char **argv, int own_group, unsigned timeout_s)
-{
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		if (own_group)
-			setpgid(0, 0);
-		execvp(argv[0], argv);
-		int err = errno;
-		char shown[1024];
-		fprintf(stderr, "gputrace: cannot run '%s': %s\n", gtp_escape(argv[0], shown, sizeof shown),
-		        strerror(err));
-		_exit(127);
-	}
-	if (own_group)
-		setpgid(pid, pid); /* also here: the group exists before a signal is forwarded to it */
-	child_pid = pid;
-	child_group = own_group;
-	/* The child gets terminal signals itself (same process group); forwarding covers a kill
-	 * aimed at us alone, as a CI runner's timeout does. */
-	struct sigaction sa, old[4];
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = forward;
-	sigemptyset(&sa.sa_mask);
-	const int sigs[4] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-	for (int i = 0; i < 4; i++)
-		sigaction(sigs[i], &sa, &old[i]);
-	struct timespec t0, now, nap = { 0, 20 * 1000 * 1000 };
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int status = 0;
-	for (;;) {
-		pid_t w = waitpid(pid, &status, timeout_s ? WNOHANG : 0);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			status = -1;
-			break;
-		}
-		if (!timeout_s)
-			continue;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - t0.tv_sec >= (time_t)timeout_s) {
-			kill(own_group ? -pid : pid, SIGKILL);
-			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-				;
-			status = -2;
-			break;
-		}
-		nanosleep(&nap, NULL);
-	}
-	for (int i = 0; i < 4; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	child_pid = 0;
-	child_group = 0;
-	return status;
-}
-
-int launcher_run(char **argv) { return run_child(argv, 0, 0); }
-
-int launcher_run_bounded(char **argv, unsigned timeout_s) { return run_child(argv, 1, timeout_s); }
+int launcher_run_bounded(char **argv, unsigned timeout_s) { return gt_cli_run(&launcher_tool, argv, 1, timeout_s); }
 
 void launcher_exit_like(int wstatus)
 {
@@ -209,26 +145,29 @@ int main(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
-		return 2;
+		return GT_CLI_USAGE;
 	}
 	const char *cmd = argv[1];
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		if (!strcmp(cmd, "help") && argc > 2) {
+			/* `gputrace help CMD` is `gputrace CMD --help`. */
+			const struct launcher_command *c = find(argv[2]);
+			if (!c)
+				return gt_cli_usage_error(&launcher_tool, NULL, "unknown command '%s'", argv[2]);
+			char *av[] = { argv[2], "--help", NULL };
+			return launcher_command_run(c, 2, av);
+		}
 		usage(stdout);
-		return 0;
+		return fflush(stdout) == 0 ? 0 : GT_CLI_USAGE;
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-		printf("gputrace %s (trace format %d.%d)\n", GT_TOOL_VERSION, GT_FORMAT_MAJOR,
-		       GT_FORMAT_MINOR);
-		return 0;
+		printf("%s\n", launcher_tool.version);
+		return fflush(stdout) == 0 ? 0 : GT_CLI_USAGE;
 	}
-	if (!strcmp(cmd, "record"))
-		return launcher_record(argc - 1, argv + 1);
-	if (!strcmp(cmd, "peak"))
-		return launcher_peak(argc - 1, argv + 1);
-	if (!strcmp(cmd, "replay"))
-		return launcher_replay(argc - 1, argv + 1);
-	char shown[512];
-	fprintf(stderr, "gputrace: unknown command '%s' (try gputrace --help)\n",
-	        gtp_escape(cmd, shown, sizeof shown));
-	return 2;
+	const struct launcher_command *c = find(cmd);
+	if (c)
+		return launcher_command_run(c, argc - 1, argv + 1);
+	if (cmd[0] == '-')
+		return gt_cli_usage_error(&launcher_tool, NULL, "unknown option '%s'", cmd);
+	return gt_cli_usage_error(&launcher_tool, NULL, "unknown command '%s'", cmd);
 }

@@ -1,24 +1,27 @@
-/* launcher.h: the gputrace command: shared pieces of its subcommands (record, peak, replay). */
+/* launcher.h: the gputrace command: its subcommands (record, peak, replay) as descriptors, and the
+ * pieces they share. */
 #ifndef GT_PRELOAD_LAUNCHER_H
 #define GT_PRELOAD_LAUNCHER_H
+
+#include "common/cli.h"
 
 #include <stddef.h>
 #include <stdio.h>
 
-int launcher_record(int argc, char **argv);
-int launcher_peak(int argc, char **argv);
-/* A subcommand's help, as text, so that `gputrace --help` and `gputrace CMD --help` print the same
- * synopsis, option lines and exit statuses. */
-struct launcher_help {
-	const char *synopsis;    /* without "usage: " */
-	const char *description; /* the paragraph of CMD --help */
-	const char *options;     /* option lines, without -h */
-	const char *exit_status; /* "Exit status of CMD: ..." */
-	int environment;         /* 1: CMD --help ends with the environment table (config_help) */
+/* A subcommand of gputrace is a descriptor, as gpuanalyze's are: its usage (common/cli.h: name,
+ * synopsis, operands, --help paragraph, option table, exit statuses) and a run function.
+ * launcher_command_run() resets the command's option variables, parses argv (--help, --version
+ * and usage errors included) and calls run with the operands. */
+struct launcher_command {
+	struct gt_usage usage;
+	void (*reset)(void);               /* NULL: nothing to reset */
+	int (*run)(char **ops, int nops);  /* the exit status */
 };
-extern const struct launcher_help launcher_record_help, launcher_peak_help;
-/* `gputrace CMD --help`: usage, description, options and -h, exit statuses, the environment. */
-void launcher_print_help(const struct launcher_help *h, FILE *out);
+extern const struct launcher_command launcher_cmd_record, launcher_cmd_peak, launcher_cmd_replay;
+/* gputrace as common/cli.h sees it: its name, version line and voice (log.h's escaping). */
+extern const struct gt_cli_tool launcher_tool;
+/* Runs the command as `gputrace NAME ARGS` would (argv[0] is its name): the exit status. */
+int launcher_command_run(const struct launcher_command *c, int argc, char **argv);
 /* Finds a file installed beside the launcher: BIN/name, BIN/../lib/name, BIN/../libexec/gputrace/name,
  * BIN/kernels/name. 0 and the path, or -1. */
 int launcher_find(const char *name, char *out, size_t n);
@@ -31,9 +34,6 @@ int launcher_run_bounded(char **argv, unsigned timeout_s);
 /* Creates the empty file tmpl names ("/tmp/NAME-XXXXXX", the Xs filled in), for a child to write
  * and the launcher to read after it ends. 0, or -1 said on stderr after who ("gputrace: replay"). */
 int launcher_temp_file(char *tmpl, const char *who);
-/* Prints the one line for an option getopt_long rejected (c is '?' or ':'; opterr must be 0 and
- * the option string start with ':' so a missing value is told apart). Returns 2, the usage status. */
-int launcher_bad_option(const char *cmd, int c, char **argv);
 /* Ends this process the way the child ended (same exit code, or the same signal). */
 void launcher_exit_like(int wstatus) __attribute__((noreturn));
 

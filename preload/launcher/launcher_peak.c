@@ -14,44 +14,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-const struct launcher_help launcher_peak_help = {
-	.synopsis = "gputrace peak [-o FILE] [--reps N] [--bytes N]",
-	.description =
-	"Measures the copy bandwidths this machine reaches, with the probe bwprobe: pinned and\n"
-	"pageable host-to-device and device-to-host copies and device-to-device copies, the median\n"
-	"of N timed copies of each kind. Then the ceilings of the GPU, each the median of N timed\n"
-	"launches of the probe's own kernels after 2 untimed ones: device-memory bandwidth\n"
-	"(dram_read, dram_copy, dram_triad: arrays of at least 2 GiB and 4x L2, bytes read plus\n"
-	"written), L2 bandwidth (l2_read: a quarter of L2 read repeatedly), FP32 and FP64 FMA\n"
-	"throughput (fp32_fma, fp64_fma: 2 flops per FMA) and tensor-core throughput (fp16_mma,\n"
-	"bf16_mma: mma.sync m16n8k16 with FP32 accumulation on register fragments). Each ceiling\n"
-	"line carries its method, the SM and memory clocks read through NVML while it ran, and the\n"
-	"theoretical figure from the device's attributes (or \"unknown\"). Prints the probe's\n"
-	"lines and appends one line per kind, tagged with the GPU's name and UUID, to the peaks\n"
-	"file that gpuanalyze bandwidth and info read.\n"
-	"Needs a GPU. The probe is looked for beside gputrace: BIN/bwprobe,\n"
-	"BIN/../lib/bwprobe, BIN/../libexec/gputrace/bwprobe (where make install puts it),\n"
-	"BIN/kernels/bwprobe.",
-	.options =
-	"  -o, --output FILE      where to store the measured peaks (default: the file gpuanalyze\n"
-	"                         reads: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,\n"
-	"                         else ~/.cache/gputrace/peaks)\n"
-	"      --reps N           timed repetitions per copy kind and per ceiling (default 7)\n"
-	"      --bytes N          bytes per copy (default 268435456)\n",
-	.exit_status =
-	"Exit status of peak: 0 when the peaks were stored; 1 when the probe failed; 2 for a usage\n"
-	"error, a probe that cannot be found or run, or a peaks file that cannot be written; 3 when\n"
-	"the probe found no CUDA device.\n",
-	.environment = 0,
-};
 
 /* mkdir -p of the folder that holds path: the cache folders (~/.cache, its gputrace/) need not
  * exist yet. 0, or -1 with errno. */
@@ -161,29 +129,31 @@ static int store(const char *path, const char *device, char lines[][1024], int n
 	return 0;
 }
 
-int launcher_peak(int argc, char **argv)
+static const char *output, *reps, *bytes;
+
+static const struct gt_option options[] = {
+	{ .kind = GT_OPT_STRING, .short_name = 'o', .long_name = "output", .arg = "FILE", .value = &output,
+	  .help = "where to store the measured peaks (default: the file gpuanalyze\n"
+	          "reads: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks,\n"
+	          "else ~/.cache/gputrace/peaks)" },
+	{ .kind = GT_OPT_STRING, .long_name = "reps", .arg = "N", .value = &reps,
+	  .help = "timed repetitions per copy kind and per ceiling (default 7)" },
+	{ .kind = GT_OPT_STRING, .long_name = "bytes", .arg = "N", .value = &bytes,
+	  .help = "bytes per copy (default 268435456)" },
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' }, { "reps", required_argument, NULL, 'r' },
-		{ "bytes", required_argument, NULL, 'b' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *output = NULL, *reps = "7", *bytes = "268435456";
-	int c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': output = optarg; break;
-		case 'r': reps = optarg; break;
-		case 'b': bytes = optarg; break;
-		case 'h':
-			launcher_print_help(&launcher_peak_help, stdout);
-			return fflush(stdout) == 0 ? 0 : 2;
-		default:
-			return launcher_bad_option("peak", c, argv);
-		}
-	}
+	output = NULL;
+	reps = "7";
+	bytes = "268435456";
+}
+
+static int peak(char **ops, int nops)
+{
+	(void)ops;
+	(void)nops;
 	char probe[4096], path[4096];
 	if (launcher_find("bwprobe", probe, sizeof probe) != 0) {
 		fprintf(stderr, "gputrace: cannot find the bandwidth probe 'bwprobe' beside this program\n");
@@ -247,3 +217,35 @@ int launcher_peak(int argc, char **argv)
 	fprintf(stderr, "gputrace: %d measured peaks stored in '%s'\n", n, shown);
 	return 0;
 }
+
+const struct launcher_command launcher_cmd_peak = {
+	.usage = {
+		.tool = &launcher_tool,
+		.name = "peak",
+		.synopsis = "gputrace peak [-o FILE] [--reps N] [--bytes N]",
+		.max_operands = 0,
+		.description =
+		"Measures the copy bandwidths this machine reaches, with the probe bwprobe: pinned and\n"
+		"pageable host-to-device and device-to-host copies and device-to-device copies, the median\n"
+		"of N timed copies of each kind. Then the ceilings of the GPU, each the median of N timed\n"
+		"launches of the probe's own kernels after 2 untimed ones: device-memory bandwidth\n"
+		"(dram_read, dram_copy, dram_triad: arrays of at least 2 GiB and 4x L2, bytes read plus\n"
+		"written), L2 bandwidth (l2_read: a quarter of L2 read repeatedly), FP32 and FP64 FMA\n"
+		"throughput (fp32_fma, fp64_fma: 2 flops per FMA) and tensor-core throughput (fp16_mma,\n"
+		"bf16_mma: mma.sync m16n8k16 with FP32 accumulation on register fragments). Each ceiling\n"
+		"line carries its method, the SM and memory clocks read through NVML while it ran, and the\n"
+		"theoretical figure from the device's attributes (or \"unknown\"). Prints the probe's\n"
+		"lines and appends one line per kind, tagged with the GPU's name and UUID, to the peaks\n"
+		"file that gpuanalyze bandwidth and info read.\n"
+		"Needs a GPU. The probe is looked for beside gputrace: BIN/bwprobe,\n"
+		"BIN/../lib/bwprobe, BIN/../libexec/gputrace/bwprobe (where make install puts it),\n"
+		"BIN/kernels/bwprobe.",
+		.options = options,
+		.epilogue =
+		"Exit status of peak: 0 when the peaks were stored; 1 when the probe failed; 2 for a usage\n"
+		"error, a probe that cannot be found or run, or a peaks file that cannot be written; 3 when\n"
+		"the probe found no CUDA device.\n",
+	},
+	.reset = reset,
+	.run = peak,
+};

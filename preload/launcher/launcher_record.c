@@ -1,4 +1,5 @@
 /* launcher_record.c: `gputrace record`: preload the recorder into a program and report the trace. */
+#include "preload/config.h"
 #include "preload/launcher/launcher.h"
 #include "preload/log.h"
 #include "cupti/metric_sets.h" /* CUPTI-free */
@@ -6,41 +7,12 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-const struct launcher_help launcher_record_help = {
-	.synopsis = "gputrace record [-o FILE] [options] -- PROGRAM [ARGS...]",
-	.description =
-	"Runs PROGRAM with libgputrace.so preloaded (in front of any LD_PRELOAD already set), so\n"
-	"that it and every process it starts record into their own trace files, then prints one\n"
-	"line per trace written (kernels, copies, memsets, bytes, dropped records) and ends the\n"
-	"way PROGRAM ended. Options end at the first argument that is not one (or at --), so\n"
-	"PROGRAM's own options are left alone. Each option sets the environment variable named\n"
-	"with it, for PROGRAM and everything it starts.",
-	.options =
-	"  -o, --output FILE      trace path or pattern (%p pid, %h host, %r rank, %n program)\n"
-	"  -f, --force            replace FILE if it exists (otherwise it is an error)\n"
-	"  -a, --activities LIST  activity kinds (GPUTRACE_ACTIVITIES)\n"
-	"  -k, --kernels REGEX    record only matching kernels (GPUTRACE_KERNELS)\n"
-	"      --flush-ms N       write period (GPUTRACE_FLUSH_MS)\n"
-	"      --shadow PATTERN   capture launches for shadow replay (GPUTRACE_SHADOW)\n"
-	"      --shadow-max N     launches captured per kernel (GPUTRACE_SHADOW_MAX)\n"
-	"      --lib PATH         libgputrace.so to preload (default: found beside gputrace)\n"
-	"  -q, --quiet            no tally at the end\n",
-	/* What launcher_run and launcher_exit_like do: execvp failing in the child is 127. */
-	.exit_status =
-	"Exit status of record: the program's own (killed by a signal: gputrace dies of the same\n"
-	"signal); 127 when the program cannot be run (not found, not executable); 2 for a usage\n"
-	"error (an unknown option, no program, an existing -o FILE without --force, no\n"
-	"libgputrace.so found).\n",
-	.environment = 1,
-};
 
 static int set(const char *var, const char *val)
 {
@@ -145,43 +117,54 @@ static int check_output(const char *output, int force)
 	return 0;
 }
 
-int launcher_record(int argc, char **argv)
+static const char *output, *lib;
+static int force, quiet;
+
+/* An option that sets the environment variable .data names, for the program and all it starts. */
+static int set_var(const struct gt_option *o, const char *value, char *err, size_t errlen)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' }, { "force", no_argument, NULL, 'f' },
-		{ "activities", required_argument, NULL, 'a' }, { "kernels", required_argument, NULL, 'k' },
-		{ "flush-ms", required_argument, NULL, 'F' }, { "shadow", required_argument, NULL, 'S' },
-		{ "shadow-max", required_argument, NULL, 'M' }, { "lib", required_argument, NULL, 'L' },
-		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *output = NULL, *lib = NULL;
-	int force = 0, quiet = 0, c;
-	optind = 1;
-	opterr = 0;
-	/* '+': stop at the first non-option, so the program's own options are left alone. */
-	while ((c = getopt_long(argc, argv, "+:o:fa:k:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': output = optarg; break;
-		case 'f': force = 1; break;
-		case 'a': if (set("GPUTRACE_ACTIVITIES", optarg)) return 2; break;
-		case 'k': if (set("GPUTRACE_KERNELS", optarg)) return 2; break;
-		case 'F': if (set("GPUTRACE_FLUSH_MS", optarg)) return 2; break;
-		case 'S': if (set("GPUTRACE_SHADOW", optarg)) return 2; break;
-		case 'M': if (set("GPUTRACE_SHADOW_MAX", optarg)) return 2; break;
-		case 'L': lib = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'h':
-			launcher_print_help(&launcher_record_help, stdout);
-			return fflush(stdout) == 0 ? 0 : 2;
-		default:
-			return launcher_bad_option("record", c, argv);
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "gputrace: record: no program given (gputrace record -- PROGRAM ...)\n");
-		return 2;
-	}
+	(void)err;
+	(void)errlen;
+	return set(o->data, value) ? -1 : 0;
+}
+
+static const struct gt_option options[] = {
+	{ .kind = GT_OPT_STRING, .short_name = 'o', .long_name = "output", .arg = "FILE", .value = &output,
+	  .help = "trace path or pattern (%p pid, %h host, %r rank, %n program)" },
+	{ .kind = GT_OPT_FLAG, .long_name = "force", .value = &force,
+	  .help = "replace FILE if it exists (otherwise it is an error)" },
+	{ .kind = GT_OPT_CALL, .short_name = 'a', .long_name = "activities", .arg = "LIST", .call = set_var,
+	  .data = "GPUTRACE_ACTIVITIES", .help = "activity kinds (GPUTRACE_ACTIVITIES)" },
+	{ .kind = GT_OPT_CALL, .short_name = 'k', .long_name = "kernel", .alias = "kernels", .arg = "REGEX",
+	  .call = set_var, .data = "GPUTRACE_KERNELS", .help = "record only matching kernels (GPUTRACE_KERNELS)" },
+	{ .kind = GT_OPT_CALL, .long_name = "flush-ms", .arg = "N", .call = set_var, .data = "GPUTRACE_FLUSH_MS",
+	  .help = "write period (GPUTRACE_FLUSH_MS)" },
+	{ .kind = GT_OPT_CALL, .long_name = "shadow", .arg = "PATTERN", .call = set_var, .data = "GPUTRACE_SHADOW",
+	  .help = "capture launches for shadow replay (GPUTRACE_SHADOW)" },
+	{ .kind = GT_OPT_CALL, .long_name = "shadow-max", .arg = "N", .call = set_var,
+	  .data = "GPUTRACE_SHADOW_MAX", .help = "launches captured per kernel (GPUTRACE_SHADOW_MAX)" },
+	{ .kind = GT_OPT_STRING, .long_name = "lib", .arg = "PATH", .value = &lib,
+	  .help = "libgputrace.so to preload (default: found beside gputrace)" },
+	{ .kind = GT_OPT_FLAG, .short_name = 'q', .long_name = "quiet", .value = &quiet,
+	  .help = "no tally at the end" },
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void)
+{
+	output = lib = NULL;
+	force = quiet = 0;
+}
+
+static void environment(FILE *f)
+{
+	fputs("\n", f);
+	config_help(f);
+}
+
+static int record(char **program, int nprogram)
+{
+	(void)nprogram;
 	/* An unknown counter set or name is the caller's mistake, said before the program runs (the
 	 * recorder alone would only leave the counters out). */
 	const char *metrics = getenv("GPUTRACE_METRICS");
@@ -238,11 +221,11 @@ int launcher_record(int argc, char **argv)
 		dlclose(cuda);
 	}
 
-	int status = launcher_run(argv + optind);
+	int status = launcher_run(program);
 	if (status < 0) {
 		char shown[1024];
 		fprintf(stderr, "gputrace: cannot run '%s': %s\n",
-		        gtp_escape(argv[optind], shown, sizeof shown), strerror(errno));
+		        gtp_escape(program[0], shown, sizeof shown), strerror(errno));
 		unlink(report_path);
 		return 2;
 	}
@@ -262,3 +245,32 @@ int launcher_record(int argc, char **argv)
 	}
 	launcher_exit_like(status);
 }
+
+const struct launcher_command launcher_cmd_record = {
+	.usage = {
+		.tool = &launcher_tool,
+		.name = "record",
+		.synopsis = "gputrace record [-o FILE] [options] -- PROGRAM [ARGS...]",
+		.operands = "PROGRAM [ARGS...]",
+		.min_operands = 1,
+		.max_operands = -1,
+		.stop_at_operand = 1,
+		.description =
+		"Runs PROGRAM with libgputrace.so preloaded (in front of any LD_PRELOAD already set), so\n"
+		"that it and every process it starts record into their own trace files, then prints one\n"
+		"line per trace written (kernels, copies, memsets, bytes, dropped records) and ends the\n"
+		"way PROGRAM ended. Options end at the first argument that is not one (or at --), so\n"
+		"PROGRAM's own options are left alone. Each option sets the environment variable named\n"
+		"with it, for PROGRAM and everything it starts.",
+		.options = options,
+		/* What launcher_run and launcher_exit_like do: execvp failing in the child is 127. */
+		.epilogue =
+		"Exit status of record: the program's own (killed by a signal: gputrace dies of the same\n"
+		"signal); 127 when the program cannot be run (not found, not executable); 2 for a usage\n"
+		"error (an unknown option, no program, an existing -o FILE without --force, no\n"
+		"libgputrace.so found).\n",
+		.help_end = environment,
+	},
+	.reset = reset,
+	.run = record,
+};

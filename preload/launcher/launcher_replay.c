@@ -19,7 +19,6 @@
 #include "common/text_escape.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <dlfcn.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -30,45 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-const struct launcher_help launcher_replay_help = {
-	.synopsis = "gputrace replay [options] TRACE",
-	.description =
-	"Replays launches that `gputrace record --shadow PATTERN` captured in TRACE, each alone\n"
-	"on this machine's GPU: recreates its buffers from the captured inputs, launches it from\n"
-	"the captured module image with the captured configuration, checks the first replay\n"
-	"against the run's outputs bit for bit, tells deterministic kernels from nondeterministic\n"
-	"ones by comparing further replays, and times the replays through CUPTI (the replay runs\n"
-	"under the recorder and writes a trace of its own, which gpuanalyze reads like any other).\n"
-	"The isolated durations are set beside the same kernel's durations in TRACE.",
-	.options =
-	"      --capture ID       replay this capture (repeatable; default: every one)\n"
-	"  -k, --kernel REGEX     replay captures of kernels whose name matches\n"
-	"  -n, --reps N           timed replays per capture after the self-check (default 50)\n"
-	"      --check-reps N     of those, how many are compared with the first (default 10)\n"
-	"      --dtype T          element type when reporting differences: f32 (default), f64,\n"
-	"                         i32, u32, u8\n"
-	"      --device N         CUDA device ordinal (default 0)\n"
-	"      --with-structs     replay launches with by-value structs whose words the recorder\n"
-	"                         did not look up (older traces), with the run's bytes\n"
-	"      --timeout S        stop a replay that runs longer than S seconds (default 300)\n"
-	"  -o, --output FILE      the replay's trace (default: TRACE's name + .replay.gtrace,\n"
-	"                         in the current folder); with --extract, the folder to write\n"
-	"  -f, --force            replace FILE (or files in the --extract folder)\n"
-	"      --list             list TRACE's captures and exit (no GPU needed)\n"
-	"      --extract ID       write capture ID as a standalone reproducer into -o DIR:\n"
-	"                         module image, inputs, expected outputs, a C launcher, a\n"
-	"                         README (no GPU needed)\n"
-	"      --lib PATH         libgputrace.so to record with (default: beside gputrace)\n",
-	.exit_status =
-	"Exit status of replay: 0 every replayed launch reproduced the run (bit for bit, or\n"
-	"nondeterministic within the spread of its own replays); 1 a launch differed, failed or\n"
-	"could not be replayed (the reason is printed); 2 a usage or input error; 77 no GPU or\n"
-	"no CUDA driver on this machine (unavailable, with the reason).\n",
-	.environment = 0,
-};
-
 /* The command line: the launcher's own options, and the worker's as they will be passed on
- * (pointers into argv, at most two per argument). */
+ * (pointers into argv, in the order given). */
 struct replay_cmd {
 	const char *trace;
 	const char *output;
@@ -80,83 +42,110 @@ struct replay_cmd {
 	unsigned timeout_s;
 };
 
-static void add_opt(struct replay_cmd *a, const char *name, const char *value)
+static struct replay_cmd cmd;
+static size_t worker_cap;
+static int with_structs;
+
+/* Passes the option on to the worker as it will get it: .data is its name there. */
+static int add_opt(const char *name, const char *value)
 {
-	a->worker_opts[a->nworker++] = (char *)name;
+	if ((size_t)cmd.nworker + 2 >= worker_cap) {
+		size_t cap = worker_cap ? 2 * worker_cap : 16;
+		char **w = realloc(cmd.worker_opts, cap * sizeof *w);
+		if (!w) {
+			fprintf(stderr, "gputrace: replay: out of memory\n");
+			return -1;
+		}
+		cmd.worker_opts = w;
+		worker_cap = cap;
+	}
+	cmd.worker_opts[cmd.nworker++] = (char *)name;
 	if (value)
-		a->worker_opts[a->nworker++] = (char *)value;
+		cmd.worker_opts[cmd.nworker++] = (char *)value;
+	return 0;
 }
 
-static int parse(int argc, char **argv, struct replay_cmd *a)
+static int worker_opt(const struct gt_option *o, const char *value, char *err, size_t errlen)
 {
-	enum { O_CAPTURE = 256, O_CHECK, O_DTYPE, O_DEVICE, O_STRUCTS, O_TIMEOUT, O_LIST, O_EXTRACT, O_LIB };
-	static const struct option longs[] = {
-		{ "capture", required_argument, NULL, O_CAPTURE }, { "kernel", required_argument, NULL, 'k' },
-		{ "reps", required_argument, NULL, 'n' },          { "check-reps", required_argument, NULL, O_CHECK },
-		{ "dtype", required_argument, NULL, O_DTYPE },     { "device", required_argument, NULL, O_DEVICE },
-		{ "with-structs", no_argument, NULL, O_STRUCTS },  { "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "output", required_argument, NULL, 'o' },        { "force", no_argument, NULL, 'f' },
-		{ "list", no_argument, NULL, O_LIST },             { "extract", required_argument, NULL, O_EXTRACT },
-		{ "lib", required_argument, NULL, O_LIB },         { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	memset(a, 0, sizeof *a);
-	a->timeout_s = 300;
-	a->worker_opts = calloc(2 * (size_t)argc + 1, sizeof *a->worker_opts);
-	if (!a->worker_opts) {
-		fprintf(stderr, "gputrace: replay: out of memory\n");
-		return 2;
+	(void)err;
+	(void)errlen;
+	return add_opt(o->data, value);
+}
+
+/* A decimal count from 1 to max into *v; 0, or -1 for anything else. */
+static int count(const char *s, unsigned long long max, unsigned long long *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno || *end || end == s || s[0] == '-' || *v == 0 || *v > max ? -1 : 0;
+}
+
+static int timeout_opt(const struct gt_option *o, const char *value, char *err, size_t errlen)
+{
+	(void)o;
+	unsigned long long v;
+	if (count(value, 86400, &v) != 0) {
+		snprintf(err, errlen, "wants a number of seconds from 1 to 86400, not '%s'", value);
+		return 1;
 	}
-	opterr = 0;
-	int c;
-	while ((c = getopt_long(argc, argv, ":k:n:o:fh", longs, NULL)) != -1) {
-		char *end;
-		unsigned long long v;
-		switch (c) {
-		case 'h': launcher_print_help(&launcher_replay_help, stdout); exit(0);
-		case O_CAPTURE: add_opt(a, "--capture", optarg); break;
-		case 'k': add_opt(a, "--kernel", optarg); break;
-		case 'n': add_opt(a, "--reps", optarg); break;
-		case O_CHECK: add_opt(a, "--check-reps", optarg); break;
-		case O_DTYPE: add_opt(a, "--dtype", optarg); break;
-		case O_DEVICE: add_opt(a, "--device", optarg); break;
-		case O_STRUCTS: add_opt(a, "--with-structs", NULL); break;
-		case O_TIMEOUT:
-			errno = 0;
-			v = strtoull(optarg, &end, 10);
-			if (errno || *end || end == optarg || v == 0 || v > 86400) {
-				fprintf(stderr, "gputrace: replay: --timeout takes 1..86400 seconds\n");
-				return 2;
-			}
-			a->timeout_s = (unsigned)v;
-			break;
-		case 'o': a->output = optarg; break;
-		case 'f': a->force = 1; break;
-		case O_LIST: a->list = 1; break;
-		case O_EXTRACT:
-			errno = 0;
-			v = strtoull(optarg, &end, 10);
-			if (errno || *end || end == optarg || v == 0 || optarg[0] == '-') {
-				fprintf(stderr, "gputrace: replay: --extract takes a capture id (1, 2, ...)\n");
-				return 2;
-			}
-			a->extract = v;
-			break;
-		case O_LIB: a->lib = optarg; break;
-		default: return launcher_bad_option("replay", c, argv);
-		}
+	cmd.timeout_s = (unsigned)v;
+	return 0;
+}
+
+static int extract_opt(const struct gt_option *o, const char *value, char *err, size_t errlen)
+{
+	(void)o;
+	unsigned long long v;
+	if (count(value, UINT64_MAX, &v) != 0) {
+		snprintf(err, errlen, "wants a capture id (1, 2, ...), not '%s'", value);
+		return 1;
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "gputrace: replay: %s (try gputrace replay --help)\n",
-		        optind == argc ? "no trace given" : "one trace only");
-		return 2;
-	}
-	a->trace = argv[optind];
-	if (a->extract && !a->output) {
-		fprintf(stderr, "gputrace: replay: --extract needs -o DIR, the folder to write\n");
-		return 2;
-	}
-	return -1;
+	cmd.extract = v;
+	return 0;
+}
+
+static const struct gt_option options[] = {
+	{ .kind = GT_OPT_CALL, .long_name = "capture", .arg = "ID", .call = worker_opt, .data = "--capture",
+	  .help = "replay this capture (repeatable; default: every one)" },
+	{ .kind = GT_OPT_CALL, .short_name = 'k', .long_name = "kernel", .alias = "kernels", .arg = "REGEX",
+	  .call = worker_opt, .data = "--kernel", .help = "replay captures of kernels whose name matches" },
+	{ .kind = GT_OPT_CALL, .short_name = 'n', .long_name = "reps", .arg = "N", .call = worker_opt,
+	  .data = "--reps", .help = "timed replays per capture after the self-check (default 50)" },
+	{ .kind = GT_OPT_CALL, .long_name = "check-reps", .arg = "N", .call = worker_opt, .data = "--check-reps",
+	  .help = "of those, how many are compared with the first (default 10)" },
+	{ .kind = GT_OPT_CALL, .long_name = "dtype", .arg = "T", .call = worker_opt, .data = "--dtype",
+	  .help = "element type when reporting differences: f32 (default), f64,\ni32, u32, u8" },
+	{ .kind = GT_OPT_CALL, .long_name = "device", .arg = "N", .call = worker_opt, .data = "--device",
+	  .help = "CUDA device ordinal (default 0)" },
+	{ .kind = GT_OPT_FLAG, .long_name = "with-structs", .value = &with_structs,
+	  .help = "replay launches with by-value structs whose words the recorder\n"
+	          "did not look up (older traces), with the run's bytes" },
+	{ .kind = GT_OPT_CALL, .long_name = "timeout", .arg = "S", .call = timeout_opt,
+	  .help = "stop a replay that runs longer than S seconds (default 300)" },
+	{ .kind = GT_OPT_STRING, .short_name = 'o', .long_name = "output", .arg = "FILE", .value = &cmd.output,
+	  .help = "the replay's trace (default: TRACE's name + .replay.gtrace,\n"
+	          "in the current folder); with --extract, the folder to write" },
+	{ .kind = GT_OPT_FLAG, .long_name = "force", .value = &cmd.force,
+	  .help = "replace FILE (or files in the --extract folder)" },
+	{ .kind = GT_OPT_FLAG, .long_name = "list", .value = &cmd.list,
+	  .help = "list TRACE's captures and exit (no GPU needed)" },
+	{ .kind = GT_OPT_CALL, .long_name = "extract", .arg = "ID", .call = extract_opt,
+	  .help = "write capture ID as a standalone reproducer into -o DIR:\n"
+	          "module image, inputs, expected outputs, a C launcher, a\n"
+	          "README (no GPU needed)" },
+	{ .kind = GT_OPT_STRING, .long_name = "lib", .arg = "PATH", .value = &cmd.lib,
+	  .help = "libgputrace.so to record with (default: beside gputrace)" },
+	GT_OPT_END_OF_LIST,
+};
+
+static void reset(void)
+{
+	free(cmd.worker_opts);
+	memset(&cmd, 0, sizeof cmd);
+	cmd.timeout_s = 300;
+	worker_cap = 0;
+	with_structs = 0;
 }
 
 /* TRACE's file name without .gtrace, plus .replay.gtrace, in the current folder. */
@@ -262,7 +251,7 @@ static int replay(struct replay_cmd *a)
 	argv[n++] = "record";
 	argv[n++] = "-q";
 	if (a->force)
-		argv[n++] = "-f";
+		argv[n++] = "--force";
 	argv[n++] = "-o";
 	argv[n++] = (char *)a->output;
 	argv[n++] = "-a";
@@ -299,18 +288,49 @@ static int replay(struct replay_cmd *a)
 	return rc;
 }
 
-int launcher_replay(int argc, char **argv)
+static int run(char **ops, int nops)
 {
-	struct replay_cmd a;
-	int rc = parse(argc, argv, &a);
-	if (rc < 0) {
-		if (a.list)
-			rc = launcher_replay_list(a.trace, stdout);
-		else if (a.extract)
-			rc = launcher_extract(a.trace, a.extract, a.output, a.force);
-		else
-			rc = replay(&a);
-	}
-	free(a.worker_opts);
+	(void)nops;
+	struct replay_cmd *a = &cmd;
+	a->trace = ops[0];
+	if (a->extract && !a->output)
+		return gt_cli_usage_error(&launcher_tool, "replay", "--extract needs -o DIR, the folder to write");
+	if (with_structs && add_opt("--with-structs", NULL) != 0)
+		return 2;
+	int rc;
+	if (a->list)
+		rc = launcher_replay_list(a->trace, stdout);
+	else if (a->extract)
+		rc = launcher_extract(a->trace, a->extract, a->output, a->force);
+	else
+		rc = replay(a);
+	reset();
 	return rc;
 }
+
+const struct launcher_command launcher_cmd_replay = {
+	.usage = {
+		.tool = &launcher_tool,
+		.name = "replay",
+		.synopsis = "gputrace replay [options] TRACE",
+		.operands = "TRACE",
+		.min_operands = 1,
+		.max_operands = 1,
+		.description =
+		"Replays launches that `gputrace record --shadow PATTERN` captured in TRACE, each alone\n"
+		"on this machine's GPU: recreates its buffers from the captured inputs, launches it from\n"
+		"the captured module image with the captured configuration, checks the first replay\n"
+		"against the run's outputs bit for bit, tells deterministic kernels from nondeterministic\n"
+		"ones by comparing further replays, and times the replays through CUPTI (the replay runs\n"
+		"under the recorder and writes a trace of its own, which gpuanalyze reads like any other).\n"
+		"The isolated durations are set beside the same kernel's durations in TRACE.",
+		.options = options,
+		.epilogue =
+		"Exit status of replay: 0 every replayed launch reproduced the run (bit for bit, or\n"
+		"nondeterministic within the spread of its own replays); 1 a launch differed, failed or\n"
+		"could not be replayed (the reason is printed); 2 a usage or input error; 77 no GPU or\n"
+		"no CUDA driver on this machine (unavailable, with the reason).\n",
+	},
+	.reset = reset,
+	.run = run,
+};

@@ -4,9 +4,6 @@
 
 #include <stdio.h>
 
-extern const struct launcher_help launcher_replay_help;
-int launcher_replay(int argc, char **argv);
-
 /* Lists the captures of a trace, one line each, to out. Returns an exit status (0, or 2 with one
  * line on stderr when the trace cannot be read). */
 int launcher_replay_list(const char *trace, FILE *out);

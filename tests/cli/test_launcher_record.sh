@@ -118,7 +118,7 @@ if [ -e "$WD/keep.gtrace" ]; then
 	[ "$(cat "$WD/keep.gtrace")" = "old trace" ] && fail "--force: the old file is still there"
 fi
 [ -e "$WD/keep.1.gtrace" ] && fail "--force: a numbered name was used instead of replacing"
-run with "" $REC -f -o link.gtrace -- "$PLAIN" return 0
+run with "" $REC --force -o link.gtrace -- "$PLAIN" return 0
 [ "$(cat "$T/with.rc")" = 2 ] || fail "-f over a symlink: status $(cat "$T/with.rc"), expected 2"
 [ "$(wc -l <"$T/with.err")" -eq 1 ] || fail "-f over a symlink: expected one line: $(cat "$T/with.err")"
 grep -q "^gputrace: 'link.gtrace' is a symbolic link; gputrace neither follows nor removes one (--force included): name a file$" \
@@ -130,13 +130,13 @@ note "--force: the old file is replaced; a symlink is refused even so, link and 
 
 # Only a regular file is ever removed, --force included. Nodes of our own, in the test's folder.
 if mknod "$WD/null" c 1 3 2>/dev/null && mknod "$WD/blk" b 7 200 2>/dev/null; then
-	run with "" $REC -f -o null -- "$PLAIN" return 5
+	run with "" $REC --force -o null -- "$PLAIN" return 5
 	[ "$(cat "$T/with.rc")" = 5 ] || fail "-f over a character device: status $(cat "$T/with.rc"), expected 5: $(cat "$T/with.err")"
 	[ -c "$WD/null" ] || fail "-f over a character device: the node was removed or replaced"
 	[ -e "$WD/null.1" ] && fail "-f over a character device: null.1 was made beside it"
 	grep -q "exists\|replace" "$T/with.err" && fail "-f over a character device: $(cat "$T/with.err")"
 	note "-f -o NODE (a character device, 1,3 as /dev/null): left in place, nothing made beside it, the program runs"
-	run with "" $REC -f -o blk -- "$PLAIN" return 0
+	run with "" $REC --force -o blk -- "$PLAIN" return 0
 	[ "$(cat "$T/with.rc")" = 2 ] || fail "-f over a block device: status $(cat "$T/with.rc"), expected 2"
 	grep -q "^gputrace: 'blk' is a block device; a trace goes only to a regular file, a character device or a FIFO$" \
 		"$T/with.err" || fail "-f over a block device: unexpected message: $(cat "$T/with.err")"
@@ -146,7 +146,7 @@ else
 	echo "skip: device node cells: mknod is not allowed here (not root, or a nodev mount)"
 fi
 mkfifo "$WD/fifo" || fail "mkfifo failed"
-run with "" $REC -f -o fifo -- "$PLAIN" return 0
+run with "" $REC --force -o fifo -- "$PLAIN" return 0
 [ "$(cat "$T/with.rc")" = 0 ] || fail "-f over a FIFO: status $(cat "$T/with.rc"): $(cat "$T/with.err")"
 [ -p "$WD/fifo" ] || fail "-f over a FIFO: the FIFO was removed or replaced"
 [ -e "$WD/fifo.1" ] && fail "-f over a FIFO: fifo.1 was made beside it"

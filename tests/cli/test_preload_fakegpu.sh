@@ -287,7 +287,7 @@ has "kernels 3" "record, no context reported but kernels recorded"
 note "gputrace record: a process that created no context and recorded nothing leaves no trace"
 
 printf 'old\n' >"$WD/keep.gtrace"
-run with "$FAKE" $REC -f -o keep.gtrace -- "$APP" return 0 100 0 50
+run with "$FAKE" $REC --force -o keep.gtrace -- "$APP" return 0 100 0 50
 peek "$WD/keep.gtrace"
 has "kernels 150" "record --force"
 [ -e "$WD/keep.1.gtrace" ] && fail "record --force: wrote keep.1.gtrace instead of replacing"

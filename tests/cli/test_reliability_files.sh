@@ -17,7 +17,7 @@
 #   opened: one line, and no empty file left behind;
 # - nothing is made beside a device node or /dev/stdout: a character device at the name (one made
 #   with mknod in the test's folder, 1,3 as /dev/null; the real /dev/null is never touched) is
-#   written into directly, with the launcher's -f too, and stays a device node; a FIFO with a
+#   written into directly, with the launcher's --force too, and stays a device node; a FIFO with a
 #   reader gets the trace (read back whole), one without a reader is one line; a symbolic link
 #   through /proc (to /proc/self/fd/1, and /dev/stdout itself) is one line, nothing created;
 # - a newline in the output path is shown as \n: every message stays one "gputrace:" line;
@@ -139,13 +139,13 @@ if mknod "$WD/null" c 1 3 2>/dev/null; then
 	line_is "^gputrace: trace written to 'null': 150 kernels" "character device"
 	[ -c "$WD/null" ] || fail "character device: the node was replaced"
 	[ "$(ls "$WD")" = null ] || fail "character device: files made beside it: $(ls "$WD")"
-	run with "$FAKE GPUTRACE_FLUSH_MS=50" "$GPUTRACE" record --lib "$LIB" -f -o null -- "$APP" return 4 100 0 50 </dev/null
-	compare "launcher -f -o NODE"
-	lines 1 "launcher -f -o NODE"
-	line_is "^gputrace: null: 150 kernels, 100 copies" "launcher -f -o NODE"
-	[ -c "$WD/null" ] || fail "launcher -f -o NODE: the node was removed or replaced"
-	[ "$(ls "$WD")" = null ] || fail "launcher -f -o NODE: files made beside it: $(ls "$WD")"
-	note "a character device node (1,3 as /dev/null) at the name: written into, with the launcher's -f too; never removed, nothing beside it"
+	run with "$FAKE GPUTRACE_FLUSH_MS=50" "$GPUTRACE" record --lib "$LIB" --force -o null -- "$APP" return 4 100 0 50 </dev/null
+	compare "launcher --force -o NODE"
+	lines 1 "launcher --force -o NODE"
+	line_is "^gputrace: null: 150 kernels, 100 copies" "launcher --force -o NODE"
+	[ -c "$WD/null" ] || fail "launcher --force -o NODE: the node was removed or replaced"
+	[ "$(ls "$WD")" = null ] || fail "launcher --force -o NODE: files made beside it: $(ls "$WD")"
+	note "a character device node (1,3 as /dev/null) at the name: written into, with the launcher's --force too; never removed, nothing beside it"
 else
 	echo "skip: character device cell: mknod is not allowed here (not root, or a nodev mount)"
 fi

@@ -4,7 +4,7 @@
 # name escaped), an unreadable trace (exit 2), and the replay itself where this machine has no CUDA
 # driver: exit 77 with exactly one line that says "unavailable", never a pass. Input errors (a
 # missing trace, a capture the trace does not hold, a trace without captures, a pattern that does
-# not compile or picks nothing, a bad -n, --check-reps, --dtype or --device, a 257th --capture, an existing -o without -f) are
+# not compile or picks nothing, a bad -n, --check-reps, --dtype or --device, a 257th --capture, an existing -o without --force) are
 # 2 on this machine too, which has no driver: they are checked before the driver is looked for, and
 # 256 --capture options get as far as the driver. Kernel names with C0 and C1 controls, a bidi
 # override, invalid UTF-8 and a newline, and a trace path with them, are shown escaped by --list and
@@ -61,7 +61,7 @@ usage "--check-reps x" --check-reps x "$C"
 usage "--dtype f16" --dtype f16 "$C"
 usage "--device x" --device x "$C"
 : >"$T/exists.gtrace"
-usage "an existing -o file without -f" -o "$T/exists.gtrace" "$C"
+usage "an existing -o file without --force" -o "$T/exists.gtrace" "$C"
 caps=
 i=0
 while [ $i -lt 257 ]; do caps="$caps --capture $((i % 8 + 1))"; i=$((i + 1)); done

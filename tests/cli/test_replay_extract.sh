@@ -6,7 +6,7 @@
 #   - repro.c compiles with `cc -std=c11 -Wall -Wextra -Werror -O2` where cuda.h is found, and the
 #     program, run where no CUDA driver is, exits 77 with one line saying "unavailable";
 #   - an unknown capture id, a capture that is not replayable, an unreadable trace, and a non-empty
-#     DIR without -f each exit 2 with one "gputrace replay:" line and write nothing; -f replaces the
+#     DIR without --force each exit 2 with one "gputrace replay:" line and write nothing; --force replaces the
 #     reproducer's files and leaves the others;
 #   - a kernel name hostile to C and Markdown (quotes, backslash, trigraph, comment end, newline,
 #     backticks, HTML, a byte over 127) lands in repro.c as a string literal whose value is that
@@ -110,10 +110,10 @@ mkdir "$T/full"
 echo mine >"$T/full/notes.txt"
 echo mine >"$T/full/README.md"
 extract full --extract 1 -o "$T/full" "$SAMPLE"
-refused "a non-empty directory without -f"
+refused "a non-empty directory without --force"
 [ "$(ls "$T/full" | wc -l)" -eq 2 ] && [ "$(cat "$T/full/README.md")" = mine ] ||
 	fail "a refused extract changed the directory: $(ls "$T/full")"
-extract forced --extract 1 -o "$T/full" -f "$SAMPLE"
+extract forced --extract 1 -o "$T/full" --force "$SAMPLE"
 [ $rc = 0 ] || fail "-f: exit $rc: $(cat "$T/forced.err")"
 [ "$(cat "$T/full/notes.txt")" = mine ] || fail "-f touched a file that is not the reproducer's"
 cmp -s "$T/full/README.md" "$d/README.md" || fail "-f did not replace README.md"

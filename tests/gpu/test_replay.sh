@@ -24,7 +24,7 @@ verdicts_for_all() { # NAME REPLAY-OUTPUT TRACE: one verdict line per capture re
 }
 replay() { # replay NAME TRACE ARGS...: prints the output, leaves it in NAME.txt, returns the status
 	local name=$1 trace=$2; shift 2
-	"$GT" replay -f -o "$name.replay.gtrace" "$@" "$trace" > "$name.txt" 2>&1
+	"$GT" replay --force -o "$name.replay.gtrace" "$@" "$trace" > "$name.txt" 2>&1
 	local rc=$?
 	sed 's/^/    /' "$name.txt"
 	echo "  ($name: gputrace replay exit $rc)"
@@ -33,7 +33,7 @@ replay() { # replay NAME TRACE ARGS...: prints the output, leaves it in NAME.txt
 }
 
 echo "== our kernels, correct"
-check "record shadow_kernels" "$GT" record -q -f -o k.gtrace --shadow '*' --shadow-max 2 -- \
+check "record shadow_kernels" "$GT" record -q --force -o k.gtrace --shadow '*' --shadow-max 2 -- \
 	"$B/kernels/shadow_kernels" --reps 20 --n 1000003 --rows 64 --cols 1024
 replay k k.gtrace -n 30; rc=$?
 [ $rc -eq 0 ] && echo "  PASS replay exit 0" || { echo "  FAIL replay exit $rc"; fail=1; }
@@ -46,7 +46,7 @@ check "gpuanalyze report of the replay" "$GA" report k.replay.gtrace
 sed 's/^/    /' nvtx.txt | head -20
 expect "each capture's launches under its NVTX range" nvtx.txt 'replay capture [0-9]+' 8
 replay k2 k.gtrace -n 30 --capture 1 --capture 3 >/dev/null
-"$GT" replay -f -o k3.replay.gtrace -n 30 --capture 1 --capture 3 k.gtrace > k3.txt 2>&1
+"$GT" replay --force -o k3.replay.gtrace -n 30 --capture 1 --capture 3 k.gtrace > k3.txt 2>&1
 "$GA" diff k2.replay.gtrace k3.replay.gtrace > diff.txt 2>&1; rc=$?
 sed 's/^/    /' diff.txt
 case $rc in 0 | 1) echo "  PASS gpuanalyze diff of two replays (exit $rc)" ;; *) echo "  FAIL diff exit $rc"; fail=1 ;; esac
@@ -60,7 +60,7 @@ sed 's/^/    /' repro1.txt
 [ $rc -eq 0 ] && echo "  PASS the reproducer reproduces bit for bit (exit 0)" || { echo "  FAIL reproducer exit $rc"; fail=1; }
 
 echo "== our kernels, broken"
-check "record shadow_kernels --broken" "$GT" record -q -f -o kb.gtrace --shadow '*' --shadow-max 3 -- \
+check "record shadow_kernels --broken" "$GT" record -q --force -o kb.gtrace --shadow '*' --shadow-max 3 -- \
 	"$B/kernels/shadow_kernels" --broken --reps 20 --n 1000003 --rows 64 --cols 1024
 replay kb kb.gtrace -n 30; rc=$?
 case $rc in 0 | 1) echo "  PASS broken replay ends with a verdict (exit $rc)" ;; *) echo "  FAIL exit $rc"; fail=1 ;; esac
@@ -80,7 +80,7 @@ torch.cuda.synchronize()
 print("torch ok", float(y.sum()), float(z.sum()), float(s.sum()))
 EOF
 if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
-	check "record PyTorch" "$GT" record -q -f -o t.gtrace --shadow '/layer_norm|softmax|reduce_kernel/' --shadow-max 2 -- python3 torch_prog.py
+	check "record PyTorch" "$GT" record -q --force -o t.gtrace --shadow '/layer_norm|softmax|reduce_kernel/' --shadow-max 2 -- python3 torch_prog.py
 	replay t t.gtrace -n 30
 	verdicts_for_all "PyTorch captures" t.txt t.gtrace
 	expect "at::native kernels reproduced (layer norm, softmax, and the sum through its ReduceOp struct)" t.txt '^  verdict: reproduced' 6
@@ -98,13 +98,13 @@ for _ in range(20):
 torch.cuda.synchronize()
 print("triton ok", float(c.sum()))
 EOF
-	check "record torch.compile" "$GT" record -q -f -o tr.gtrace --shadow '/triton/' --shadow-max 2 -- python3 triton_prog.py
+	check "record torch.compile" "$GT" record -q --force -o tr.gtrace --shadow '/triton/' --shadow-max 2 -- python3 triton_prog.py
 	replay tr tr.gtrace -n 30
 	verdicts_for_all "Triton captures" tr.txt tr.gtrace
 	expect "a Triton kernel reproduced" tr.txt '^  verdict: reproduced' 1
 	echo "== Triton compiled afresh (an empty inductor cache: variants of one kernel name are loaded)"
 	TORCHINDUCTOR_CACHE_DIR=$WORK/inductor TRITON_CACHE_DIR=$WORK/triton \
-		check "record torch.compile, fresh caches" "$GT" record -q -f -o trf.gtrace --shadow '/triton/' --shadow-max 2 -- python3 triton_prog.py
+		check "record torch.compile, fresh caches" "$GT" record -q --force -o trf.gtrace --shadow '/triton/' --shadow-max 2 -- python3 triton_prog.py
 	replay trf trf.gtrace -n 30
 	expect "a freshly compiled Triton kernel reproduced" trf.txt '^  verdict: reproduced' 1
 	check "extract the Triton capture" "$GT" replay --extract 1 -o "$WORK/repro_tr" trf.gtrace
@@ -134,7 +134,7 @@ cp.cuda.Device().synchronize()
 print("cupy ok", float(y.sum()), float(z.sum()))
 EOF
 if python3 -c 'import cupy' 2>/dev/null; then
-	check "record CuPy" "$GT" record -q -f -o c.gtrace --shadow '*' --shadow-max 2 -- python3 cupy_prog.py
+	check "record CuPy" "$GT" record -q --force -o c.gtrace --shadow '*' --shadow-max 2 -- python3 cupy_prog.py
 	replay c c.gtrace -n 30
 	verdicts_for_all "CuPy captures" c.txt c.gtrace
 	expect "the RawKernel reproduced" c.txt '^  verdict: reproduced' 1

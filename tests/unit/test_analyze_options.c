@@ -41,7 +41,8 @@ static const struct gt_option opts[] = {
 	GT_OPT_OUTPUT(&out_path),
 	GT_OPT_END_OF_LIST,
 };
-static const struct gt_usage usage = { "test", "FILE...", 1, 3, "A test command.", opts };
+static const struct gt_usage usage = { .name = "test", .operands = "FILE...", .min_operands = 1,
+                                       .max_operands = 3, .description = "A test command.", .options = opts };
 
 /* Diagnostics captured for the duration of one test. */
 static char *diag_buf;
