@@ -121,6 +121,7 @@ static int rows(struct gt_doc *d, const struct gt_nsys_report *rep)
 			case GT_NSYS_U64: gt_table_u64(t, cell.u); break;
 			case GT_NSYS_I64: gt_table_i64(t, cell.i); break;
 			case GT_NSYS_NUM: gt_table_num_as(t, cell.d, cell.d / cell.scale, cell.decimals); break;
+			case GT_NSYS_U64_AS: gt_table_u64_as(t, cell.u, (double)cell.u / cell.scale, cell.decimals); break;
 			case GT_NSYS_STR: gt_table_str(t, cell.s); break;
 			default: gt_table_null(t); break;
 			}

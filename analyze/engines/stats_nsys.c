@@ -142,6 +142,14 @@ int nsys_load(struct gt_nsys_report *rep, const char *path,
 void nsys_u64(struct gt_nsys_cell *c, uint64_t v) { c->type = GT_NSYS_U64, c->u = v; }
 void nsys_i64(struct gt_nsys_cell *c, int64_t v) { c->type = GT_NSYS_I64, c->i = v; }
 void nsys_str(struct gt_nsys_cell *c, const char *s) { c->type = GT_NSYS_STR, c->s = s; }
+void nsys_u64_as(struct gt_nsys_cell *c, uint64_t v, double scale, int decimals)
+{
+	c->type = GT_NSYS_U64_AS;
+	c->u = v;
+	c->scale = scale;
+	c->decimals = decimals;
+}
+
 void nsys_num(struct gt_nsys_cell *c, double v, double scale, int decimals)
 {
 	c->type = GT_NSYS_NUM;

@@ -69,9 +69,9 @@ struct gt_nsys_column {
 	unsigned flags;
 };
 
-/* A cell: null, an integer, a real (machine value d, shown as d / scale with `decimals`), or a
- * string from the trace. */
-enum gt_nsys_cell_type { GT_NSYS_NULL = 0, GT_NSYS_U64, GT_NSYS_I64, GT_NSYS_NUM, GT_NSYS_STR };
+/* A cell: null, an integer, a real (machine value d, shown as d / scale with `decimals`), an
+ * integer shown so (u; bytes shown in MB), or a string from the trace. */
+enum gt_nsys_cell_type { GT_NSYS_NULL = 0, GT_NSYS_U64, GT_NSYS_I64, GT_NSYS_NUM, GT_NSYS_U64_AS, GT_NSYS_STR };
 
 struct gt_nsys_cell {
 	int type;

@@ -45,6 +45,7 @@ void nsys_u64(struct gt_nsys_cell *c, uint64_t v);
 void nsys_i64(struct gt_nsys_cell *c, int64_t v);
 void nsys_num(struct gt_nsys_cell *c, double v, double scale, int decimals);
 void nsys_str(struct gt_nsys_cell *c, const char *s);
+void nsys_u64_as(struct gt_nsys_cell *c, uint64_t v, double scale, int decimals);
 
 /* The families: run fills rep (rep->state allocated, kind set); cell as gt_nsys_cell. */
 int nsys_trace_run(struct gt_nsys_report *rep, const char *path);    /* cuda_gpu_trace, cuda_api_trace */

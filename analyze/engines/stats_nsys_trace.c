@@ -133,9 +133,9 @@ static void gpu_cell(const struct gpu_rec *g, size_t col, struct gt_nsys_cell *c
 	case 3: case 4: case 5: if (kern) nsys_u64(c, g->grid[col - 3]); break;
 	case 6: case 7: case 8: if (kern) nsys_u64(c, g->block[col - 6]); break;
 	case 9: if (kern) nsys_u64(c, g->regs); break;
-	case 10: if (kern) nsys_num(c, g->ssmem, 1e6, 3); break;
-	case 11: if (kern) nsys_num(c, g->dsmem, 1e6, 3); break;
-	case 12: if (!kern) nsys_num(c, (double)g->bytes, 1e6, 3); break;
+	case 10: if (kern) nsys_u64_as(c, g->ssmem, 1e6, 3); break;
+	case 11: if (kern) nsys_u64_as(c, g->dsmem, 1e6, 3); break;
+	case 12: if (!kern) nsys_u64_as(c, g->bytes, 1e6, 3); break;
 	case 13: /* MB/s: bytes / 10^6 over ns / 10^9 */
 		if (!kern && g->dur)
 			nsys_num(c, (double)g->bytes * 1e3 / (double)g->dur, 1, 3);
