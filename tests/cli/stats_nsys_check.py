@@ -217,6 +217,13 @@ for i, (x, n) in enumerate(zip(got, order)):
     want = (n["start"], n["end"], level[i], "" if parent[i] is None else str(parent[i]), child[i], nchild[i], i + 1)
     have = (int(x["start_ns"]), int(x["end_ns"]), int(x["level"]), x["parent_id"], int(x["dur_child_ns"]),
             int(x["num_child"]), int(x["range_id"]))
+    chain, p = [], i + 1
+    while p:
+        chain.append(p)
+        p = parent[p - 1]
+    stack_want = ("..." if len(chain) > 16 else "") + "".join(f":{c}" for c in reversed(chain[:16]))
+    want += (stack_want,)
+    have += (x["range_stack"],)
     if want != have:
         err(f"nvtx_pushpop_trace: row {i + 1}: {have} != {want}")
         break

@@ -4,7 +4,7 @@
 # nvtx_pushpop_sum, nvtx_pushpop_trace) checked by stats_nsys_check.py against its own computation
 # over `gpuanalyze dump --format jsonl`, on the synthetic trace of test_analyze_stats (nested
 # ranges, two threads, graph kernels, bad timestamps, the recorder's own copies; header titles
-# checked too) and on every sample recording of traces/samples; then nsys's grammar: the default
+# checked too), on its deep one (ranges nested past the 16 levels RangeStack shows) and on every sample recording of traces/samples; then nsys's grammar: the default
 # set without a report, -r/--report A,B over several files (each file's reports in turn), the older
 # REPORT FILE form giving the same bytes as -r, every new report in every format, and the errors.
 # Needs python3; exits 77 without it.
@@ -24,6 +24,8 @@ NEW="cuda_gpu_trace cuda_api_trace cuda_kern_exec_trace cuda_kern_exec_sum cuda_
 
 # Every new report against the independent computation; the samples two at a time.
 python3 "$CHECK" "$G" "$S" headers >"$T/check" 2>&1 || fail "the synthetic trace: $(head -n 20 "$T/check")"
+# deep.gtrace nests ranges deeper than GT_NSYS_STACK_MAX: the tree's levels and parents past two.
+python3 "$CHECK" "$G" "$T/deep.gtrace" >"$T/check" 2>&1 || fail "the deep trace: $(head -n 20 "$T/check")"
 for rep in $NEW; do
 	n=$("$G" stats -r "$rep" --format csv "$S" | wc -l)
 	[ "$n" -gt 1 ] || fail "stats -r $rep of the synthetic trace has no rows: the check compared empty sets"
@@ -64,15 +66,20 @@ text = out("-r", "nvtx_sum", s, a).splitlines()
 heads = [i for i, l in enumerate(text) if l in (s, a)]
 assert [text[i] for i in heads] == [s, a] and heads[0] == 1, heads
 PY
-# The older form, REPORT FILE, gives what -r gives, byte for byte; and the new names take it too.
-for rep in cuda_api_sum nvtx_kern_sum kern_launch_sum $NEW; do
-	for fmt in text md json csv; do
+# The older form, REPORT FILE, gives what -r gives, byte for byte, for old and new names; every new
+# report's JSON says which report it is, and its Markdown heads its table with the name.
+for rep in cuda_api_sum kern_launch_sum cuda_gpu_trace nvtx_pushpop_trace; do
+	for fmt in text json; do
 		"$G" stats "$rep" --format $fmt "$S" >"$T/old" 2>&1 || fail "stats $rep --format $fmt exits $?"
 		"$G" stats -r "$rep" --format $fmt "$S" >"$T/new" 2>&1 || fail "stats -r $rep --format $fmt exits $?"
 		cmp -s "$T/old" "$T/new" || fail "stats $rep and stats -r $rep differ ($fmt)"
 	done
-	"$G" stats -r "$rep" --format json "$S" | python3 -c 'import json,sys; d = json.load(sys.stdin); assert d["report"] == sys.argv[1], d["report"]' \
-		"$rep" || fail "stats -r $rep --format json: not the report's JSON"
+done
+for rep in $NEW; do
+	"$G" stats -r "$rep" --format json "$S" >"$T/new" || fail "stats -r $rep --format json exits $?"
+	python3 -c 'import json,sys; d = json.load(open(sys.argv[2])); assert d["report"] == sys.argv[1], d["report"]' \
+		"$rep" "$T/new" || fail "stats -r $rep --format json: not the report's JSON"
+	"$G" stats -r "$rep" --format md "$S" | grep -q "^## $rep\$" || fail "stats -r $rep --format md: no heading"
 done
 
 . "$root/tests/cli/golden.sh"
