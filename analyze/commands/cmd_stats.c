@@ -331,7 +331,7 @@ static int fill_all(struct gt_doc *d, void *ctx)
 		if (job->nfiles > 1)
 			gt_doc_heading(d, 1, job->files[f]);
 		for (int i = 0; !rc && i < job->nreports; i++) {
-			if (i || (f && job->nfiles == 1))
+			if (i)
 				gt_doc_words(d, "\n"); /* a blank line between one report's table and the next */
 			rc = fill_one(d, job->reports[i], job->files[f]);
 		}
