@@ -279,7 +279,7 @@ static int unknown(const char *name, size_t n)
 	return gt_error("stats: unknown report '%.*s' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, "
 	                "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, kern_launch_sum, cuda_gpu_trace, "
 	                "cuda_api_trace, cuda_kern_exec_trace, cuda_kern_exec_sum, cuda_api_gpu_sum, "
-	                "nvtx_pushpop_sum or nvtx_pushpop_trace)", (int)n, name);
+	                "nvtx_pushpop_sum, nvtx_pushpop_trace, nvtx_gpu_proj_trace or nvtx_gpu_proj_sum)", (int)n, name);
 }
 
 /* Whether an operand may name a report rather than a trace: a report name's letters only, and no
@@ -421,6 +421,8 @@ const struct gt_command gt_cmd_stats = {
 	"  cuda_api_gpu_sum       API calls, kernels and memory operations in one table, by category\n"
 	"  cuda_kern_exec_sum     launches per process, thread, device, API and kernel: total, API, queue\n"
 	"                         and kernel time statistics\n"
+	"  nvtx_gpu_proj_sum      NVTX ranges per name and style, projected onto the GPU: projected and\n"
+	"                         range times, GPU operations\n"
 	"  kern_launch_sum        gputrace's own (not an nsys report): launches per kernel and\n"
 	"                         configuration: grid, block, shared memory, registers, count, total,\n"
 	"                         median duration\n"
@@ -429,6 +431,8 @@ const struct gt_command gt_cmd_stats = {
 	"  cuda_api_trace         CUDA API calls: times, name, result, ids\n"
 	"  cuda_kern_exec_trace   kernels with their launching calls: API, queue and kernel times\n"
 	"  nvtx_pushpop_trace     push/pop ranges in their thread's tree: level, parent, children\n"
+	"  nvtx_gpu_proj_trace    NVTX ranges projected onto the GPU: the span of the GPU work their\n"
+	"                         calls launched\n"
 	"Durations in ns, end - start of the CUPTI timestamps. gpuanalyze(1) defines every column and\n"
 	"lists the nsys reports left out.",
 	options, reset, run,

@@ -29,6 +29,13 @@ static const char *const measured[GT_NSYS_NKINDS] = {
 	"every closed push/pop range by thread and start, in its thread's tree: duration, the time of its "
 	"direct children (DurChild) and the rest (DurNonChild), level, children, ids (RangeId from 1 in this "
 	"order, ParentId), ns; RangeStack and NameTree show at most 16 levels",
+	"every closed NVTX range that launched GPU work, projected onto the GPU: from the earliest start to the "
+	"latest end of the kernels, copies and memsets whose launching call (paired by correlation id) started "
+	"inside the range, on the range's thread for push/pop ranges, on any thread for start/end ranges; "
+	"push/pop ranges by thread and start (RangeId and the tree as nvtx_pushpop_trace's), then start/end "
+	"ranges by start, ns",
+	"nvtx_gpu_proj_trace's ranges by name and style: projected and range times, instances, the statistics "
+	"of the projected durations, GPU operations, average level and children, ns",
 };
 
 #define STATISTICS                                                                                 \
@@ -38,7 +45,8 @@ static const char *const measured[GT_NSYS_NKINDS] = {
 
 static int is_summary(int kind)
 {
-	return kind == GT_NSYS_KERN_EXEC_SUM || kind == GT_NSYS_API_GPU_SUM || kind == GT_NSYS_PUSHPOP_SUM;
+	return kind == GT_NSYS_KERN_EXEC_SUM || kind == GT_NSYS_API_GPU_SUM || kind == GT_NSYS_PUSHPOP_SUM ||
+	       kind == GT_NSYS_GPU_PROJ_SUM;
 }
 
 static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }

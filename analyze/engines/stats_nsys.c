@@ -1,6 +1,6 @@
 /* stats_nsys.c: the reports of stats_nsys.h: their names and columns, and what every family
  * shares (the names copied by id, loading a trace, the cells); each family computes in its own
- * file (stats_nsys_trace.c, _kexec.c, _merge.c, _pushpop.c).
+ * file (stats_nsys_trace.c, _kexec.c, _merge.c, _pushpop.c, _proj.c).
  */
 #include "analyze/engines/stats_nsys_internal.h"
 
@@ -12,7 +12,7 @@
 
 const char *const gt_nsys_report_names[] = {
 	"cuda_gpu_trace", "cuda_api_trace", "cuda_kern_exec_trace", "cuda_kern_exec_sum", "cuda_api_gpu_sum",
-	"nvtx_pushpop_sum", "nvtx_pushpop_trace", NULL,
+	"nvtx_pushpop_sum", "nvtx_pushpop_trace", "nvtx_gpu_proj_trace", "nvtx_gpu_proj_sum", NULL,
 };
 
 #define L GT_NSYS_LEFT
@@ -71,13 +71,28 @@ static const struct gt_nsys_column cols_pushpop_trace[] = {
 	{ "range_stack", "RangeStack", L }, { "name_tree", "NameTree", L | C },
 };
 
+static const struct gt_nsys_column cols_proj_trace[] = {
+	{ "name", "Name", L | C }, { "projected_start_ns", "Projected Start (ns)", 0 },
+	{ "projected_duration_ns", "Projected Duration (ns)", 0 }, { "orig_start_ns", "Orig Start (ns)", 0 },
+	{ "orig_duration_ns", "Orig Duration (ns)", 0 }, { "style", "Style", L }, { "pid", "PID", 0 },
+	{ "tid", "TID", 0 }, { "num_gpu_ops", "NumGPUOps", 0 }, { "level", "Lvl", 0 }, { "num_child", "NumChild", 0 },
+	{ "range_id", "RangeId", 0 }, { "parent_id", "ParentId", 0 }, { "range_stack", "RangeStack", L },
+};
+static const struct gt_nsys_column cols_proj_sum[] = {
+	{ "range", "Range", L | C }, { "style", "Style", L }, { "total_proj_time_ns", "Total Proj Time (ns)", 0 },
+	{ "total_range_time_ns", "Total Range Time (ns)", 0 }, { "range_instances", "Range Instances", 0 },
+	STATS("Proj ", "proj_"), { "total_gpu_ops", "Total GPU Ops", 0 }, { "avg_gpu_ops", "Avg GPU Ops", 0 },
+	{ "avg_range_level", "Avg Range Lvl", 0 }, { "avg_num_child", "Avg Num Child", 0 },
+};
+
 #define COLS(a) { a, sizeof a / sizeof a[0] }
 static const struct {
 	const struct gt_nsys_column *cols;
 	size_t n;
 } columns[GT_NSYS_NKINDS] = {
 	COLS(cols_gpu_trace), COLS(cols_api_trace), COLS(cols_kexec_trace), COLS(cols_kexec_sum),
-	COLS(cols_api_gpu_sum), COLS(cols_pushpop_sum), COLS(cols_pushpop_trace),
+	COLS(cols_api_gpu_sum), COLS(cols_pushpop_sum), COLS(cols_pushpop_trace), COLS(cols_proj_trace),
+	COLS(cols_proj_sum),
 };
 
 const struct gt_nsys_column *gt_nsys_columns(int kind, size_t *n)
@@ -173,6 +188,8 @@ int gt_nsys_report_run(struct gt_nsys_report *rep, int kind, const char *path)
 	case GT_NSYS_KERN_EXEC_SUM: return nsys_kexec_run(rep, path);
 	case GT_NSYS_API_GPU_SUM:
 	case GT_NSYS_PUSHPOP_SUM: return nsys_merge_run(rep, path);
+	case GT_NSYS_GPU_PROJ_TRACE:
+	case GT_NSYS_GPU_PROJ_SUM: return nsys_proj_run(rep, path);
 	default: return nsys_pushpop_run(rep, path);
 	}
 }
@@ -187,6 +204,8 @@ void gt_nsys_cell(const struct gt_nsys_report *rep, size_t row, size_t col, stru
 	case GT_NSYS_KERN_EXEC_SUM: nsys_kexec_cell(rep, row, col, c); break;
 	case GT_NSYS_API_GPU_SUM:
 	case GT_NSYS_PUSHPOP_SUM: nsys_merge_cell(rep, row, col, c); break;
+	case GT_NSYS_GPU_PROJ_TRACE:
+	case GT_NSYS_GPU_PROJ_SUM: nsys_proj_cell(rep, row, col, c); break;
 	default: nsys_pushpop_cell(rep, row, col, c); break;
 	}
 }
@@ -204,6 +223,7 @@ void gt_nsys_report_release(struct gt_nsys_report *rep)
 		free(st->names.text);
 		free(st->names.dem);
 		gt_tl_vec_release(&st->recs);
+		nsys_proj_release(st->proj);
 		free(st->groups);
 		free(st->rows);
 		free(st->category);

@@ -14,6 +14,14 @@
  *                         shown as "DOMAIN:NAME")
  *   nvtx_pushpop_trace    every closed push/pop range, by thread and start, in its thread's tree:
  *                         level, parent, children and their time
+ *   nvtx_gpu_proj_trace   every closed NVTX range that launched GPU work, projected onto the GPU:
+ *                         from the earliest start to the latest end of the kernels, copies and
+ *                         memsets whose launching call (by correlation id) started inside the range
+ *                         (start <= t < end; push/pop ranges: on the range's thread; start/end
+ *                         ranges: on any thread); push/pop ranges by thread and start, then
+ *                         start/end ranges by start
+ *   nvtx_gpu_proj_sum     the same by range name and style: projected and range times, instances,
+ *                         projection statistics, GPU operations, average level and children
  *
  * Queue time (cuda_kern_exec_*): from the end of the launching call to the kernel's start, when the
  * kernel started after the call returned; none (null) when it started before. Total time: from the
@@ -30,7 +38,8 @@
  * cuda_kern_exec_*: kernels whose launching call is not in the trace.
  *
  * Cost: O(n log n) time (sorts), and per record kept: cuda_gpu_trace 96 bytes, cuda_api_trace 48,
- * cuda_kern_exec_* 104, nvtx_pushpop_trace 64; names are copied once per string id. The merged
+ * cuda_kern_exec_* 104, nvtx_pushpop_trace 56, nvtx_gpu_proj_* 24 per API call and operation, 40
+ * per launch (and a segment tree of 16 bytes per launch, twice), 88 per range; names are copied once per string id. The merged
  * summaries cost what stats_reports.h says of their parts.
  */
 #ifndef GT_STATS_NSYS_H
@@ -51,6 +60,8 @@ enum gt_nsys_kind {
 	GT_NSYS_API_GPU_SUM,
 	GT_NSYS_PUSHPOP_SUM,
 	GT_NSYS_PUSHPOP_TRACE,
+	GT_NSYS_GPU_PROJ_TRACE,
+	GT_NSYS_GPU_PROJ_SUM,
 	GT_NSYS_NKINDS
 };
 

@@ -19,8 +19,11 @@ struct nsys_names {
 	size_t n;
 };
 
+struct proj_state;
+
 struct nsys_state {
 	struct nsys_names names;
+	struct proj_state *proj; /* nvtx_gpu_proj_*: its own state (stats_nsys_proj.c) */
 	struct gt_tl_vec recs;   /* the family's records, sorted for output */
 	void *groups;            /* cuda_kern_exec_sum: its groups */
 	struct gt_stats_row *rows; /* merged summaries: rows pointing into parts */
@@ -47,6 +50,21 @@ void nsys_num(struct gt_nsys_cell *c, double v, double scale, int decimals);
 void nsys_str(struct gt_nsys_cell *c, const char *s);
 void nsys_u64_as(struct gt_nsys_cell *c, uint64_t v, double scale, int decimals);
 
+/* A closed push/pop range in its thread's tree (nvtx_pushpop_trace, nvtx_gpu_proj_*). */
+struct nsys_pp {                 /* 56 bytes */
+	uint64_t key, start, end;
+	const char *name;
+	uint64_t dur_child;
+	uint32_t thread, parent; /* parent: its row + 1; 0: none */
+	uint32_t level, nchild;
+};
+/* Sorts the ranges of v (struct nsys_pp) by (thread, start, end descending) and links each to its
+ * parent, the innermost earlier range of its thread still open at its start. 0 or GT_ERR_NOMEM. */
+int nsys_pp_tree(struct gt_tl_vec *v);
+/* ":ID:ID...": the ids (rows + 1) from the top to row, the innermost GT_NSYS_STACK_MAX, after "..."
+ * when cut; made in st->buf. */
+void nsys_range_stack(struct nsys_state *st, const struct nsys_pp *p, size_t row, struct gt_nsys_cell *c);
+
 /* The families: run fills rep (rep->state allocated, kind set); cell as gt_nsys_cell. */
 int nsys_trace_run(struct gt_nsys_report *rep, const char *path);    /* cuda_gpu_trace, cuda_api_trace */
 void nsys_trace_cell(const struct gt_nsys_report *rep, size_t row, size_t col, struct gt_nsys_cell *c);
@@ -54,6 +72,9 @@ int nsys_kexec_run(struct gt_nsys_report *rep, const char *path);    /* cuda_ker
 void nsys_kexec_cell(const struct gt_nsys_report *rep, size_t row, size_t col, struct gt_nsys_cell *c);
 int nsys_merge_run(struct gt_nsys_report *rep, const char *path);    /* cuda_api_gpu_sum, nvtx_pushpop_sum */
 void nsys_merge_cell(const struct gt_nsys_report *rep, size_t row, size_t col, struct gt_nsys_cell *c);
+int nsys_proj_run(struct gt_nsys_report *rep, const char *path);     /* nvtx_gpu_proj_trace, _sum */
+void nsys_proj_cell(const struct gt_nsys_report *rep, size_t row, size_t col, struct gt_nsys_cell *c);
+void nsys_proj_release(struct proj_state *ps);
 int nsys_pushpop_run(struct gt_nsys_report *rep, const char *path);  /* nvtx_pushpop_trace */
 void nsys_pushpop_cell(const struct gt_nsys_report *rep, size_t row, size_t col, struct gt_nsys_cell *c);
 

@@ -9,14 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct pp {                      /* 56 bytes */
-	uint64_t key, start, end;
-	const char *name;
-	uint64_t dur_child;
-	uint32_t thread, parent; /* parent: its row + 1; 0: none */
-	uint32_t level, nchild;
-};
-
 static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
 {
 	struct gt_nsys_report *rep = ctx;
@@ -44,17 +36,16 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 		return 0;
 	}
 	const char *name = nsys_name(st, r, n->name_id, 0);
-	struct pp *p = name ? gt_tl_vec_push(&st->recs) : NULL;
+	struct nsys_pp *p = name ? gt_tl_vec_push(&st->recs) : NULL;
 	if (!p)
 		return GT_ERR_NOMEM;
-	*p = (struct pp){ UINT64_MAX - n->end, n->start, n->end, name, 0, n->thread_id, 0, 0, 0 };
+	*p = (struct nsys_pp){ UINT64_MAX - n->end, n->start, n->end, name, 0, n->thread_id, 0, 0, 0 };
 	return 0;
 }
 
-static int tree(struct nsys_state *st)
+int nsys_pp_tree(struct gt_tl_vec *v)
 {
-	struct gt_tl_vec *v = &st->recs;
-	struct pp *p = v->buf.p;
+	struct nsys_pp *p = v->buf.p;
 	if (gt_tl_vec_sort(v)) /* by end, descending */
 		return GT_ERR_NOMEM;
 	p = v->buf.p;
@@ -78,7 +69,7 @@ static int tree(struct nsys_state *st)
 			top--;
 		p[i].level = (uint32_t)top;
 		if (top) {
-			struct pp *parent = &p[stack[top - 1]];
+			struct nsys_pp *parent = &p[stack[top - 1]];
 			p[i].parent = (uint32_t)(stack[top - 1] + 1);
 			parent->nchild++;
 			parent->dur_child += p[i].end - p[i].start;
@@ -92,18 +83,17 @@ static int tree(struct nsys_state *st)
 int nsys_pushpop_run(struct gt_nsys_report *rep, const char *path)
 {
 	struct nsys_state *st = rep->state;
-	gt_tl_vec_init(&st->recs, sizeof(struct pp));
+	gt_tl_vec_init(&st->recs, sizeof(struct nsys_pp));
 	int rc = nsys_load(rep, path, on_record);
 	if (!rc && st->recs.n >= UINT32_MAX)
 		rc = GT_ERR_NOMEM; /* parents are 32-bit rows */
 	if (!rc)
-		rc = tree(st);
+		rc = nsys_pp_tree(&st->recs);
 	rep->nrows = rc ? 0 : st->recs.n;
 	return rc;
 }
 
-/* ":ID:ID...": the ids from the root to row, the innermost GT_NSYS_STACK_MAX, after "..." when cut. */
-static void range_stack(struct nsys_state *st, const struct pp *p, size_t row, struct gt_nsys_cell *c)
+void nsys_range_stack(struct nsys_state *st, const struct nsys_pp *p, size_t row, struct gt_nsys_cell *c)
 {
 	uint64_t ids[GT_NSYS_STACK_MAX];
 	size_t n = 0;
@@ -121,7 +111,7 @@ static void range_stack(struct nsys_state *st, const struct pp *p, size_t row, s
 }
 
 /* "--" per level before the name, at most GT_NSYS_STACK_MAX of them. */
-static void name_tree(struct nsys_state *st, const struct pp *x, struct gt_nsys_cell *c)
+static void name_tree(struct nsys_state *st, const struct nsys_pp *x, struct gt_nsys_cell *c)
 {
 	size_t lv = x->level < GT_NSYS_STACK_MAX ? x->level : GT_NSYS_STACK_MAX;
 	size_t ln = strlen(x->name), need = 2 * lv + ln + 1;
@@ -143,7 +133,7 @@ static void name_tree(struct nsys_state *st, const struct pp *x, struct gt_nsys_
 void nsys_pushpop_cell(const struct gt_nsys_report *rep, size_t row, size_t col, struct gt_nsys_cell *c)
 {
 	struct nsys_state *st = rep->state;
-	const struct pp *p = st->recs.buf.p, *x = &p[row];
+	const struct nsys_pp *p = st->recs.buf.p, *x = &p[row];
 	uint64_t dur = x->end - x->start;
 	switch (col) {
 	case 0: nsys_u64(c, x->start); break;
@@ -158,7 +148,7 @@ void nsys_pushpop_cell(const struct gt_nsys_report *rep, size_t row, size_t col,
 	case 9: nsys_u64(c, x->nchild); break;
 	case 10: nsys_u64(c, row + 1); break;
 	case 11: if (x->parent) nsys_u64(c, x->parent); break;
-	case 12: range_stack(st, p, row, c); break;
+	case 12: nsys_range_stack(st, p, row, c); break;
 	default: name_tree(st, x, c); break;
 	}
 }

@@ -110,7 +110,7 @@ check() {
 # the fuzzers once crashed on (crash-*) gets the full sweep in every tier.
 REPORTS="cuda_api_sum nvtx_sum nvtx_kern_sum cuda_gpu_kern_sum cuda_gpu_mem_time_sum cuda_gpu_mem_size_sum kern_launch_sum
 	cuda_gpu_trace cuda_api_trace cuda_kern_exec_trace cuda_kern_exec_sum cuda_api_gpu_sum nvtx_pushpop_sum
-	nvtx_pushpop_trace"
+	nvtx_pushpop_trace nvtx_gpu_proj_trace nvtx_gpu_proj_sum"
 NREPORTS=$(echo $REPORTS | wc -w)
 sweep=0
 [ "${GT_TIER:-}" = all ] && sweep=1

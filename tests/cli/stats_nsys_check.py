@@ -65,6 +65,16 @@ COLUMNS = {
                            ("Name", "name"), ("PID", "pid"), ("TID", "tid"), ("Lvl", "level"),
                            ("NumChild", "num_child"), ("RangeId", "range_id"), ("ParentId", "parent_id"),
                            ("RangeStack", "range_stack"), ("NameTree", "name_tree")],
+    "nvtx_gpu_proj_trace": [("Name", "name"), ("Projected Start (ns)", "projected_start_ns"),
+                            ("Projected Duration (ns)", "projected_duration_ns"), ("Orig Start (ns)", "orig_start_ns"),
+                            ("Orig Duration (ns)", "orig_duration_ns"), ("Style", "style"), ("PID", "pid"),
+                            ("TID", "tid"), ("NumGPUOps", "num_gpu_ops"), ("Lvl", "level"), ("NumChild", "num_child"),
+                            ("RangeId", "range_id"), ("ParentId", "parent_id"), ("RangeStack", "range_stack")],
+    "nvtx_gpu_proj_sum": [("Range", "range"), ("Style", "style"), ("Total Proj Time (ns)", "total_proj_time_ns"),
+                          ("Total Range Time (ns)", "total_range_time_ns"), ("Range Instances", "range_instances")] +
+                         STATS("Proj ", "proj_") +
+                         [("Total GPU Ops", "total_gpu_ops"), ("Avg GPU Ops", "avg_gpu_ops"),
+                          ("Avg Range Lvl", "avg_range_level"), ("Avg Num Child", "avg_num_child")],
 }
 
 rows = {}
@@ -227,6 +237,48 @@ for i, (x, n) in enumerate(zip(got, order)):
     if want != have:
         err(f"nvtx_pushpop_trace: row {i + 1}: {have} != {want}")
         break
+
+# nvtx_gpu_proj_*: each closed range's GPU operations are those whose launching call started in
+# it (on its thread for push/pop); its projection spans their starts and ends.
+import bisect
+gpu_ops = []
+for x in kernels + copies + memsets:
+    a = first.get(x["correlation_id"])
+    if a is not None:
+        gpu_ops.append((a["start"], a["thread_id"] & 0xffffffff, x["start"], x["end"]))
+gpu_ops.sort()
+by_thread = defaultdict(list)
+for o in gpu_ops:
+    by_thread[o[1]].append(o)
+keys_all = [o[0] for o in gpu_ops]
+keys_th = {t: [o[0] for o in l] for t, l in by_thread.items()}
+want = Counter()
+want_sum = defaultdict(lambda: [0, 0, 0])
+for n in recs["nvtx"]:
+    if n["kind"] not in ("push-pop", "start-end") or not n["end"] or n["end"] < n["start"]:
+        continue
+    if n["kind"] == "push-pop":
+        l, k = by_thread.get(n["thread_id"], []), keys_th.get(n["thread_id"], [])
+    else:
+        l, k = gpu_ops, keys_all
+    sl = l[bisect.bisect_left(k, n["start"]):bisect.bisect_left(k, n["end"])]
+    if not sl:
+        continue
+    ps, pe = min(o[2] for o in sl), max(o[3] for o in sl)
+    style = "PushPop" if n["kind"] == "push-pop" else "StartEnd"
+    want[(n["name"], style, n["start"], ps, pe - ps, len(sl))] += 1
+    g = want_sum[(n["name"], style)]
+    g[0] += 1
+    g[1] += pe - ps
+    g[2] += len(sl)
+got = Counter((x["name"].lstrip("'"), x["style"], int(x["orig_start_ns"]), int(x["projected_start_ns"]),
+               int(x["projected_duration_ns"]), int(x["num_gpu_ops"])) for x in rows["nvtx_gpu_proj_trace"])
+if want != got:
+    err(f"nvtx_gpu_proj_trace: rows differ: missing {list((want - got).items())[:3]}, extra {list((got - want).items())[:3]}")
+got = {(x["range"].lstrip("'"), x["style"]): [int(x["range_instances"]), float(x["total_proj_time_ns"]),
+                                              int(x["total_gpu_ops"])] for x in rows["nvtx_gpu_proj_sum"]}
+if got != {k: [v[0], float(v[1]), v[2]] for k, v in want_sum.items()}:
+    err(f"nvtx_gpu_proj_sum: groups differ: {sorted(got.items())[:3]} vs {sorted(want_sum.items())[:3]}")
 
 for e in errors:
     print(f"{TRACE}: {e}")

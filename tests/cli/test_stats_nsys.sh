@@ -1,7 +1,7 @@
 #!/bin/sh
 # gpuanalyze stats as Nsight Systems users call it: the nsys reports that stats_nsys.h computes
 # (cuda_gpu_trace, cuda_api_trace, cuda_kern_exec_trace, cuda_kern_exec_sum, cuda_api_gpu_sum,
-# nvtx_pushpop_sum, nvtx_pushpop_trace) checked by stats_nsys_check.py against its own computation
+# nvtx_pushpop_sum, nvtx_pushpop_trace, nvtx_gpu_proj_trace, nvtx_gpu_proj_sum) checked by stats_nsys_check.py against its own computation
 # over `gpuanalyze dump --format jsonl`, on the synthetic trace of test_analyze_stats (nested
 # ranges, two threads, graph kernels, bad timestamps, the recorder's own copies; header titles
 # checked too), on its deep one (ranges nested past the 16 levels RangeStack shows) and on every sample recording of traces/samples; then nsys's grammar: the default
@@ -20,7 +20,8 @@ T=$(mktemp -d /tmp/gt_cli_stats_nsys_XXXXXX) || fail "mktemp"
 trap 'rm -rf "$T"' EXIT
 "$build/tests/test_analyze_stats" write "$T" || fail "cannot write the synthetic traces"
 S="$T/stats.gtrace"
-NEW="cuda_gpu_trace cuda_api_trace cuda_kern_exec_trace cuda_kern_exec_sum cuda_api_gpu_sum nvtx_pushpop_sum nvtx_pushpop_trace"
+NEW="cuda_gpu_trace cuda_api_trace cuda_kern_exec_trace cuda_kern_exec_sum cuda_api_gpu_sum nvtx_pushpop_sum nvtx_pushpop_trace
+	nvtx_gpu_proj_trace nvtx_gpu_proj_sum"
 
 # Every new report against the independent computation; the samples two at a time.
 python3 "$CHECK" "$G" "$S" headers >"$T/check" 2>&1 || fail "the synthetic trace: $(head -n 20 "$T/check")"
@@ -83,7 +84,7 @@ for rep in $NEW; do
 done
 
 . "$root/tests/cli/golden.sh"
-error 2 "gpuanalyze: stats: unknown report 'cuda_gpu' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, kern_launch_sum, cuda_gpu_trace, cuda_api_trace, cuda_kern_exec_trace, cuda_kern_exec_sum, cuda_api_gpu_sum, nvtx_pushpop_sum or nvtx_pushpop_trace)" \
+error 2 "gpuanalyze: stats: unknown report 'cuda_gpu' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, kern_launch_sum, cuda_gpu_trace, cuda_api_trace, cuda_kern_exec_trace, cuda_kern_exec_sum, cuda_api_gpu_sum, nvtx_pushpop_sum, nvtx_pushpop_trace, nvtx_gpu_proj_trace or nvtx_gpu_proj_sum)" \
 	"$G" stats -r nvtx_sum,cuda_gpu "$S"
 error 2 "gpuanalyze: cannot open trace 'missing.gtrace': No such file or directory" \
 	"$G" stats -r nvtx_sum,cuda_api_trace "$S" missing.gtrace
