@@ -37,10 +37,11 @@
  * flagged GT_KERNEL_BAD_TIMES), the recorder's own copies, NVTX marks and ranges never closed;
  * cuda_kern_exec_*: kernels whose launching call is not in the trace.
  *
- * Cost: O(n log n) time (sorts), and per record kept: cuda_gpu_trace 96 bytes, cuda_api_trace 48,
- * cuda_kern_exec_* 104, nvtx_pushpop_trace 56, nvtx_gpu_proj_* 24 per API call and operation, 40
- * per launch (and a segment tree of 16 bytes per launch, twice), 88 per range; names are copied once per string id. The merged
- * summaries cost what stats_reports.h says of their parts.
+ * Cost: O(n log n) time (sorts, binary searches), and per record kept: cuda_gpu_trace 96 bytes,
+ * cuda_api_trace 48, cuda_kern_exec_* 104 per launch and 48 per call, nvtx_pushpop_trace 56,
+ * nvtx_gpu_proj_* 24 per API call and operation, 40 per launch and a segment tree of 32 bytes per
+ * launch, 88 per range; names are copied once per string id. The merged summaries cost what
+ * stats_reports.h says of their parts.
  */
 #ifndef GT_STATS_NSYS_H
 #define GT_STATS_NSYS_H
