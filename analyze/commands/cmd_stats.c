@@ -1,8 +1,11 @@
-/* cmd_stats.c: `gpuanalyze stats REPORT FILE`: the summary reports of `nsys stats`, by the same
- * names and with the same columns (their units in the column names), in text, Markdown, JSON or CSV.
+/* cmd_stats.c: `gpuanalyze stats [-r NAME,...] [REPORT] FILE...`: the reports of `nsys stats`,
+ * called as nsys calls them (nsys's default set without a name, each file's reports in turn), by
+ * the same names and with the same columns (their units in the column names), in text, Markdown,
+ * JSON or CSV.
  *
- * Options and the document (doc.h) only; stats_reports.c computes and stats_reports.h defines
- * every report. Text and Markdown show Nsight Systems' column titles ("Total Time (ns)",
+ * Options and the document (doc.h) only; stats_reports.c computes and stats_reports.h defines the
+ * summaries written here, stats_nsys.h the other reports, whose document stats_nsys_doc.c writes.
+ * Text and Markdown show Nsight Systems' column titles ("Total Time (ns)",
  * "Med (ns)") and demangled kernel names; JSON and CSV keys are the same columns as identifiers
  * (total_time_ns, med_ns) with kernel names both mangled and demangled.
  */
