@@ -1,8 +1,11 @@
-/* cmd_stats.c: `gpuanalyze stats REPORT FILE`: the summary reports of `nsys stats`, by the same
- * names and with the same columns (their units in the column names), in text, Markdown, JSON or CSV.
+/* cmd_stats.c: `gpuanalyze stats [-r NAME,...] [REPORT] FILE...`: the reports of `nsys stats`,
+ * called as nsys calls them (nsys's default set without a name, each file's reports in turn), by
+ * the same names and with the same columns (their units in the column names), in text, Markdown,
+ * JSON or CSV.
  *
- * Options and the document (doc.h) only; stats_reports.c computes and stats_reports.h defines
- * every report. Text and Markdown show Nsight Systems' column titles ("Total Time (ns)",
+ * Options and the document (doc.h) only; stats_reports.c computes and stats_reports.h defines the
+ * summaries written here, stats_nsys.h the other reports, whose document stats_nsys_doc.c writes.
+ * Text and Markdown show Nsight Systems' column titles ("Total Time (ns)",
  * "Med (ns)") and demangled kernel names; JSON and CSV keys are the same columns as identifiers
  * (total_time_ns, med_ns) with kernel names both mangled and demangled.
  */
@@ -13,10 +16,13 @@
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
 #include "analyze/engines/stats_reports.h"
+#include "analyze/commands/stats_nsys_doc.h"
+#include "analyze/support/load.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* What each report measures, said once for --help, the notes and JSON. */
 static const char *const measured[GT_STATS_NKINDS] = {
@@ -234,50 +240,208 @@ static int fill(struct gt_doc *d, void *ctx)
 }
 
 static enum gt_format fmt;
+static const char *report_list;
 
 static const struct gt_option options[] = {
+	{ .kind = GT_OPT_STRING, .short_name = 'r', .long_name = "report", .arg = "NAME[,NAME]...",
+	  .help = "these reports, in this order, for each file (default: nvtx_sum, cuda_api_sum, "
+	          "cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum)",
+	  .value = &report_list },
 	GT_OPT_FORMAT(&fmt, GT_FMT_ALL),
 	GT_OPT_END_OF_LIST,
 };
 
-static void reset(void) { fmt = GT_FMT_TEXT; }
-
-static int run(const struct gt_cmd_call *call)
+static void reset(void)
 {
-	const char *name = call->files[0];
-	int kind = -1;
+	fmt = GT_FMT_TEXT;
+	report_list = NULL;
+}
+
+/* A report is a kind of stats_reports.h, or NSYS + a kind of stats_nsys.h. */
+#define NSYS 100
+#define MAX_REPORTS 64
+
+/* nsys's default set, less the reports whose data a gputrace trace does not hold (gpuanalyze(1)). */
+static const int default_set[] = { GT_STATS_NVTX_SUM, GT_STATS_CUDA_API_SUM, GT_STATS_GPU_KERN_SUM,
+	                           GT_STATS_GPU_MEM_TIME_SUM, GT_STATS_GPU_MEM_SIZE_SUM };
+
+/* The report named by the n bytes at name: its number, or -1. */
+static int report_of(const char *name, size_t n)
+{
 	for (int k = 0; gt_stats_report_names[k]; k++)
-		if (!strcmp(name, gt_stats_report_names[k]))
-			kind = k;
-	if (kind < 0)
-		return gt_error("stats: unknown report '%s' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, "
-		                "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum or kern_launch_sum)", name);
+		if (strlen(gt_stats_report_names[k]) == n && !strncmp(name, gt_stats_report_names[k], n))
+			return k;
+	for (int k = 0; gt_nsys_report_names[k]; k++)
+		if (strlen(gt_nsys_report_names[k]) == n && !strncmp(name, gt_nsys_report_names[k], n))
+			return NSYS + k;
+	return -1;
+}
+
+static int unknown(const char *name, size_t n)
+{
+	return gt_error("stats: unknown report '%.*s' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, "
+	                "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, kern_launch_sum, cuda_gpu_trace, "
+	                "cuda_api_trace, cuda_kern_exec_trace, cuda_kern_exec_sum, cuda_api_gpu_sum, "
+	                "nvtx_pushpop_sum, nvtx_pushpop_trace, nvtx_gpu_proj_trace or nvtx_gpu_proj_sum)", (int)n, name);
+}
+
+/* Whether an operand may name a report rather than a trace: a report name's letters only, and no
+ * file of that name (so that a trace named "nvtx_sum" is still read as one). */
+static int looks_like_report(const char *s)
+{
+	if (!*s || strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s))
+		return 0;
+	return access(s, F_OK) != 0;
+}
+
+struct job {
+	char **files;
+	int nfiles;
+	int reports[MAX_REPORTS];
+	int nreports;
+};
+
+static int fill_nsys(struct gt_doc *d, void *ctx) { return gt_stats_nsys_fill(d, ctx); }
+
+/* One report of one file, computed and filled. */
+static int fill_one(struct gt_doc *d, int kind, const char *path)
+{
+	int rc;
+	if (kind >= NSYS) {
+		struct gt_nsys_report rep;
+		rc = gt_nsys_report_run(&rep, kind - NSYS, path);
+		if (!rc)
+			rc = gt_stats_nsys_fill(d, &rep);
+		gt_nsys_report_release(&rep);
+		return rc;
+	}
 	struct gt_stats_report rep;
-	int rc = gt_stats_report_run(&rep, kind, call->files[1]);
+	rc = gt_stats_report_run(&rep, kind, path);
 	if (!rc)
-		rc = gt_cmd_render(call, fmt, fill, &rep);
+		rc = fill(d, &rep);
 	gt_stats_report_release(&rep);
 	return rc;
 }
 
+/* gt_cmd_filler of several reports or files: each file's reports in turn, a file's under its
+ * name; JSON: an array of the reports' objects; CSV: the tables one after the other. */
+static int fill_all(struct gt_doc *d, void *ctx)
+{
+	const struct job *job = ctx;
+	int rc = 0;
+	gt_doc_array(d, NULL);
+	for (int f = 0; !rc && f < job->nfiles; f++) {
+		if (job->nfiles > 1)
+			gt_doc_heading(d, 1, job->files[f]);
+		for (int i = 0; !rc && i < job->nreports; i++) {
+			if (i)
+				gt_doc_words(d, "\n"); /* a blank line between one report's table and the next */
+			rc = fill_one(d, job->reports[i], job->files[f]);
+		}
+	}
+	if (rc)
+		gt_doc_cut(d);
+	else
+		gt_doc_end(d);
+	return rc;
+}
+
+static int run(const struct gt_cmd_call *call)
+{
+	struct job job = { call->files, call->nfiles, { 0 }, 0 };
+	if (report_list) {
+		for (const char *p = report_list;;) {
+			size_t n = strcspn(p, ",");
+			int k = report_of(p, n);
+			if (k < 0)
+				return unknown(p, n);
+			if (job.nreports == MAX_REPORTS)
+				return gt_error("stats: more than %d reports in --report", MAX_REPORTS);
+			job.reports[job.nreports++] = k;
+			if (!p[n])
+				break;
+			p += n + 1;
+		}
+	} else if ((call->nfiles == 1 && report_of(call->files[0], strlen(call->files[0])) >= 0) ||
+	           (call->nfiles > 1 && looks_like_report(call->files[0]))) {
+		/* The older form, REPORT FILE...: the first operand names the report. */
+		int k = report_of(call->files[0], strlen(call->files[0]));
+		if (k < 0)
+			return unknown(call->files[0], strlen(call->files[0]));
+		if (call->nfiles < 2)
+			return gt_error("stats: too few operands (wants a FILE after the report) (see 'gpuanalyze stats --help')");
+		job.reports[job.nreports++] = k;
+		job.files++;
+		job.nfiles--;
+	} else {
+		for (size_t i = 0; i < sizeof default_set / sizeof default_set[0]; i++)
+			job.reports[job.nreports++] = default_set[i];
+	}
+	if (job.nfiles == 1 && job.nreports == 1 && job.reports[0] < NSYS) {
+		/* One report of stats_reports.h: computed before the output opens, its document alone. */
+		struct gt_stats_report rep;
+		int rc = gt_stats_report_run(&rep, job.reports[0], job.files[0]);
+		if (!rc)
+			rc = gt_cmd_render(call, fmt, fill, &rep);
+		gt_stats_report_release(&rep);
+		return rc;
+	}
+	if (job.nfiles == 1 && job.nreports == 1) {
+		struct gt_nsys_report rep;
+		int rc = gt_nsys_report_run(&rep, job.reports[0] - NSYS, job.files[0]);
+		if (!rc)
+			rc = gt_cmd_render(call, fmt, fill_nsys, &rep);
+		gt_nsys_report_release(&rep);
+		return rc;
+	}
+	/* Several: every file is opened first, so that one that cannot be read stops the command
+	 * before any output. */
+	for (int f = 0; f < job.nfiles; f++) {
+		struct gt_reader *r;
+		int rc = gt_load_open(&r, job.files[f]);
+		if (rc)
+			return rc;
+		gt_reader_close(r);
+	}
+	return gt_cmd_render(call, fmt, fill_all, &job);
+}
+
 const struct gt_command gt_cmd_stats = {
 	.name = "stats",
-	.help = "nsys-style reports: cuda_api_sum, nvtx_sum, nvtx_kern_sum, kernels, copies, launches",
-	.operands = "REPORT FILE",
-	.min_operands = 2,
-	.max_operands = 2,
+	.help = "nsys-style reports: summaries and traces of API calls, kernels, copies, NVTX ranges",
+	.operands = "[REPORT] FILE...",
+	.min_operands = 1,
+	.max_operands = -1,
 	.description =
-	"The summary reports of `nsys stats`, with their names and columns:\n"
+	"The reports of `nsys stats`, with their names, columns and units. Without --report (or a\n"
+	"REPORT before the files), nsys's default set that a gputrace trace can feed: nvtx_sum,\n"
+	"cuda_api_sum, cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum. Several\n"
+	"files: each file's reports in turn, under the file's name. Summaries:\n"
 	"  cuda_api_sum           CUDA API calls per function: calls, total, avg, median, min, max, stddev\n"
 	"  nvtx_sum               NVTX ranges per domain, name and style: instances and duration statistics\n"
+	"  nvtx_pushpop_sum       the same, push/pop ranges alone\n"
 	"  nvtx_kern_sum          kernels per NVTX range: range instances, launches, GPU duration statistics\n"
 	"                         (a kernel counts in each range that holds the start of its launching call)\n"
 	"  cuda_gpu_kern_sum      GPU kernels per name: launches and duration statistics\n"
 	"  cuda_gpu_mem_time_sum  copies per kind, and memsets: duration statistics\n"
 	"  cuda_gpu_mem_size_sum  copies per kind, and memsets: size statistics (MB = 10^6 bytes)\n"
-	"  kern_launch_sum        launches per kernel and configuration: grid, block, shared memory,\n"
-	"                         registers, count, total and median duration\n"
-	"Durations in ns, end - start of the CUPTI timestamps. gpuanalyze(1) defines every column.",
+	"  cuda_api_gpu_sum       API calls, kernels and memory operations in one table, by category\n"
+	"  cuda_kern_exec_sum     launches per process, thread, device, API and kernel: total, API, queue\n"
+	"                         and kernel time statistics\n"
+	"  nvtx_gpu_proj_sum      NVTX ranges per name and style, projected onto the GPU: projected and\n"
+	"                         range times, GPU operations\n"
+	"  kern_launch_sum        gputrace's own (not an nsys report): launches per kernel and\n"
+	"                         configuration: grid, block, shared memory, registers, count, total,\n"
+	"                         median duration\n"
+	"Traces, one row per event in order of start:\n"
+	"  cuda_gpu_trace         kernels, copies and memsets: times, configuration or size, ids, name\n"
+	"  cuda_api_trace         CUDA API calls: times, name, result, ids\n"
+	"  cuda_kern_exec_trace   kernels with their launching calls: API, queue and kernel times\n"
+	"  nvtx_pushpop_trace     push/pop ranges in their thread's tree: level, parent, children\n"
+	"  nvtx_gpu_proj_trace    NVTX ranges projected onto the GPU: the span of the GPU work their\n"
+	"                         calls launched\n"
+	"Durations in ns, end - start of the CUPTI timestamps. gpuanalyze(1) defines every column and\n"
+	"lists the nsys reports left out.",
 	.options = options,
 	.reset = reset,
 	.run = run,

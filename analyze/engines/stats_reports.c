@@ -267,8 +267,7 @@ static size_t range_group(struct report_state *st, struct gtab *t, const struct 
 	return g;
 }
 
-/* nsys's names for the memory operations. */
-static const char *operation_name(int copy_kind)
+const char *gt_stats_operation_name(int copy_kind)
 {
 	static const char *const names[] = {
 		"[CUDA memcpy unknown]", "[CUDA memcpy Host-to-Device]", "[CUDA memcpy Device-to-Host]",
@@ -281,7 +280,7 @@ static const char *operation_name(int copy_kind)
 
 static size_t operation_group(struct gtab *t, int copy_kind, int memset)
 {
-	const char *op = memset ? "[CUDA memset]" : operation_name(copy_kind);
+	const char *op = memset ? "[CUDA memset]" : gt_stats_operation_name(copy_kind);
 	size_t g = gtab_find(t, op, strlen(op), 0);
 	if (g != SIZE_MAX)
 		t->g[g].copy_kind = memset ? "memset" : gt_copy_kind_name(copy_kind);

@@ -104,4 +104,8 @@ struct gt_stats_report {
 int gt_stats_report_run(struct gt_stats_report *rep, int kind, const char *path);
 void gt_stats_report_release(struct gt_stats_report *rep);
 
+/* Nsight Systems' name of a copy's operation: "[CUDA memcpy Host-to-Device]", ...; "[CUDA memcpy
+ * unknown]" for a kind it does not name. (Memsets are "[CUDA memset]".) */
+const char *gt_stats_operation_name(int copy_kind);
+
 #endif

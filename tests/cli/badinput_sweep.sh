@@ -108,7 +108,10 @@ check() {
 # the full sweep: diff and ranks with the input on both sides and beside itself, report with it as
 # the baseline, every stats report over every input, diff over pairs of readable traces. An input
 # the fuzzers once crashed on (crash-*) gets the full sweep in every tier.
-REPORTS="cuda_api_sum nvtx_sum nvtx_kern_sum cuda_gpu_kern_sum cuda_gpu_mem_time_sum cuda_gpu_mem_size_sum kern_launch_sum"
+REPORTS="cuda_api_sum nvtx_sum nvtx_kern_sum cuda_gpu_kern_sum cuda_gpu_mem_time_sum cuda_gpu_mem_size_sum kern_launch_sum
+	cuda_gpu_trace cuda_api_trace cuda_kern_exec_trace cuda_kern_exec_sum cuda_api_gpu_sum nvtx_pushpop_sum
+	nvtx_pushpop_trace nvtx_gpu_proj_trace nvtx_gpu_proj_sum"
+NREPORTS=$(echo $REPORTS | wc -w)
 sweep=0
 [ "${GT_TIER:-}" = all ] && sweep=1
 printf '%-10s %7s %7s %7s %7s\n' command runs 'exit 0' 'exit 1' 'exit 2'
@@ -139,11 +142,11 @@ for cmd in $cmds; do
 			[ $all = 1 ] || continue
 			check "report --baseline $name VALID" "$e" "$GA" report --baseline "$f" "$VALID" ;;
 		stats)
-			# Outside the full sweep the reports take turns: each sees every seventh input.
+			# Outside the full sweep the reports take turns: each sees every NREPORTS-th input.
 			j=0
 			for r in $REPORTS; do
 				j=$((j + 1))
-				[ $all = 1 ] || [ $((i % 7 + 1)) = $j ] || continue
+				[ $all = 1 ] || [ $((i % NREPORTS + 1)) = $j ] || continue
 				check "stats $r $name" "$e" "$GA" stats "$r" "$f"
 			done ;;
 		*) check "$cmd $name" "$e" "$GA" "$cmd" "$f" ;;

@@ -58,6 +58,7 @@
 #include "analyze/shadow/shadow.h"
 #include "analyze/engines/split.h"
 #include "analyze/engines/stats_reports.h"
+#include "analyze/engines/stats_nsys.h"
 #include "analyze/engines/summary.h"
 #include "traces/capture_set.h"
 
@@ -810,6 +811,19 @@ static void engine(enum engine e, const char *a, const char *b, unsigned v, FILE
 			struct gt_stats_report st;
 			gt_stats_report_run(&st, k, a);
 			gt_stats_report_release(&st);
+		}
+		for (int k = 0; k < GT_NSYS_NKINDS; k++) { /* every cell too: they are made when asked */
+			struct gt_nsys_report nr;
+			if (gt_nsys_report_run(&nr, k, a) == 0) {
+				size_t ncols;
+				gt_nsys_columns(k, &ncols);
+				for (size_t r = 0; r < nr.nrows; r++)
+					for (size_t c = 0; c < ncols; c++) {
+						struct gt_nsys_cell cell;
+						gt_nsys_cell(&nr, r, c, &cell);
+					}
+			}
+			gt_nsys_report_release(&nr);
 		}
 		break;
 	case E_RANKS: {
