@@ -48,6 +48,13 @@ const struct launcher_help launcher_replay_help = {
 	"      --dtype T          element type when reporting differences: f32 (default), f64,\n"
 	"                         i32, u32, u8\n"
 	"      --device N         CUDA device ordinal (default 0)\n"
+	"      --metrics SET[,SET]\n"
+	"                         measure each launch under CUPTI's Range Profiler (one replay\n"
+	"                         per pass, inputs restored and L2 evicted before each) and\n"
+	"                         write its values into the replay trace: sets memory (DRAM\n"
+	"                         bytes read and written, L2 traffic), compute (FP32, FP64,\n"
+	"                         FP16 instruction counts for FLOPs, tensor pipes, SM\n"
+	"                         throughput), or CUPTI metric names\n"
 	"      --with-structs     replay launches with by-value structs whose words the recorder\n"
 	"                         did not look up (older traces), with the run's bytes\n"
 	"      --timeout S        stop a replay that runs longer than S seconds (default 300)\n"
@@ -75,7 +82,7 @@ struct replay_cmd {
 	const char *lib;
 	char **worker_opts;
 	int nworker;
-	int force, list;
+	int force, list, metrics;
 	uint64_t extract;
 	unsigned timeout_s;
 };
@@ -89,7 +96,7 @@ static void add_opt(struct replay_cmd *a, const char *name, const char *value)
 
 static int parse(int argc, char **argv, struct replay_cmd *a)
 {
-	enum { O_CAPTURE = 256, O_CHECK, O_DTYPE, O_DEVICE, O_STRUCTS, O_TIMEOUT, O_LIST, O_EXTRACT, O_LIB };
+	enum { O_CAPTURE = 256, O_CHECK, O_DTYPE, O_DEVICE, O_STRUCTS, O_TIMEOUT, O_LIST, O_EXTRACT, O_LIB, O_METRICS };
 	static const struct option longs[] = {
 		{ "capture", required_argument, NULL, O_CAPTURE }, { "kernel", required_argument, NULL, 'k' },
 		{ "reps", required_argument, NULL, 'n' },          { "check-reps", required_argument, NULL, O_CHECK },
@@ -98,6 +105,7 @@ static int parse(int argc, char **argv, struct replay_cmd *a)
 		{ "output", required_argument, NULL, 'o' },        { "force", no_argument, NULL, 'f' },
 		{ "list", no_argument, NULL, O_LIST },             { "extract", required_argument, NULL, O_EXTRACT },
 		{ "lib", required_argument, NULL, O_LIB },         { "help", no_argument, NULL, 'h' },
+		{ "metrics", required_argument, NULL, O_METRICS },
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(a, 0, sizeof *a);
@@ -121,6 +129,7 @@ static int parse(int argc, char **argv, struct replay_cmd *a)
 		case O_DTYPE: add_opt(a, "--dtype", optarg); break;
 		case O_DEVICE: add_opt(a, "--device", optarg); break;
 		case O_STRUCTS: add_opt(a, "--with-structs", NULL); break;
+		case O_METRICS: add_opt(a, "--metrics", optarg), a->metrics = 1; break;
 		case O_TIMEOUT:
 			errno = 0;
 			v = strtoull(optarg, &end, 10);
@@ -244,9 +253,13 @@ static int replay(struct replay_cmd *a)
 		fprintf(stderr, "gputrace: replay: gputrace-replay not found beside gputrace (built where cuda.h is)\n");
 		return 2;
 	}
-	char results[] = "/tmp/gputrace-replay-XXXXXX";
+	char results[] = "/tmp/gputrace-replay-XXXXXX", values[] = "/tmp/gputrace-metrics-XXXXXX";
 	if (launcher_temp_file(results, "gputrace: replay") != 0)
 		return 2;
+	if (a->metrics && launcher_temp_file(values, "gputrace: replay") != 0) {
+		unlink(results);
+		return 2;
+	}
 	/* The recording must see every launch: nothing of the caller's filters or windows. */
 	static const char *const unset[] = { "GPUTRACE_SHADOW", "GPUTRACE_KERNELS", "GPUTRACE_WINDOW", "GPUTRACE_DISABLE" };
 	for (size_t i = 0; i < sizeof unset / sizeof unset[0]; i++)
@@ -278,6 +291,10 @@ static int replay(struct replay_cmd *a)
 		argv[n++] = a->worker_opts[i];
 	argv[n++] = "--results";
 	argv[n++] = results;
+	if (a->metrics) {
+		argv[n++] = "--metric-values";
+		argv[n++] = values;
+	}
 	argv[n] = NULL;
 	fflush(stdout);
 	int status = launcher_run_bounded(argv, a->timeout_s);
@@ -294,8 +311,12 @@ static int replay(struct replay_cmd *a)
 		rc = WEXITSTATUS(status);
 		if (rc == 0 || rc == 1)
 			rc = launcher_replay_times(a->trace, a->output, results, stdout) ? 1 : rc;
+		if ((rc == 0 || rc == 1) && a->metrics)
+			rc = launcher_replay_metrics(a->output, values, stdout) ? 1 : rc;
 	}
 	unlink(results);
+	if (a->metrics)
+		unlink(values);
 	return rc;
 }
 
