@@ -4,9 +4,11 @@
  * of several passes. `memory`: device-memory bytes read and written, and L2 traffic. `compute`:
  * the SASS instruction counts a FLOP count is made of (FP32, FP64 and FP16 adds, multiplies and
  * fused multiply-adds, per thread, predicated-on: a FLOP count is 2 x fma + add + mul), the tensor
- * pipes' instructions and activity, and SM throughput. Both carry the launch's GPU time, so a rate
- * can be formed from one record set. Members a GPU does not offer (tensor-pipe names differ between
- * architectures) are left out by the worker with a note; raw names are all-or-nothing.
+ * pipe's instructions (HMMA, and Hopper's warpgroup GMMA) and activity, the FMA and FP64 pipes'
+ * activity, and SM throughput. Both carry the launch's GPU time, so a rate can be formed from one
+ * record set. On GH100 (H100, H200) CUPTI's host API plans memory in 1 pass and compute in 10, 3
+ * without sm__throughput, which alone takes 8. Members a GPU does not offer are left out by the
+ * worker with a note; raw names are all-or-nothing.
  */
 #include "preload/replay/replay_metric_sets.h"
 
@@ -31,8 +33,9 @@ static const struct {
 	               "sm__sass_thread_inst_executed_op_hmul_pred_on.sum",
 	               "sm__inst_executed_pipe_tensor_op_hmma.sum",
 	               "sm__inst_executed_pipe_tensor_op_gmma.sum",
-	               "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
-	               "sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active",
+	               "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
+	               "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active",
+	               "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active",
 	               "sm__throughput.avg.pct_of_peak_sustained_elapsed",
 	               "gpu__time_duration.sum", NULL } },
 };
