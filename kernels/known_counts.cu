@@ -59,6 +59,7 @@ int main(int argc, char **argv)
 	n -= n % 256;
 	threads -= threads % 256;
 	open_device();
+	printf("sizes n=%" PRIu64 " iters=%d threads=%" PRIu64 " reps=%d\n", n, iters, threads, reps);
 	float *a, *b, *c, *fin, *fout;
 	double *din, *dout;
 	CK(cudaMalloc(&a, n * sizeof(float)));

@@ -8,7 +8,9 @@
  * capture with its verdict as a mark, clocks, device metadata). Afterwards the worker's
  * results file says how many launches each capture made, in order; the replay trace's kernels,
  * sorted by start, are cut into each capture's, and set beside the same kernel's launches in the
- * original trace (launch_times.c). `--list` and `--extract` need no GPU.
+ * original trace (launch_times.c). With --metrics, the values the worker measured under CUPTI's
+ * Range Profiler are then written into the replay trace (launcher_replay_metrics.c). `--list` and
+ * `--extract` need no GPU.
  */
 #include "preload/launcher/launcher.h"
 #include "preload/launcher/launcher_extract.h"
@@ -312,7 +314,7 @@ static int replay(struct replay_cmd *a)
 		if (rc == 0 || rc == 1)
 			rc = launcher_replay_times(a->trace, a->output, results, stdout) ? 1 : rc;
 		if ((rc == 0 || rc == 1) && a->metrics)
-			rc = launcher_replay_metrics(a->output, values, stdout) ? 1 : rc;
+			rc = launcher_replay_metrics(a->output, values, results, stdout) ? 1 : rc;
 	}
 	unlink(results);
 	if (a->metrics)

@@ -7,7 +7,10 @@
  * per value after them and META saying how they were measured (or why counters could not be had),
  * then renamed over it. Each value belongs to the KERNEL record of its launch's first profiled
  * pass: the worker's file gives that launch's ordinal among the worker's launches, which are the
- * replay trace's kernels in start order (the worker launches one at a time and synchronises).
+ * replay trace's kernels in start order (the worker launches one at a time and synchronises). When
+ * the trace holds another number of kernels than the worker's results file says it launched
+ * (records lost), no ordinal can be trusted: every value is then written off the timeline
+ * (GT_METRIC_BAD_TIMES, no kernel), and a line says so.
  */
 #include "preload/launcher/launcher_replay.h"
 
@@ -89,6 +92,23 @@ static int read_values(struct mctx *c, const char *path)
 	}
 	fclose(f);
 	return 0;
+}
+
+/* The launches the worker made, from its results file ("ID LAUNCHES VERDICT CORRELATION PROFILED"
+ * per capture). -1 when it cannot be read. */
+static long long launches_made(const char *results)
+{
+	FILE *f = fopen(results, "r");
+	if (!f)
+		return -1;
+	long long sum = 0;
+	uint64_t id;
+	unsigned launches, corr, profiled;
+	int verdict;
+	while (fscanf(f, "%" SCNu64 " %u %d %u %u", &id, &launches, &verdict, &corr, &profiled) == 5)
+		sum += launches;
+	fclose(f);
+	return sum;
 }
 
 static int read_kernels(struct mctx *c, struct gt_reader *r)
@@ -217,7 +237,7 @@ static int copy(struct mctx *c, struct gt_reader *r, const struct gt_event *ev)
 	return gt_writer_add(c->w, ev->type, &out.u);
 }
 
-static int add_metrics(struct mctx *c, struct gt_reader *r)
+static int add_metrics(struct mctx *c, struct gt_reader *r, int placed)
 {
 	int rc = gt_writer_meta(c->w, "metrics.method",
 	                        "gputrace replay --metrics: CUPTI Range Profiler, user range and user replay, one "
@@ -230,7 +250,7 @@ static int add_metrics(struct mctx *c, struct gt_reader *r)
 	for (size_t i = 0; !rc && i < c->nv; i++) {
 		const struct mvalue *m = &c->v[i];
 		struct gt_launch_metric rec = { .value = m->value, .passes = m->passes };
-		if (m->ordinal < c->nk) {
+		if (placed && m->ordinal < c->nk) {
 			const struct mkernel *k = &c->k[m->ordinal];
 			rec.start = k->start, rec.end = k->end, rec.device_id = k->device_id;
 			rec.correlation_id = k->correlation_id;
@@ -246,7 +266,7 @@ static int add_metrics(struct mctx *c, struct gt_reader *r)
 	return rc;
 }
 
-int launcher_replay_metrics(const char *replay, const char *values, FILE *out)
+int launcher_replay_metrics(const char *replay, const char *values, const char *results, FILE *out)
 {
 	struct mctx c;
 	memset(&c, 0, sizeof c);
@@ -282,8 +302,13 @@ int launcher_replay_metrics(const char *replay, const char *values, FILE *out)
 		rc = copy(&c, r, &ev);
 	if (!rc && more < 0)
 		rc = GT_ERR_CORRUPT;
+	long long made = launches_made(results);
+	int placed = made >= 0 && (size_t)made == c.nk;
+	if (!rc && !placed && c.nv)
+		fprintf(out, "metrics: the replay trace holds %zu kernels, the replay made %lld launches: the values are "
+		        "written without their kernel records (flags 0x1)\n", c.nk, made);
 	if (!rc)
-		rc = add_metrics(&c, r);
+		rc = add_metrics(&c, r, placed);
 	if (c.w) {
 		int crc = gt_writer_close(c.w);
 		rc = rc ? rc : crc;
