@@ -196,6 +196,8 @@ int main(int argc, char **argv)
 		launched += o.launches;
 	}
 	replay_profiler_close(opt.prof);
+	if (opt.evict_bytes && !lost)
+		cu.cuMemFree(opt.evict);
 	free(opt.evict_host);
 	if (mv && (ferror(mv) | fclose(mv)))
 		gt_esc_line(stderr, "gputrace replay: cannot write '%s'", a.metric_values);

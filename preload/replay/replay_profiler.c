@@ -103,11 +103,8 @@ static int find_loaded(struct dl_phdr_info *info, size_t size, void *out)
 	return 0;
 }
 
-static int load(char *why, size_t n)
+static int load_symbols(char *why, size_t n)
 {
-	if (rp.loaded)
-		return rp.loaded > 0 ? 0 : (snprintf(why, n, "libcupti has no Range Profiler (CUPTI 12.6 or later)"), -1);
-	rp.loaded = -1;
 	char path[4096] = "";
 	dl_iterate_phdr(find_loaded, path);
 	void *h = path[0] ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
@@ -135,13 +132,33 @@ static int load(char *why, size_t n)
 	GET(cuptiRangeProfilerGetCounterDataSize) GET(cuptiRangeProfilerCounterDataImageInitialize)
 	GET(cuptiRangeProfilerGetCounterDataInfo)
 #undef GET
+	return 0;
+}
+
+/* The functions, once per process; the first failure's reason is kept for later calls. */
+static int load(char *why, size_t n)
+{
+	static char first_why[256];
+	if (!rp.loaded)
+		rp.loaded = load_symbols(first_why, sizeof first_why) ? -1 : 1;
+	if (rp.loaded < 0)
+		snprintf(why, n, "%s", first_why);
+	return rp.loaded > 0 ? 0 : -1;
+}
+
+/* The target side, once per process (the host API needs none of it). */
+static int init_target(char *why, size_t n)
+{
+	static int done;
+	if (done)
+		return 0;
 	CUpti_Profiler_Initialize_Params ip = { .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE };
 	CUptiResult r = rp.cuptiProfilerInitialize(&ip);
 	if (r != CUPTI_SUCCESS) {
 		reason(why, n, "cuptiProfilerInitialize", r);
 		return -1;
 	}
-	rp.loaded = 1;
+	done = 1;
 	return 0;
 }
 
@@ -273,7 +290,7 @@ int replay_profiler_open(struct replay_profiler **out, CUcontext ctx, int ordina
 	*out = NULL;
 	if (ndropped)
 		dropped[0] = '\0';
-	if (load(why, nwhy))
+	if (load(why, nwhy) || init_target(why, nwhy))
 		return RP_UNAVAILABLE;
 	struct replay_profiler *p = calloc(1, sizeof *p);
 	if (!p) {
@@ -319,6 +336,32 @@ int replay_profiler_open(struct replay_profiler **out, CUcontext ctx, int ordina
 	*out = p;
 	return 0;
 fail:
+	replay_profiler_close(p);
+	return rc;
+}
+
+int replay_profiler_plan(const char *chip, const struct replay_metric_list *want, size_t *passes, char *kept,
+                         size_t nkept, char *dropped, size_t ndropped, char *why, size_t nwhy)
+{
+	*passes = 0;
+	if (nkept)
+		kept[0] = '\0';
+	if (ndropped)
+		dropped[0] = '\0';
+	if (load(why, nwhy))
+		return RP_UNAVAILABLE;
+	struct replay_profiler *p = calloc(1, sizeof *p);
+	if (!p) {
+		snprintf(why, nwhy, "out of memory");
+		return RP_UNAVAILABLE;
+	}
+	snprintf(p->chip, sizeof p->chip, "%s", chip);
+	int rc = choose(p, want, why, nwhy, dropped, ndropped);
+	if (!rc) {
+		*passes = p->passes;
+		for (size_t i = 0; i < p->n; i++)
+			append(kept, nkept, p->names[i]);
+	}
 	replay_profiler_close(p);
 	return rc;
 }
@@ -461,6 +504,18 @@ int replay_profiler_open(struct replay_profiler **out, CUcontext ctx, int ordina
 {
 	(void)ctx, (void)ordinal, (void)want;
 	*out = NULL;
+	if (ndropped)
+		dropped[0] = '\0';
+	snprintf(why, nwhy, "gputrace-replay was built without CUPTI's Range Profiler headers");
+	return RP_UNAVAILABLE;
+}
+int replay_profiler_plan(const char *chip, const struct replay_metric_list *want, size_t *passes, char *kept,
+                         size_t nkept, char *dropped, size_t ndropped, char *why, size_t nwhy)
+{
+	(void)chip, (void)want;
+	*passes = 0;
+	if (nkept)
+		kept[0] = '\0';
 	if (ndropped)
 		dropped[0] = '\0';
 	snprintf(why, nwhy, "gputrace-replay was built without CUPTI's Range Profiler headers");

@@ -29,6 +29,12 @@ struct replay_profiler;
 int replay_profiler_open(struct replay_profiler **out, CUcontext ctx, int ordinal,
                          const struct replay_metric_list *want, char *why, size_t nwhy, char *dropped,
                          size_t ndropped);
+/* What open would set up on a GPU of chip `chip` ("GH100"), planned with CUPTI's host API alone (no
+ * GPU, no driver): the metrics kept (comma-separated into kept), the set members dropped, and the
+ * passes. 0, or RP_UNAVAILABLE / RP_UNKNOWN with the reason in why. */
+int replay_profiler_plan(const char *chip, const struct replay_metric_list *want, size_t *passes, char *kept,
+                         size_t nkept, char *dropped, size_t ndropped, char *why, size_t nwhy);
+
 /* The metrics kept, in order, and the passes their config image takes. */
 size_t replay_profiler_count(const struct replay_profiler *p);
 const char *replay_profiler_metric(const struct replay_profiler *p, size_t i);
