@@ -3,10 +3,11 @@
  * The replay trace holds, in start order, each capture's launches as the worker made them (its
  * results file says how many, per capture, in order): the first is the self-check replay, run
  * right after the module was loaded and the buffers were filled, and is dropped as warm-up; the
- * rest are the timed replays. The original trace holds the same kernel's launches in the run; only
- * those with the captured grid, block and dynamic shared memory are compared, since the same
- * kernel at another size is another workload. Statistics are common/stats.h's, as `gpuanalyze
- * summary` prints them.
+ * rest are the timed replays, except the last ones a capture made under the profiler (replay
+ * --metrics; the results file counts them), which are slower by design and left out. The original
+ * trace holds the same kernel's launches in the run; only those with the captured grid, block and
+ * dynamic shared memory are compared, since the same kernel at another size is another workload.
+ * Statistics are common/stats.h's, as `gpuanalyze summary` prints them.
  */
 #include "preload/launcher/launcher_replay.h"
 #include "common/text_escape.h"

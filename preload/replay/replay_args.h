@@ -45,8 +45,8 @@ struct replay_args {
 };
 
 /* Parses the worker's argv (argv[0] is the program) into a (released first by nothing: a must be
- * fresh). Returns NULL, or a one-line reason without the program's name (a static string, or a->why). Uses
- * getopt_long from the start (optind reset). */
+ * fresh). Returns NULL, or a one-line reason without the program's name (a static string, or
+ * a->why). Uses getopt_long from the start (optind reset). */
 const char *replay_args_parse(struct replay_args *a, int argc, char **argv);
 
 /* Frees the compiled pattern. */
