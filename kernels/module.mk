@@ -5,7 +5,8 @@
 # top Makefile's $(NVCC_ARCH), and host warnings as errors. They are unmodified CUDA programs from the
 # tracer's point of view: they link only the CUDA runtime (plus -ldl for NVTX3, which is header-only),
 # never the project's libraries.
-KERNEL_PROGS := splat_render launch_storm transfers graph_launch bwprobe shadow_kernels stream_bytes
+KERNEL_PROGS := splat_render launch_storm transfers graph_launch bwprobe shadow_kernels stream_bytes \
+                known_counts
 
 ifneq ($(NVCC),)
 KERNEL_BINS    := $(KERNEL_PROGS:%=$(BUILD)/kernels/%)

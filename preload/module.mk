@@ -7,7 +7,8 @@
 # shares the recorder's config and log, and links the worker's option and comparison code so that it
 # checks the worker's options and picks with the worker's own code.
 LAUNCHER_SRCS += $(wildcard preload/launcher/*.c)
-LAUNCHER_SHARED := preload/config.c preload/log.c preload/replay/replay_args.c preload/replay/replay_compare.c
+LAUNCHER_SHARED := preload/config.c preload/log.c preload/replay/replay_args.c preload/replay/replay_compare.c \
+                   preload/replay/replay_metric_sets.c
 REPLAY_SRCS   := $(wildcard preload/replay/*.c)
 PRELOAD_SRCS  += $(wildcard preload/*.c)
 PRELOAD_OBJS  := $(PRELOAD_SRCS:%.c=$(OBJ)/%.o)
@@ -37,6 +38,8 @@ endif
 # the toolkit's headers are; it reads traces with libgttrace.a and cubins with cupti/nvinfo.c.
 ifneq ($(CUDA_INC),)
 REPLAY_OBJS := $(REPLAY_SRCS:%.c=$(OBJ)/%.o)
+# cupti_profiler_host.h includes <string>, a C++ header, though it declares only C: an empty one.
+$(OBJ)/preload/replay/replay_profiler.o: CFLAGS_preload += -Ipreload/replay/compat
 $(BUILD)/gputrace-replay: $(REPLAY_OBJS) $(OBJ)/cupti/nvinfo.o $(BUILD)/libgttrace.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -ldl -lm
 

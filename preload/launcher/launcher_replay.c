@@ -8,7 +8,9 @@
  * capture with its verdict as a mark, clocks, device metadata). Afterwards the worker's
  * results file says how many launches each capture made, in order; the replay trace's kernels,
  * sorted by start, are cut into each capture's, and set beside the same kernel's launches in the
- * original trace (launch_times.c). `--list` and `--extract` need no GPU.
+ * original trace (launch_times.c). With --metrics, the values the worker measured under CUPTI's
+ * Range Profiler are then written into the replay trace (launcher_replay_metrics.c). `--list` and
+ * `--extract` need no GPU.
  */
 #include "preload/launcher/launcher.h"
 #include "preload/launcher/launcher_extract.h"
@@ -37,7 +39,7 @@ struct replay_cmd {
 	const char *lib;
 	char **worker_opts;
 	int nworker;
-	int force, list;
+	int force, list, metrics;
 	uint64_t extract;
 	unsigned timeout_s;
 };
@@ -70,6 +72,13 @@ static int worker_opt(const struct gt_option *o, const char *value, char *err, s
 	(void)err;
 	(void)errlen;
 	return add_opt(o->data, value);
+}
+
+/* --metrics goes to the worker, which measures; the launcher then writes the values it measured. */
+static int metrics_opt(const struct gt_option *o, const char *value, char *err, size_t errlen)
+{
+	cmd.metrics = 1;
+	return worker_opt(o, value, err, errlen);
 }
 
 /* A decimal count from 1 to max into *v; 0, or -1 for anything else. */
@@ -118,6 +127,13 @@ static const struct gt_option options[] = {
 	  .help = "element type when reporting differences: f32 (default), f64,\ni32, u32, u8" },
 	{ .kind = GT_OPT_CALL, .long_name = "device", .arg = "N", .call = worker_opt, .data = "--device",
 	  .help = "CUDA device ordinal (default 0)" },
+	{ .kind = GT_OPT_CALL, .long_name = "metrics", .arg = "SET[,SET]", .call = metrics_opt, .data = "--metrics",
+	  .help = "measure each launch under CUPTI's Range Profiler (one replay\n"
+	          "per pass, inputs restored and L2 evicted before each) and\n"
+	          "write its values into the replay trace: sets memory (DRAM\n"
+	          "bytes read and written, L2 traffic), compute (FP32, FP64,\n"
+	          "FP16 instruction counts for FLOPs, tensor pipes, SM\n"
+	          "throughput), or CUPTI metric names" },
 	{ .kind = GT_OPT_FLAG, .long_name = "with-structs", .value = &with_structs,
 	  .help = "replay launches with by-value structs whose words the recorder\n"
 	          "did not look up (older traces), with the run's bytes" },
@@ -233,9 +249,13 @@ static int replay(struct replay_cmd *a)
 		fprintf(stderr, "gputrace: replay: gputrace-replay not found beside gputrace (built where cuda.h is)\n");
 		return 2;
 	}
-	char results[] = "/tmp/gputrace-replay-XXXXXX";
+	char results[] = "/tmp/gputrace-replay-XXXXXX", values[] = "/tmp/gputrace-metrics-XXXXXX";
 	if (launcher_temp_file(results, "gputrace: replay") != 0)
 		return 2;
+	if (a->metrics && launcher_temp_file(values, "gputrace: replay") != 0) {
+		unlink(results);
+		return 2;
+	}
 	/* The recording must see every launch: nothing of the caller's filters or windows. */
 	static const char *const unset[] = { "GPUTRACE_SHADOW", "GPUTRACE_KERNELS", "GPUTRACE_WINDOW", "GPUTRACE_DISABLE" };
 	for (size_t i = 0; i < sizeof unset / sizeof unset[0]; i++)
@@ -267,6 +287,10 @@ static int replay(struct replay_cmd *a)
 		argv[n++] = a->worker_opts[i];
 	argv[n++] = "--results";
 	argv[n++] = results;
+	if (a->metrics) {
+		argv[n++] = "--metric-values";
+		argv[n++] = values;
+	}
 	argv[n] = NULL;
 	fflush(stdout);
 	int status = launcher_run_bounded(argv, a->timeout_s);
@@ -283,8 +307,12 @@ static int replay(struct replay_cmd *a)
 		rc = WEXITSTATUS(status);
 		if (rc == 0 || rc == 1)
 			rc = launcher_replay_times(a->trace, a->output, results, stdout) ? 1 : rc;
+		if ((rc == 0 || rc == 1) && a->metrics)
+			rc = launcher_replay_metrics(a->output, values, results, stdout) ? 1 : rc;
 	}
 	unlink(results);
+	if (a->metrics)
+		unlink(values);
 	return rc;
 }
 

@@ -13,4 +13,11 @@ int launcher_replay_list(const char *trace, FILE *out);
  * trace. Returns 0, or -1 after saying on stderr what could not be read. */
 int launcher_replay_times(const char *original, const char *replay, const char *results, FILE *out);
 
+/* After --metrics (launcher_replay_metrics.c): the worker's measured values, from the file
+ * `values`, written into the replay trace as LAUNCH_METRIC records (the trace is rewritten beside
+ * itself and renamed over); `results` is the worker's results file, whose launch counts must match
+ * the trace's kernels for a value to be placed on its kernel. Returns 0, or -1 after one line on
+ * stderr (the trace is then left as the recorder wrote it). */
+int launcher_replay_metrics(const char *replay, const char *values, const char *results, FILE *out);
+
 #endif

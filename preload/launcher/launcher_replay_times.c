@@ -3,10 +3,11 @@
  * The replay trace holds, in start order, each capture's launches as the worker made them (its
  * results file says how many, per capture, in order): the first is the self-check replay, run
  * right after the module was loaded and the buffers were filled, and is dropped as warm-up; the
- * rest are the timed replays. The original trace holds the same kernel's launches in the run; only
- * those with the captured grid, block and dynamic shared memory are compared, since the same
- * kernel at another size is another workload. Statistics are common/stats.h's, as `gpuanalyze
- * summary` prints them.
+ * rest are the timed replays, except the last ones a capture made under the profiler (replay
+ * --metrics; the results file counts them), which are slower by design and left out. The original
+ * trace holds the same kernel's launches in the run; only those with the captured grid, block and
+ * dynamic shared memory are compared, since the same kernel at another size is another workload.
+ * Statistics are common/stats.h's, as `gpuanalyze summary` prints them.
  */
 #include "preload/launcher/launcher_replay.h"
 #include "common/text_escape.h"
@@ -30,6 +31,7 @@ struct kernel_time {
 struct capture_times {
 	uint64_t id;
 	unsigned launches;
+	unsigned profiled;               /* the last of them, made under the profiler: not timed */
 	int verdict;
 	uint32_t correlation_id;
 	const struct kernel_time *first; /* its slice of the replay trace, NULL when it launched nothing */
@@ -68,9 +70,9 @@ static int read_results(struct times *t, const char *path)
 	}
 	size_t cap = 0;
 	uint64_t id;
-	unsigned launches, corr;
+	unsigned launches, corr, profiled;
 	int verdict;
-	while (fscanf(f, "%" SCNu64 " %u %d %u", &id, &launches, &verdict, &corr) == 4) {
+	while (fscanf(f, "%" SCNu64 " %u %d %u %u", &id, &launches, &verdict, &corr, &profiled) == 5) {
 		struct capture_times *c = gt_grow(t->cap, &cap, t->ncap, sizeof *c, 16);
 		if (!c) {
 			fclose(f);
@@ -82,6 +84,7 @@ static int read_results(struct times *t, const char *path)
 		t->cap[t->ncap].launches = launches;
 		t->cap[t->ncap].verdict = verdict;
 		t->cap[t->ncap].correlation_id = corr;
+		t->cap[t->ncap].profiled = profiled < launches ? profiled : launches;
 		t->ncap++;
 	}
 	fclose(f);
@@ -268,19 +271,20 @@ static void print_stats(FILE *out, const char *label, const struct gt_stats *s)
 static void print_capture(FILE *out, struct capture_times *c)
 {
 	fprintf(out, "  capture %" PRIu64 ":", c->id);
-	if (!c->first || c->launches < 2) {
-		fprintf(out, " no timed replays%s\n", c->launches ? " (only the self-check ran)" : "");
+	unsigned timed = c->launches - c->profiled; /* the profiler's passes are slower: not timings */
+	if (!c->first || timed < 2) {
+		fprintf(out, " no timed replays%s\n", timed ? " (only the self-check ran)" : "");
 		return;
 	}
-	uint64_t *iso = malloc((c->launches - 1) * sizeof *iso);
+	uint64_t *iso = malloc((timed - 1) * sizeof *iso);
 	if (!iso) {
 		fprintf(out, " out of memory\n");
 		return;
 	}
-	for (unsigned i = 1; i < c->launches; i++)
+	for (unsigned i = 1; i < timed; i++)
 		iso[i - 1] = c->first[i].dur;
 	struct gt_stats si, sr;
-	gt_stats_compute_u64(&si, iso, c->launches - 1);
+	gt_stats_compute_u64(&si, iso, timed - 1);
 	free(iso);
 	fprintf(out, " grid %ux%ux%u, block %ux%ux%u, %u B dynamic shared memory\n", c->first->grid[0],
 	        c->first->grid[1], c->first->grid[2], c->first->block[0], c->first->block[1], c->first->block[2],

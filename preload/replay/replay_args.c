@@ -33,6 +33,7 @@ const char *replay_args_parse(struct replay_args *a, int argc, char **argv)
 		{ "reps", required_argument, NULL, 'n' },    { "check-reps", required_argument, NULL, 'C' },
 		{ "dtype", required_argument, NULL, 't' },   { "device", required_argument, NULL, 'd' },
 		{ "with-structs", no_argument, NULL, 'F' },  { "results", required_argument, NULL, 'r' },
+		{ "metrics", required_argument, NULL, 'm' }, { "metric-values", required_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int ch;
@@ -79,6 +80,12 @@ const char *replay_args_parse(struct replay_args *a, int argc, char **argv)
 			break;
 		case 'F': a->with_structs = 1; break;
 		case 'r': a->results = optarg; break;
+		case 'm':
+			memset(&a->metrics, 0, sizeof a->metrics);
+			if (replay_metric_sets_parse(optarg, &a->metrics, a->why, sizeof a->why))
+				return a->why;
+			break;
+		case 'v': a->metric_values = optarg; break;
 		case ':': return "an option lacks its value";
 		default: return "unknown option";
 		}

@@ -1,6 +1,6 @@
 /* replay_args.h: the options of the replay worker (gputrace-replay TRACE [--capture ID]...
  * [--kernel REGEX] [--reps N] [--check-reps N] [--dtype T] [--device N] [--with-structs]
- * [--results FILE]) and the captures they pick, parsed and checked by one piece of code that both
+ * [--results FILE] [--metrics SPEC] [--metric-values FILE]) and the captures they pick, parsed and checked by one piece of code that both
  * processes run.
  *
  * `gputrace replay` hands the worker these options; it parses them here first and reads the
@@ -13,6 +13,7 @@
 #define GT_PRELOAD_REPLAY_ARGS_H
 
 #include "common/demangler.h"
+#include "preload/replay/replay_metric_sets.h"
 #include "capture_set.h"
 
 #include <regex.h>
@@ -34,6 +35,9 @@ struct replay_args {
 	int device;                    /* --device (default 0) */
 	int with_structs;              /* --with-structs */
 	const char *results;           /* --results FILE, or NULL */
+	struct replay_metric_list metrics; /* --metrics: what the Range Profiler reads (n 0: none) */
+	const char *metric_values;     /* --metric-values FILE: one line per value, for the launcher */
+	char why[160];                 /* the text of a usage error that is not a fixed string */
 	const char *trace;
 	/* What replay_args_pick saw: */
 	int count_only;                /* pick nothing, only count (the launcher's check) */
@@ -41,8 +45,8 @@ struct replay_args {
 };
 
 /* Parses the worker's argv (argv[0] is the program) into a (released first by nothing: a must be
- * fresh). Returns NULL, or a one-line reason without the program's name (a static string). Uses
- * getopt_long from the start (optind reset). */
+ * fresh). Returns NULL, or a one-line reason without the program's name (a static string, or
+ * a->why). Uses getopt_long from the start (optind reset). */
 const char *replay_args_parse(struct replay_args *a, int argc, char **argv);
 
 /* Frees the compiled pattern. */

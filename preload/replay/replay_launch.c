@@ -5,6 +5,7 @@
 #include "cupti/nvinfo.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -355,6 +356,59 @@ static void judge(struct replay *r, int matched, unsigned checked)
 		    "pointers in memory, another GPU or driver)%s", n, "");
 }
 
+/* One value as the profiler gave it: counts whole, others with their fraction. */
+static void print_value(FILE *out, const char *name, double v)
+{
+	if (!isfinite(v))
+		fprintf(out, "    %-72s not evaluated\n", name);
+	else if (v == floor(v) && fabs(v) < 1e18)
+		fprintf(out, "    %-72s %.0f\n", name, v);
+	else
+		fprintf(out, "    %-72s %.6g\n", name, v);
+}
+
+/* The launch under the Range Profiler: one replay per pass until every pass is submitted. */
+static void profile(struct replay *r)
+{
+	struct replay_profiler *p = r->opt->prof;
+	char why[256];
+	if (replay_profiler_begin(p, why, sizeof why) != 0) {
+		fprintf(r->out, "  metrics: not measured: %s\n", why);
+		return;
+	}
+	int done = 0;
+	while (!done) {
+		if (restore(r, 0))
+			return;
+		if (r->opt->evict_bytes &&
+		    cuda_failed(r, r->cu->cuMemcpyDtoH(r->opt->evict_host, r->opt->evict, r->opt->evict_bytes),
+		                "evicting L2 before a profiler pass"))
+			return;
+		if (replay_profiler_pass_start(p, why, sizeof why) != 0) {
+			fprintf(r->out, "  metrics: not measured: %s\n", why);
+			return;
+		}
+		unsigned before = r->res->launches;
+		int bad = launch_once(r);
+		r->res->profiled += r->res->launches - before;
+		if (replay_profiler_pass_end(p, &done, why, sizeof why) != 0) {
+			fprintf(r->out, "  metrics: not measured: %s\n", why);
+			return;
+		}
+		if (bad)
+			return;
+	}
+	unsigned passes;
+	if (replay_profiler_finish(p, r->res->values, &passes, why, sizeof why) != 0) {
+		fprintf(r->out, "  metrics: not measured: %s\n", why);
+		return;
+	}
+	r->res->passes = passes;
+	fprintf(r->out, "  metrics (Range Profiler, %u passes, inputs restored and L2 evicted before each):\n", passes);
+	for (size_t i = 0; i < replay_profiler_count(p); i++)
+		print_value(r->out, replay_profiler_metric(p, i), r->res->values[i]);
+}
+
 static void release(struct replay *r)
 {
 	for (uint32_t k = 0; k < r->nbuf; k++) {
@@ -392,6 +446,8 @@ static void run(struct replay *r)
 		}
 	}
 	judge(r, matched, checked);
+	if (r->opt->prof)
+		profile(r);
 }
 
 void replay_launch(struct replay_cuda *cu, const struct gt_captured_launch *l,

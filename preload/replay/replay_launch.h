@@ -7,13 +7,16 @@
  * "after" copy. Further replays (inputs the kernel changes are restored before each) are for
  * timing, which the recorder preloaded into this process measures through CUPTI; the first of
  * them also tell whether the kernel is deterministic, by comparing their outputs with the first
- * replay's.
+ * replay's. With a profiler, the launch is then measured under it: one replay per pass, each after
+ * restoring the inputs and evicting L2 (every pass starts from cold caches, as Nsight Compute's
+ * default cache control does), the profiled launches last.
  */
 #ifndef GT_REPLAY_LAUNCH_H
 #define GT_REPLAY_LAUNCH_H
 
 #include "preload/replay/replay_compare.h"
 #include "preload/replay/replay_cuda.h"
+#include "preload/replay/replay_profiler.h"
 #include "capture_set.h"
 
 #include <stdio.h>
@@ -34,6 +37,10 @@ struct replay_options {
 	unsigned check_reps;    /* how many of them are also compared (determinism) */
 	enum replay_dtype dtype;
 	int force;              /* --with-structs: replay even with by-value struct parameters */
+	struct replay_profiler *prof; /* --metrics, where counters can be had; NULL: none */
+	CUdeviceptr evict;      /* never written: read before each pass so that L2 holds none of the launch's data */
+	size_t evict_bytes;
+	void *evict_host;       /* where that read lands */
 };
 
 struct replay_outcome {
@@ -41,6 +48,9 @@ struct replay_outcome {
 	unsigned launches;      /* launched and completed: the recorder holds this many kernel records */
 	int context_lost;       /* the kernel faulted: the context is unusable for later launches */
 	char reason[512];
+	unsigned profiled;      /* of launches, the last ones, made under the profiler (one per pass) */
+	unsigned passes;        /* passes the profiler took: values below are there when nonzero */
+	double values[REPLAY_METRICS_MAX]; /* per metric the profiler kept; NaN: not evaluated */
 };
 
 /* Replays l, printing what it does and finds to out. */

@@ -4,7 +4,8 @@
 # name escaped), an unreadable trace (exit 2), and the replay itself where this machine has no CUDA
 # driver: exit 77 with exactly one line that says "unavailable", never a pass. Input errors (a
 # missing trace, a capture the trace does not hold, a trace without captures, a pattern that does
-# not compile or picks nothing, a bad -n, --check-reps, --dtype or --device, a 257th --capture, an existing -o without --force) are
+# not compile or picks nothing, a bad -n, --check-reps, --dtype or --device, an unknown --metrics set
+# or a word that is no metric name, a 257th --capture, an existing -o without --force) are
 # 2 on this machine too, which has no driver: they are checked before the driver is looked for, and
 # 256 --capture options get as far as the driver. Kernel names with C0 and C1 controls, a bidi
 # override, invalid UTF-8 and a newline, and a trace path with them, are shown escaped by --list and
@@ -16,7 +17,7 @@ S=$ROOT/traces/samples
 WORKER=$P/gputrace-replay
 
 "$GPUTRACE" replay --help >"$T/o" 2>"$T/e" || fail "replay --help: exit $?"
-for opt in --capture --kernel --reps --check-reps --dtype --with-structs --timeout --list --extract "Exit status of replay"; do
+for opt in --capture --kernel --reps --check-reps --dtype --with-structs --timeout --list --extract --metrics "Exit status of replay"; do
 	grep -q -- "$opt" "$T/o" || fail "replay --help lacks $opt"
 done
 note "replay --help lists its options and exit statuses"
@@ -60,6 +61,11 @@ usage "-n 1000001" -n 1000001 "$C"
 usage "--check-reps x" --check-reps x "$C"
 usage "--dtype f16" --dtype f16 "$C"
 usage "--device x" --device x "$C"
+usage "--metrics of an unknown set" --metrics memory,bogus "$C"
+grep -q "'bogus' is neither a metric set (memory, compute) nor a CUPTI metric name" "$T/e" || fail "--metrics bogus: $(cat "$T/e")"
+usage "--metrics of a word that is no metric name" --metrics 'DRAM bytes' "$C"
+usage "--metrics empty" --metrics '' "$C"
+usage "--metrics ending in a comma" --metrics memory, "$C"
 : >"$T/exists.gtrace"
 usage "an existing -o file without --force" -o "$T/exists.gtrace" "$C"
 caps=

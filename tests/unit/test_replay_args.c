@@ -64,6 +64,37 @@ static void test_values(void **state)
 	replay_args_release(&a);
 }
 
+/* --metrics: sets expand in order, each metric once, raw names marked raw; --metric-values kept. */
+static void test_metrics(void **state)
+{
+	(void)state;
+	struct replay_args a;
+	assert_null(parse_line(&a, "t"));
+	assert_int_equal(a.metrics.n, 0);
+	assert_null(a.metric_values);
+	replay_args_release(&a);
+	assert_null(parse_line(&a, "--metrics memory --metric-values v t"));
+	assert_int_equal(a.metrics.n, 6);
+	assert_string_equal(a.metrics.names[0], "dram__bytes_read.sum");
+	assert_string_equal(a.metrics.names[1], "dram__bytes_write.sum");
+	assert_false(a.metrics.raw[0]);
+	assert_string_equal(a.metric_values, "v");
+	replay_args_release(&a);
+	assert_null(parse_line(&a, "--metrics memory,compute,dram__bytes_read.sum,sm__cycles_active.avg t"));
+	size_t n = a.metrics.n;
+	assert_string_equal(a.metrics.names[n - 1], "sm__cycles_active.avg");
+	assert_true(a.metrics.raw[n - 1]);
+	assert_true(a.metrics.raw[0]); /* in the memory set and named: a GPU without it is an error */
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			assert_string_not_equal(a.metrics.names[i], a.metrics.names[j]);
+	size_t flops = 0;
+	for (size_t i = 0; i < n; i++)
+		flops += strstr(a.metrics.names[i], "sm__sass_thread_inst_executed_op_") != NULL;
+	assert_int_equal(flops, 9); /* fma, add, mul in FP32, FP64 and FP16 */
+	replay_args_release(&a);
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -78,6 +109,9 @@ static void test_refusals(void **state)
 		{ "--capture -3 t", "--capture takes a capture id (1, 2, ...)" },
 		{ "--kernel ( t", "--kernel takes an extended regular expression (this one does not compile)" },
 		{ "--bogus t", "unknown option" },
+		{ "--metrics bogus t", "--metrics: 'bogus' is neither a metric set (memory, compute) nor a CUPTI metric name" },
+		{ "--metrics memory,DRAM t", "--metrics: 'DRAM' is neither a metric set (memory, compute) nor a CUPTI metric name" },
+		{ "--metrics memory, t", "--metrics: the list ends with a comma" },
 		{ "t --reps", "an option lacks its value" },
 		{ "", "one trace file is needed" },
 		{ "a b", "one trace file is needed" },
@@ -171,6 +205,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_256_captures),
 		cmocka_unit_test(test_pick),

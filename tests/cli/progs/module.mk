@@ -21,6 +21,15 @@ $(PROGS_DIR)/trace_peek: tests/cli/progs/trace_peek.c $(BUILD)/libgttrace.a $(PR
 
 PROGS_BINS := $(PROGS_DIR)/plain $(PROGS_DIR)/trace_peek
 
+# replay_metrics_write: the launcher's last step of replay --metrics, alone (a test tool, like trace_peek).
+$(PROGS_DIR)/replay_metrics_write: tests/cli/progs/replay_metrics_write.c \
+                                   $(OBJ)/preload/launcher/launcher_replay_metrics.o $(BUILD)/libgttrace.a $(PROGS_DEPS)
+	@mkdir -p $(dir $@)
+	$(CC) $(PROGS_CFLAGS) -I. -Itraces -o $@ $< $(OBJ)/preload/launcher/launcher_replay_metrics.o \
+	    $(BUILD)/libgttrace.a -lzstd -lm
+
+PROGS_BINS += $(PROGS_DIR)/replay_metrics_write
+
 ifneq ($(CUDA_INC),)
 $(PROGS_DIR)/nvtx_plain: tests/cli/progs/nvtx_plain.c $(PROGS_DEPS)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,332 @@
+/* launcher_replay_metrics.c: after `gputrace replay --metrics`, the values the worker measured
+ * written into the replay trace as LAUNCH_METRIC records.
+ *
+ * The recorder that wrote the replay trace ran inside the worker and knows nothing of the
+ * profiler, so the trace is completed here: copied record by record (string ids re-interned, as
+ * the schema says which fields hold one) into a temporary file beside it, with one LAUNCH_METRIC
+ * per value after them and META saying how they were measured (or why counters could not be had),
+ * then renamed over it. Each value belongs to the KERNEL record of its launch's first profiled
+ * pass: the worker's file gives that launch's ordinal among the worker's launches, which are the
+ * replay trace's kernels in start order (the worker launches one at a time and synchronises). When
+ * the trace holds another number of kernels than the worker's results file says it launched
+ * (records lost), no ordinal can be trusted: every value is then written off the timeline
+ * (GT_METRIC_BAD_TIMES, no kernel), and a line says so.
+ */
+#include "preload/launcher/launcher_replay.h"
+
+#include "common/grow.h"
+#include "common/text_escape.h"
+#include "gputrace.h"
+#include "schema.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct mkernel {
+	uint64_t start, end;
+	uint32_t device_id, correlation_id, name_id;
+};
+
+struct mvalue {
+	uint64_t capture, ordinal;
+	unsigned passes;
+	char metric[128];
+	double value;
+};
+
+struct mctx {
+	struct mvalue *v;
+	size_t nv;
+	char unavailable[1024], dropped[2048];
+	struct mkernel *k;
+	size_t nk;
+	struct gt_writer *w;
+	uint32_t *map;           /* input string id -> output string id */
+	size_t nmap;
+};
+
+static int by_start(const void *a, const void *b)
+{
+	const struct mkernel *x = a, *y = b;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+static void chomp(char *s)
+{
+	s[strcspn(s, "\n")] = '\0';
+}
+
+static int read_values(struct mctx *c, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "gputrace: replay: cannot read the measured metrics: %s\n", strerror(errno));
+		return -1;
+	}
+	char line[4096];
+	size_t cap = 0;
+	while (fgets(line, sizeof line, f)) {
+		chomp(line);
+		if (line[0] == 'U' && line[1] == ' ') {
+			snprintf(c->unavailable, sizeof c->unavailable, "%.1000s", line + 2);
+		} else if (line[0] == 'D' && line[1] == ' ') {
+			snprintf(c->dropped, sizeof c->dropped, "%.2000s", line + 2);
+		} else if (line[0] == 'V') {
+			struct mvalue m;
+			if (sscanf(line, "V %" SCNu64 " %" SCNu64 " %u %127s %lf", &m.capture, &m.ordinal, &m.passes, m.metric,
+			           &m.value) != 5)
+				continue;
+			struct mvalue *v = gt_grow(c->v, &cap, c->nv, sizeof *v, 64);
+			if (!v) {
+				fclose(f);
+				return -1;
+			}
+			c->v = v;
+			c->v[c->nv++] = m;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The launches the worker made, from its results file ("ID LAUNCHES VERDICT CORRELATION PROFILED"
+ * per capture). -1 when it cannot be read. */
+static long long launches_made(const char *results)
+{
+	FILE *f = fopen(results, "r");
+	if (!f)
+		return -1;
+	long long sum = 0;
+	uint64_t id;
+	unsigned launches, corr, profiled;
+	int verdict;
+	while (fscanf(f, "%" SCNu64 " %u %d %u %u", &id, &launches, &verdict, &corr, &profiled) == 5)
+		sum += launches;
+	fclose(f);
+	return sum;
+}
+
+static int read_kernels(struct mctx *c, struct gt_reader *r)
+{
+	size_t cap = 0;
+	struct gt_event ev;
+	int more;
+	while ((more = gt_reader_next(r, &ev)) > 0) {
+		if (ev.type != GT_REC_KERNEL || (ev.u.kernel.flags & GT_KERNEL_BAD_TIMES))
+			continue;
+		struct mkernel *k = gt_grow(c->k, &cap, c->nk, sizeof *k, 256);
+		if (!k)
+			return -1;
+		c->k = k;
+		c->k[c->nk++] = (struct mkernel){ .start = ev.u.kernel.start, .end = ev.u.kernel.end,
+			.device_id = ev.u.kernel.device_id, .correlation_id = ev.u.kernel.correlation_id,
+			.name_id = ev.u.kernel.name_id };
+	}
+	if (more < 0)
+		return -1;
+	qsort(c->k, c->nk, sizeof *c->k, by_start);
+	return 0;
+}
+
+static uint32_t remap(const struct mctx *c, uint32_t id) { return id && id < c->nmap ? c->map[id] : 0; }
+
+static int on_string(struct mctx *c, const struct gt_event *ev)
+{
+	uint32_t id;
+	const char *s;
+	size_t len;
+	int rc = gt_parse_string(ev, &id, &s, &len);
+	if (rc)
+		return rc;
+	uint32_t nid = gt_writer_intern_n(c->w, s, len);
+	if (!nid)
+		return GT_ERR_NOMEM;
+	if (id >= c->nmap) {
+		size_t n = c->nmap ? c->nmap : 256;
+		while (n <= id)
+			n *= 2;
+		uint32_t *m = realloc(c->map, n * sizeof *m);
+		if (!m)
+			return GT_ERR_NOMEM;
+		memset(m + c->nmap, 0, (n - c->nmap) * sizeof *m);
+		c->map = m;
+		c->nmap = n;
+	}
+	c->map[id] = nid;
+	return 0;
+}
+
+static int on_meta(struct mctx *c, const struct gt_event *ev)
+{
+	const char *k, *v;
+	size_t kl, vl;
+	int rc = gt_parse_meta(ev, &k, &kl, &v, &vl);
+	if (rc)
+		return rc;
+	char *key = strndup(k, kl), *val = strndup(v, vl);
+	if (key && val)
+		rc = gt_writer_meta(c->w, key, val);
+	else
+		rc = GT_ERR_NOMEM;
+	free(key);
+	free(val);
+	return rc;
+}
+
+static int on_capture(struct mctx *c, const struct gt_event *ev)
+{
+	struct gt_capture cap;
+	const uint8_t *params_raw, *param_bytes;
+	int rc = gt_capture_parse(ev, &cap, &params_raw, &param_bytes);
+	if (rc)
+		return rc;
+	struct gt_capture_param *params = calloc(cap.nparams ? cap.nparams : 1, sizeof *params);
+	if (!params)
+		return GT_ERR_NOMEM;
+	for (uint32_t i = 0; i < cap.nparams; i++)
+		gt_capture_param_get(params_raw, i, &params[i]);
+	cap.name_id = remap(c, cap.name_id);
+	uint8_t *buf;
+	size_t len;
+	rc = gt_capture_encode(&cap, params, param_bytes, &buf, &len);
+	free(params);
+	if (rc)
+		return rc;
+	rc = gt_writer_add_var(c->w, GT_REC_CAPTURE, buf, len);
+	free(buf);
+	return rc;
+}
+
+/* One record of the replay trace, as it was, its string ids remapped. */
+static int copy(struct mctx *c, struct gt_reader *r, const struct gt_event *ev)
+{
+	switch (ev->type) {
+	case GT_REC_STRING: return on_string(c, ev);
+	case GT_REC_META: return on_meta(c, ev);
+	case GT_REC_DEVICE: {
+		struct gt_device d;
+		if (ev->u.var.len < sizeof d)
+			return GT_ERR_CORRUPT;
+		memcpy(&d, ev->u.var.data, sizeof d);
+		const char *name = NULL;
+		if (!gt_reader_device(r, d.device_id, &name))
+			name = "";
+		return gt_writer_device(c->w, &d, name);
+	}
+	case GT_REC_BLOB: return gt_writer_add_var(c->w, GT_REC_BLOB, ev->u.var.data, ev->u.var.len);
+	case GT_REC_CAPTURE: return on_capture(c, ev);
+	case GT_REC_END: return 0; /* the writer writes its own */
+	default: break;
+	}
+	const struct gt_record_schema *k = gt_kind(ev->type);
+	if (!k)
+		return 0; /* not written by this build's recorder */
+	struct gt_event out = *ev;
+	for (const struct gt_field *f = k->fields; f->member; f++)
+		if (f->kind == GT_FIELD_STRING) {
+			uint32_t id;
+			memcpy(&id, (const unsigned char *)&ev->u + f->offset, sizeof id);
+			id = remap(c, id);
+			memcpy((unsigned char *)&out.u + f->offset, &id, sizeof id);
+		}
+	return gt_writer_add(c->w, ev->type, &out.u);
+}
+
+static int add_metrics(struct mctx *c, struct gt_reader *r, int placed)
+{
+	int rc = gt_writer_meta(c->w, "metrics.method",
+	                        "gputrace replay --metrics: CUPTI Range Profiler, user range and user replay, one "
+	                        "replay of the launch per pass, its inputs restored and L2 evicted before each; "
+	                        "each value is of the launch's first profiled pass's KERNEL record");
+	if (!rc && c->unavailable[0])
+		rc = gt_writer_meta(c->w, "metrics.unavailable", c->unavailable);
+	if (!rc && c->dropped[0])
+		rc = gt_writer_meta(c->w, "metrics.dropped", c->dropped);
+	for (size_t i = 0; !rc && i < c->nv; i++) {
+		const struct mvalue *m = &c->v[i];
+		struct gt_launch_metric rec = { .value = m->value, .passes = m->passes };
+		if (placed && m->ordinal < c->nk) {
+			const struct mkernel *k = &c->k[m->ordinal];
+			rec.start = k->start, rec.end = k->end, rec.device_id = k->device_id;
+			rec.correlation_id = k->correlation_id;
+			rec.name_id = gt_writer_intern(c->w, gt_reader_string(r, k->name_id));
+		} else {
+			rec.flags = GT_METRIC_BAD_TIMES; /* its kernel record is missing: kept off the timeline */
+		}
+		rec.metric_id = gt_writer_intern(c->w, m->metric);
+		if (!rec.metric_id)
+			return GT_ERR_NOMEM;
+		rc = gt_writer_add(c->w, GT_REC_LAUNCH_METRIC, &rec);
+	}
+	return rc;
+}
+
+int launcher_replay_metrics(const char *replay, const char *values, const char *results, FILE *out)
+{
+	struct mctx c;
+	memset(&c, 0, sizeof c);
+	if (read_values(&c, values))
+		return -1;
+	if (!c.nv && !c.unavailable[0]) {
+		free(c.v);
+		return 0; /* the worker measured nothing and said nothing: it stopped before */
+	}
+	char err[512], tmp[4200];
+	struct gt_reader *r;
+	if (gt_reader_open(&r, replay, err, sizeof err) != 0) {
+		gt_esc_line(stderr, "gputrace: replay: cannot read '%s' to add the metrics: %s", replay, err);
+		free(c.v);
+		return -1;
+	}
+	int rc = read_kernels(&c, r) ? GT_ERR_NOMEM : gt_reader_rewind(r);
+	snprintf(tmp, sizeof tmp, "%s.metrics-XXXXXX", replay);
+	int fd = rc ? -1 : mkstemp(tmp);
+	if (!rc && fd < 0)
+		rc = GT_ERR_IO;
+	if (!rc) { /* mkstemp's 0600 would narrow what the recorder wrote under the user's umask */
+		mode_t mask = umask(0);
+		umask(mask);
+		if (fchmod(fd, 0666 & ~mask) != 0)
+			rc = GT_ERR_IO;
+	}
+	if (!rc && (rc = gt_writer_open_fd(&c.w, fd, NULL)) != 0)
+		close(fd);
+	struct gt_event ev;
+	int more = 1;
+	while (!rc && (more = gt_reader_next(r, &ev)) > 0)
+		rc = copy(&c, r, &ev);
+	if (!rc && more < 0)
+		rc = GT_ERR_CORRUPT;
+	long long made = launches_made(results);
+	int placed = made >= 0 && (size_t)made == c.nk;
+	if (!rc && !placed && c.nv)
+		fprintf(out, "metrics: the replay trace holds %zu kernels, the replay made %lld launches: the values are "
+		        "written without their kernel records (flags 0x1)\n", c.nk, made);
+	if (!rc)
+		rc = add_metrics(&c, r, placed);
+	if (c.w) {
+		int crc = gt_writer_close(c.w);
+		rc = rc ? rc : crc;
+	}
+	if (!rc && rename(tmp, replay) != 0)
+		rc = GT_ERR_IO;
+	if (rc) {
+		if (fd >= 0)
+			unlink(tmp);
+		gt_esc_line(stderr, "gputrace: replay: the metrics could not be added to '%s' (%s): it is left without them",
+		            replay, more < 0 ? gt_reader_error(r) : gt_strerror(rc));
+	} else {
+		fprintf(out, "metrics: %zu values written into the replay trace as LAUNCH_METRIC records%s\n", c.nv,
+		        c.unavailable[0] ? " (counters were unavailable: META metrics.unavailable says why)" : "");
+	}
+	gt_reader_close(r);
+	free(c.v);
+	free(c.k);
+	free(c.map);
+	return rc ? -1 : 0;
+}

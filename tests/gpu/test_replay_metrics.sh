@@ -1,0 +1,119 @@
+#!/bin/bash
+# test_replay_metrics.sh: `gputrace replay --metrics` against arithmetic and against Nsight Compute.
+# kernels/known_counts (a triad over three 128 MiB float arrays, far larger than the H200's 50 MB
+# L2, and FP32/FP64 FMA chains) is recorded with --shadow, then every capture is replayed with
+# --metrics memory,compute. The replay trace's LAUNCH_METRIC records must give, per launch:
+#   triad        DRAM bytes read + written within 3% of 12n (8n read, 4n written); FLOPs within 1% of 2n
+#   chain<float>  FLOPs (2 FFMA + FADD + FMUL, per thread) within 1% of 8KT + 6T
+#   chain<double> FP64 FLOPs (2 DFMA + DADD + DMUL) within 1% of 8KT + 6T
+# The bounds are the issue's: 3% for DRAM bytes leaves room for what L2 still holds dirty when the
+# launch ends (written back after the range, so not counted), 1% for instruction counts, which are
+# exact. Where ncu is on the PATH, the same metrics from `ncu --metrics` on the same kernels (one
+# launch each; --clock-control none so the card's clocks are left alone; its default cache control
+# flushes L2 before each pass, as the replay evicts it) must lie within 2% of the replayed values.
+# The time the replay takes per capture is printed.
+. "$(dirname "$0")/lib.sh"
+GT=$B/gputrace
+export GPUTRACE_QUIET=1
+[ -x "$B/kernels/known_counts" ] || skip "no $B/kernels/known_counts (nvcc missing at build time)"
+command -v python3 >/dev/null 2>&1 || skip "no python3 to read the records"
+
+check "record known_counts with --shadow" "$GT" record -q -f -o kc.gtrace --shadow '*' --shadow-max 1 -- \
+	"$B/kernels/known_counts" --reps 3
+"$B/kernels/known_counts" --reps 1 | grep '^expect' > expect.txt
+cat expect.txt | sed 's/^/    /'
+t0=$(date +%s.%N)
+"$GT" replay -f -o kc.replay.gtrace -n 5 --metrics memory,compute kc.gtrace > replay.txt 2>&1; rc=$?
+t1=$(date +%s.%N)
+sed 's/^/    /' replay.txt
+[ $rc -eq 0 ] && echo "  PASS replay --metrics exit 0" || { echo "  FAIL replay --metrics exit $rc"; fail=1; }
+ncap=$("$GT" replay --list kc.gtrace | sed -n 's/^\([0-9]*\) captured launches.*/\1/p')
+awk -v a="$t0" -v b="$t1" -v n="$ncap" 'BEGIN { printf "  replay --metrics took %.2f s for %d captures: %.2f s per capture (5 timed replays each)\n", b - a, n, (b - a) / n }'
+cp kc.replay.gtrace "$KEEP/known_counts.replay.gtrace" 2>/dev/null
+"$GA" dump --format jsonl --type launch_metric kc.replay.gtrace > lm.jsonl 2> dump.err ||
+	{ echo "  FAIL gpuanalyze dump of the replay trace: $(cat dump.err)"; fail=1; }
+
+NCU=none
+if command -v ncu >/dev/null 2>&1; then
+	ncu --version | tail -1 | sed 's/^/    /'
+	ncu --clock-control none --csv --print-units base --metrics \
+dram__bytes_read.sum,dram__bytes_write.sum,sm__sass_thread_inst_executed_op_ffma_pred_on.sum,\
+sm__sass_thread_inst_executed_op_fadd_pred_on.sum,sm__sass_thread_inst_executed_op_fmul_pred_on.sum,\
+sm__sass_thread_inst_executed_op_dfma_pred_on.sum,sm__sass_thread_inst_executed_op_dadd_pred_on.sum,\
+sm__sass_thread_inst_executed_op_dmul_pred_on.sum \
+		"$B/kernels/known_counts" --reps 1 > ncu.csv 2> ncu.err && NCU=ncu.csv ||
+		{ echo "  ncu failed (not compared): $(tail -3 ncu.err)"; }
+	cp ncu.csv "$KEEP/known_counts.ncu.csv" 2>/dev/null
+else
+	echo "  ncu not on the PATH: no comparison with Nsight Compute"
+fi
+
+python3 - lm.jsonl expect.txt "$NCU" <<'PY' || fail=1
+import csv, json, re, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+expect = {}
+for line in open(sys.argv[2]):
+    w = line.split()
+    expect[w[1]] = {k: int(v) for k, v in (x.split("=") for x in w[2:])}
+def kernel_of(name):  # the trace's mangled names, or ncu's demangled ones
+    if "triad" in name: return "triad"
+    if "chainIf" in name or "chain<float>" in name: return "chain<float>"
+    if "chainId" in name or "chain<double>" in name: return "chain<double>"
+    return None
+got = {}
+for r in rows:
+    k = kernel_of(r["name"])
+    if k:
+        got.setdefault(k, {})[r["metric"]] = r["value"]
+        assert r["passes"] >= 1 and r["end"] > r["start"] and r["flags"] == 0, r
+bad = 0
+def check(label, value, want, tol):
+    global bad
+    err = abs(value - want) / want
+    ok = err <= tol
+    bad |= not ok
+    print("  %s %s: %.0f against %.0f (%+.3f%%, bound %.0f%%)" % ("PASS" if ok else "FAIL", label, value, want,
+          100 * (value - want) / want, 100 * tol))
+def m(k, name): return got.get(k, {}).get(name, float("nan"))
+pre = "sm__sass_thread_inst_executed_op_"
+for k in expect:
+    if k not in got:
+        print("  FAIL no LAUNCH_METRIC records for", k); bad = 1
+if "triad" in got:
+    e = expect["triad"]
+    check("triad DRAM bytes read + written", m("triad", "dram__bytes_read.sum") + m("triad", "dram__bytes_write.sum"),
+          e["dram_read_bytes"] + e["dram_write_bytes"], 0.03)
+    check("triad DRAM bytes read", m("triad", "dram__bytes_read.sum"), e["dram_read_bytes"], 0.03)
+    print("       triad DRAM bytes written: %.0f against %d" % (m("triad", "dram__bytes_write.sum"), e["dram_write_bytes"]))
+    check("triad FLOPs", 2 * m("triad", pre + "ffma_pred_on.sum") + m("triad", pre + "fadd_pred_on.sum") +
+          m("triad", pre + "fmul_pred_on.sum"), e["flop"], 0.01)
+if "chain<float>" in got:
+    k = "chain<float>"
+    check("chain<float> FLOPs", 2 * m(k, pre + "ffma_pred_on.sum") + m(k, pre + "fadd_pred_on.sum") +
+          m(k, pre + "fmul_pred_on.sum"), expect[k]["flop"], 0.01)
+if "chain<double>" in got:
+    k = "chain<double>"
+    check("chain<double> FP64 FLOPs", 2 * m(k, pre + "dfma_pred_on.sum") + m(k, pre + "dadd_pred_on.sum") +
+          m(k, pre + "dmul_pred_on.sum"), expect[k]["flop"], 0.01)
+for k in sorted(got):
+    print("    %s:" % k)
+    for name in sorted(got[k]):
+        print("      %-72s %.6g" % (name, got[k][name]))
+if sys.argv[3] != "none":
+    text = open(sys.argv[3]).read()
+    text = text[text.index('"ID"'):]
+    ncu = {}
+    for r in csv.DictReader(text.splitlines()):
+        k = kernel_of(r["Kernel Name"])
+        if k:
+            ncu.setdefault(k, {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
+    for k in sorted(ncu):
+        for name, v in sorted(ncu[k].items()):
+            ours = m(k, name)
+            if v < 1e6:
+                print("       %s %s: ncu %.0f, replay %.0f (too small to compare)" % (k, name, v, ours))
+                continue
+            check("%s %s against ncu" % (k, name), ours, v, 0.02)
+sys.exit(1 if bad else 0)
+PY
+exit $fail
