@@ -9,6 +9,7 @@
  * per line and nothing else (for line-by-line readers: pandas.read_json(lines=True), DuckDB's
  * read_json, jq -c).
  */
+#include "analyze/blocks/event_origin.h"
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/demangle.h"
@@ -35,7 +36,37 @@ struct dump {
 	const struct gt_field *colfield[GT_REC_TYPE_MAX + 1][MAX_COLS];
 	char **demangled;                   /* by string id, filled as kernels need them */
 	size_t ndemangled;
+	/* JSON: each time's twin relative to the trace's origin ("start" -> "start_rel_ns"), made
+	 * once per type and field as they are first shown */
+	uint64_t origin;
+	char **rel_name[GT_REC_TYPE_MAX + 1];
 };
+
+/* A field that holds a time on the trace's clock: an event's start or timestamp (the codec's
+ * base) or a time coded relative to it (end, queued, ...). */
+static int is_time(const struct gt_field *f)
+{
+	return f->kind == GT_FIELD_UINT && f->size == 8 &&
+	       (f->codec == GT_CODEC_BASE || f->codec == GT_CODEC_REL);
+}
+
+/* The name of field i's relative twin: its own with a trailing "_ns" dropped, then "_rel_ns". */
+static const char *rel_name(struct dump *d, int type, size_t i, size_t nf, const char *name)
+{
+	if (!d->rel_name[type] && !(d->rel_name[type] = calloc(nf, sizeof(char *))))
+		return NULL;
+	char **slot = &d->rel_name[type][i];
+	if (!*slot) {
+		size_t n = strlen(name);
+		if (n > 3 && strcmp(name + n - 3, "_ns") == 0)
+			n -= 3;
+		if (!(*slot = malloc(n + sizeof "_rel_ns")))
+			return NULL;
+		memcpy(*slot, name, n);
+		memcpy(*slot + n, "_rel_ns", sizeof "_rel_ns");
+	}
+	return *slot;
+}
 
 static int add_col(struct dump *d, const char *name)
 {
@@ -100,6 +131,14 @@ static int dump_record(void *ctx, const struct gt_reader *r, const struct gt_eve
 				gt_doc_str(doc, f->name, gt_field_text(f, rec, r, buf, sizeof buf));
 			if (dm && strcmp(f->name, "name") == 0)
 				gt_doc_str(doc, "demangled", dm);
+			if (is_time(f)) {
+				/* Beside the absolute time, exact in a double-based reader: 0 is no time. */
+				const char *rn = rel_name(d, ev->type, i, nf, f->name);
+				uint64_t v = gt_field_u64(f, rec);
+				if (!rn)
+					return GT_ERR_NOMEM;
+				gt_doc_i64_if(doc, rn, v != 0, (int64_t)(v - d->origin));
+			}
 		}
 		gt_doc_end(doc);
 		return 0;
@@ -196,6 +235,26 @@ static size_t csv_columns(struct dump *d, struct gt_column *cols)
 	return d->ncols + 1;
 }
 
+static int origin_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
+{
+	(void)r;
+	gt_event_origin(ctx, ev);
+	return 0;
+}
+
+/* JSON's relative times count from the trace's origin, the earliest time of any event, as every
+ * other command's "trace start" does: found by a first pass over the trace, which then starts
+ * again. Its warnings (a trace cut short) are the second pass's to give. */
+static int find_origin(const struct job *x)
+{
+	x->d->origin = 0;
+	int rc = gt_load_stream_nowarn(x->r, origin_record, &x->d->origin);
+	if (!rc && gt_reader_rewind(x->r) != 0)
+		rc = gt_error("dump: cannot read trace '%s' again: %s", gt_reader_path(x->r),
+		              gt_strerror(GT_ERR_IO));
+	return rc;
+}
+
 /* gt_cmd_filler: streams the trace's records into the document: a table in CSV, objects in JSON
  * (one array) and JSON Lines (one a line). Every failure is reported here, in dump's words, so the
  * status returned is positive or 0. */
@@ -212,11 +271,14 @@ static int fill(struct gt_doc *doc, void *ctx)
 		if (!(d->table = gt_doc_table(doc, NULL, cols, n)))
 			return gt_error("dump: out of memory");
 	}
+	int rc;
+	if (!d->table && (rc = find_origin(x)) != 0)
+		return rc;
 	/* JSON's events are one array; a JSON Lines stream is its objects alone (doc.h). */
 	int one_array = gt_doc_format(doc) != GT_FMT_JSONL;
 	if (one_array)
 		gt_doc_array(doc, NULL);
-	int rc = gt_load_stream(x->r, dump_record, d);
+	rc = gt_load_stream(x->r, dump_record, d);
 	if (rc) {
 		/* The output ends where the trace stopped being readable, as it always has. */
 		gt_doc_cut(doc);
@@ -274,6 +336,13 @@ static int run(const struct gt_cmd_call *call)
 	gt_reader_close(r);
 	for (size_t i = 0; i < d->ndemangled; i++)
 		free(d->demangled[i]);
+	for (size_t t = 0; t <= GT_REC_TYPE_MAX; t++) {
+		size_t nf = 0;
+		if (d->rel_name[t] && gt_fields_of((int)t, &nf))
+			for (size_t i = 0; i < nf; i++)
+				free(d->rel_name[t][i]);
+		free(d->rel_name[t]);
+	}
 	free(d->demangled);
 	free(d);
 	return rc;
@@ -289,8 +358,9 @@ const struct gt_command gt_cmd_dump = {
 	"Every event of the trace, one per row in file order (not time order), with every field;\n"
 	"string ids resolved to names, enumerations named, kernel names demangled beside the\n"
 	"mangled ones. Default format csv; json is one array, jsonl (JSON Lines) one object per\n"
-	"line and nothing else. Hardware-counter records (metric_sample, launch_metric) only\n"
-	"when --type names them.",
+	"line and nothing else; in both, each time has a twin NAME_rel_ns counted from the\n"
+	"trace's start, exact where readers hold numbers as doubles. Hardware-counter records\n"
+	"(metric_sample, launch_metric) only when --type names them.",
 	.options = options,
 	.reset = reset,
 	.run = run,
