@@ -255,15 +255,39 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 	}
 }
 
+/* By severity (highest first), cost (largest first), id; findings that tie on all three (one rule's,
+ * for two devices or kernels) stay in the order they were added, which qsort alone does not
+ * promise: the array is sorted through pointers into it, whose order is that of adding. */
 static int cmp_findings(const void *pa, const void *pb)
 {
-	const struct gt_finding *a = pa, *b = pb;
+	const struct gt_finding *a = *(const struct gt_finding *const *)pa, *b = *(const struct gt_finding *const *)pb;
 	if (a->severity != b->severity)
 		return b->severity - a->severity;
 	double x = isnan(a->cost_ns) ? -1 : a->cost_ns, y = isnan(b->cost_ns) ? -1 : b->cost_ns;
 	if (x != y)
 		return x < y ? 1 : -1;
-	return strcmp(a->id, b->id);
+	int c = strcmp(a->id, b->id);
+	return c ? c : (a > b) - (a < b);
+}
+
+static int sort_findings(struct gt_findings *F)
+{
+	struct gt_finding **by = malloc(F->n * sizeof *by), *sorted = malloc(F->n * sizeof *sorted);
+	if (!by || !sorted) {
+		free(by);
+		free(sorted);
+		return GT_ERR_NOMEM;
+	}
+	for (size_t i = 0; i < F->n; i++)
+		by[i] = &F->f[i];
+	qsort(by, F->n, sizeof *by, cmp_findings);
+	for (size_t i = 0; i < F->n; i++)
+		sorted[i] = *by[i];
+	free(by);
+	free(F->f);
+	F->f = sorted;
+	F->cap = F->n;
+	return 0;
 }
 
 static void pass_release(struct findings_pass *p)
@@ -341,8 +365,8 @@ static int finish(struct findings_pass *p, const struct gt_reader *r)
 	for (size_t i = 0; i < gt_findings_nrules; i++)
 		if ((rc = gt_findings_rules[i].run(p, r, &gt_findings_rules[i])) != 0)
 			return rc;
-	if (F->n > 1)
-		qsort(F->f, F->n, sizeof *F->f, cmp_findings);
+	if (F->n > 1 && (rc = sort_findings(F)) != 0)
+		return rc;
 	for (size_t i = 0; i < F->n; i++)
 		F->by_severity[F->f[i].severity]++;
 	return 0;

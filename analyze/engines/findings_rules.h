@@ -44,9 +44,9 @@ struct findings_rule {
 	struct findings_threshold thr[FINDINGS_MAX_THRESHOLDS]; /* name NULL: unused */
 };
 
-/* The rules in the order they run (findings_table.c). Findings of one id are added in the order
- * of their devices or kernels; the final sort by severity, cost and id keeps that order among
- * equals. */
+/* The rules in the order they run (findings_table.c). A rule adds its findings in the order of
+ * their devices or kernels, and the final sort by severity, cost and id keeps that order among
+ * equals; so the order of the rows changes no output. */
 extern const struct findings_rule gt_findings_rules[];
 extern const size_t gt_findings_nrules;
 /* The severity threshold (warn_pct), which no one rule owns. */

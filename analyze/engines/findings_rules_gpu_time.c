@@ -147,15 +147,16 @@ static int idle_gaps(struct findings_pass *p, const struct gt_reader *r, const s
 		                      label_text(r, top[j].before, a, sizeof a), top[j].before_stream,
 		                      label_text(r, top[j].after, b, sizeof b), top[j].after_stream);
 	if (gt_fd_add(F, rule, gt_fd_sev_by_cost(F, total),
-	        gt_fd_fmt("device %u: %llu %s of at least %.3f ms with no GPU work (%.3f ms in all) between "
-	            "its first and last operation",
-	            d->device, (unsigned long long)count, gt_fd_pl(count, "gap", "gaps"), (double)o->gap_ns / 1e6,
-	            total / 1e6),
-	        gt_fd_fmt("the longest: %s", where), total,
-	        gt_fd_fmt("the gaps' summed length (%s): GPU time nothing used", gt_fd_pct_of_span(F, total, pc, sizeof pc)),
-	        gt_fd_fmt("See what the host did in those gaps (gpuanalyze dump --type api): CPU work, "
-	            "allocation or synchronisation between launches; queue work ahead, overlap host "
-	            "work with the GPU, move allocations out of the loop, or use CUDA graphs")))
+	              gt_fd_fmt("device %u: %llu %s of at least %.3f ms with no GPU work (%.3f ms in all) between "
+	                        "its first and last operation",
+	                        d->device, (unsigned long long)count, gt_fd_pl(count, "gap", "gaps"), (double)o->gap_ns / 1e6,
+	                        total / 1e6),
+	              gt_fd_fmt("the longest: %s", where), total,
+	              gt_fd_fmt("the gaps' summed length (%s): GPU time nothing used",
+	                        gt_fd_pct_of_span(F, total, pc, sizeof pc)),
+	              gt_fd_fmt("See what the host did in those gaps (gpuanalyze dump --type api): CPU work, "
+	                        "allocation or synchronisation between launches; queue work ahead, overlap host "
+	                        "work with the GPU, move allocations out of the loop, or use CUDA graphs")))
 		return GT_ERR_NOMEM;
 	gt_fd_set_where(gt_fd_last(F), top[0].start, F->origin, top[0].after_stream);
 	gt_fd_last(F)->count = count;
@@ -225,15 +226,15 @@ static int low_utilization(struct findings_pass *p, const struct findings_rule *
 		return 0;
 	char t[64], pc[64];
 	if (gt_fd_add(F, rule, gt_fd_sev_by_cost(F, idle),
-	        gt_fd_fmt("device %u: %llu of %u slices of its GPU span (%.3f ms each) were less than "
-	            "%.0f%% busy, in %llu %s, %.3f ms in all; the least busy was %.1f%% busy",
-	            d->device, (unsigned long long)low, ns, len / 1e6, o->util_pct,
-	            (unsigned long long)regions, gt_fd_pl(regions, "region", "regions"), low_time / 1e6, worst),
-	        gt_fd_fmt("the least busy slice %s", gt_fd_at(worst_at, F->origin, t, sizeof t)), idle,
-	        gt_fd_fmt("the idle time inside those slices (%s)", gt_fd_pct_of_span(F, idle, pc, sizeof pc)),
-	        gt_fd_fmt("Look at the timeline there (gpuanalyze split, or export): launch more work per "
-	            "call, batch small kernels, overlap copies with compute, or run independent "
-	            "work on more streams")))
+	              gt_fd_fmt("device %u: %llu of %u slices of its GPU span (%.3f ms each) were less than "
+	                        "%.0f%% busy, in %llu %s, %.3f ms in all; the least busy was %.1f%% busy",
+	                        d->device, (unsigned long long)low, ns, len / 1e6, o->util_pct,
+	                        (unsigned long long)regions, gt_fd_pl(regions, "region", "regions"), low_time / 1e6, worst),
+	              gt_fd_fmt("the least busy slice %s", gt_fd_at(worst_at, F->origin, t, sizeof t)), idle,
+	              gt_fd_fmt("the idle time inside those slices (%s)", gt_fd_pct_of_span(F, idle, pc, sizeof pc)),
+	              gt_fd_fmt("Look at the timeline there (gpuanalyze split, or export): launch more work per "
+	                        "call, batch small kernels, overlap copies with compute, or run independent "
+	                        "work on more streams")))
 		return GT_ERR_NOMEM;
 	gt_fd_set_where(gt_fd_last(F), worst_at, F->origin, -1);
 	gt_fd_last(F)->count = low;

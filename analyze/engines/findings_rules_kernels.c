@@ -121,15 +121,15 @@ static int bimodal(struct findings_pass *p, const struct gt_reader *r, const str
 		return GT_ERR_NOMEM;
 	char pc[64];
 	int rc = gt_fd_add(F, rule, GT_SEV_WARNING,
-	             gt_fd_fmt("kernel %s has two groups of durations: %zu launches with median %.3f us and %zu "
-	                 "with median %.3f us, split by a gap of %.2fx between %.3f and %.3f us",
-	                 name, nfast, mfast / 1e3, nslowg, mslow / 1e3, best, (double)a->d[split] / 1e3,
-	                 (double)a->d[split + 1] / 1e3),
-	             gt_fd_fmt("kernel %s, stream %u (of its first launch)", name, a->first_stream), cost,
-	             gt_fd_fmt("the slow group's excess over the fast group's median, times its launches (%s)",
-	                 gt_fd_pct_of_span(F, cost, pc, sizeof pc)),
-	             gt_fd_fmt("Find what differs between the groups (input sizes, launch configuration, kernels "
-	                 "running beside it, clocks) and report them apart: one median of both hides it"));
+	                   gt_fd_fmt("kernel %s has two groups of durations: %zu launches with median %.3f us and %zu "
+	                             "with median %.3f us, split by a gap of %.2fx between %.3f and %.3f us",
+	                             name, nfast, mfast / 1e3, nslowg, mslow / 1e3, best, (double)a->d[split] / 1e3,
+	                             (double)a->d[split + 1] / 1e3),
+	                   gt_fd_fmt("kernel %s, stream %u (of its first launch)", name, a->first_stream), cost,
+	                   gt_fd_fmt("the slow group's excess over the fast group's median, times its launches (%s)",
+	                             gt_fd_pct_of_span(F, cost, pc, sizeof pc)),
+	                   gt_fd_fmt("Find what differs between the groups (input sizes, launch configuration, kernels "
+	                             "running beside it, clocks) and report them apart: one median of both hides it"));
 	if (rc) {
 		free(name);
 		return rc;
@@ -169,16 +169,18 @@ static int first_launch(struct findings_pass *p, const struct gt_reader *r, cons
 	char *top = gt_kernel_short_name(gt_reader_string(r, slow[0].id));
 	char t[64];
 	int rc = gt_fd_add(F, rule, warn ? GT_SEV_WARNING : GT_SEV_INFO,
-	             gt_fd_fmt("%zu %s first launch took at least %.1fx the median of the other launches "
-	                 "(warm-up still in the data): %s%s",
-	                 nslow, nslow == 1 ? "kernel's" : "kernels'", o->first_ratio, list, nslow > 5 ? "; ..." : ""),
-	             gt_fd_fmt("kernel %s, first launch %s, stream %u", top ? top : "?", gt_fd_at(slow[0].start, F->origin, t, sizeof t),
-	                 slow[0].stream),
-	             excess,
-	             gt_fd_fmt("each first launch's excess over the median of the others, summed"),
-	             gt_fd_fmt("Drop warm-up by position when timing (gpuanalyze summary/diff --warmup 1 or more), "
-	                 "run untimed iterations first, and consider CUDA_MODULE_LOADING=EAGER to load "
-	                 "modules before the first launch"));
+	                   gt_fd_fmt("%zu %s first launch took at least %.1fx the median of the other launches "
+	                             "(warm-up still in the data): %s%s",
+	                             nslow, nslow == 1 ? "kernel's" : "kernels'", o->first_ratio, list,
+	                             nslow > 5 ? "; ..." : ""),
+	                   gt_fd_fmt("kernel %s, first launch %s, stream %u", top ? top : "?",
+	                             gt_fd_at(slow[0].start, F->origin, t, sizeof t),
+	                             slow[0].stream),
+	                   excess,
+	                   gt_fd_fmt("each first launch's excess over the median of the others, summed"),
+	                   gt_fd_fmt("Drop warm-up by position when timing (gpuanalyze summary/diff --warmup 1 or more), "
+	                             "run untimed iterations first, and consider CUDA_MODULE_LOADING=EAGER to load "
+	                             "modules before the first launch"));
 	if (rc) {
 		free(top);
 		return rc;

@@ -40,12 +40,12 @@ int gt_fd_records_lost(struct findings_pass *p, const struct gt_reader *r, const
 			n += (size_t)snprintf(parts + n, sizeof parts - n, "%sactivity buffers refused: %s",
 			                      n ? "; " : "", buffers_refused);
 		if (gt_fd_add(F, rule, GT_SEV_ERROR,
-		        gt_fd_fmt("records were lost while recording: %s", parts),
-		        gt_fd_fmt("first noticed %s", gt_fd_at(first, F->origin, t, sizeof t)), NAN,
-		        gt_fd_fmt("unknown: what the lost records would have timed is not in the trace"),
-		        gt_fd_fmt("Record again with larger or more activity buffers (GPUTRACE_BUFFER_KB, "
-		            "GPUTRACE_BUFFERS_MAX) or fewer activity kinds (GPUTRACE_ACTIVITIES); until "
-		            "then, treat totals and gaps in this trace as lower bounds")))
+		              gt_fd_fmt("records were lost while recording: %s", parts),
+		              gt_fd_fmt("first noticed %s", gt_fd_at(first, F->origin, t, sizeof t)), NAN,
+		              gt_fd_fmt("unknown: what the lost records would have timed is not in the trace"),
+		              gt_fd_fmt("Record again with larger or more activity buffers (GPUTRACE_BUFFER_KB, "
+		                        "GPUTRACE_BUFFERS_MAX) or fewer activity kinds (GPUTRACE_ACTIVITIES); until "
+		                        "then, treat totals and gaps in this trace as lower bounds")))
 			return GT_ERR_NOMEM;
 		gt_fd_set_where(gt_fd_last(F), first, F->origin, -1);
 		gt_fd_last(F)->count = lost + unknown;
@@ -60,13 +60,13 @@ int gt_fd_records_filtered(struct findings_pass *p, const struct gt_reader *r, c
 	const struct dropacc *fl = &p->drop[GT_DROP_FILTERED];
 	if (fl->records) {
 		if (gt_fd_add(F, rule, GT_SEV_INFO,
-		        gt_fd_fmt("%llu kernel records were left out on purpose by the recording's kernel filter "
-		            "(GPUTRACE_KERNELS = '%s')",
-		            (unsigned long long)fl->count,
-		            gt_reader_meta(r, "trace.kernel_filter") ? gt_reader_meta(r, "trace.kernel_filter") : "?"),
-		        gt_fd_fmt("the whole trace"), NAN, gt_fd_fmt("not a cost: a choice made when recording"),
-		        gt_fd_fmt("Nothing to fix; remember that GPU busy time and gaps here miss the filtered "
-		            "kernels")))
+		              gt_fd_fmt("%llu kernel records were left out on purpose by the recording's kernel filter "
+		                        "(GPUTRACE_KERNELS = '%s')",
+		                        (unsigned long long)fl->count,
+		                        gt_reader_meta(r, "trace.kernel_filter") ? gt_reader_meta(r, "trace.kernel_filter") : "?"),
+		              gt_fd_fmt("the whole trace"), NAN, gt_fd_fmt("not a cost: a choice made when recording"),
+		              gt_fd_fmt("Nothing to fix; remember that GPU busy time and gaps here miss the filtered "
+		                        "kernels")))
 			return GT_ERR_NOMEM;
 		gt_fd_last(F)->count = fl->count;
 	}
@@ -82,12 +82,12 @@ int gt_fd_captures_skipped(struct findings_pass *p, const struct gt_reader *r, c
 	const struct dropacc *cap = &p->drop[GT_DROP_CAPTURE];
 	if (cap->records) {
 		if (gt_fd_add(F, rule, GT_SEV_INFO,
-		        gt_fd_fmt("%llu shadow captures were skipped (caps reached, or memory that could not be "
-		            "copied)",
-		            (unsigned long long)cap->count),
-		        gt_fd_fmt("first noticed %s", gt_fd_at(cap->first, F->origin, t, sizeof t)), NAN,
-		        gt_fd_fmt("not a timing cost: fewer launches can be replayed"),
-		        gt_fd_fmt("Raise GPUTRACE_SHADOW_MAX or GPUTRACE_SHADOW_BYTES if those launches matter")))
+		              gt_fd_fmt("%llu shadow captures were skipped (caps reached, or memory that could not be "
+		                        "copied)",
+		                        (unsigned long long)cap->count),
+		              gt_fd_fmt("first noticed %s", gt_fd_at(cap->first, F->origin, t, sizeof t)), NAN,
+		              gt_fd_fmt("not a timing cost: fewer launches can be replayed"),
+		              gt_fd_fmt("Raise GPUTRACE_SHADOW_MAX or GPUTRACE_SHADOW_BYTES if those launches matter")))
 			return GT_ERR_NOMEM;
 		gt_fd_last(F)->count = cap->count;
 	}
@@ -101,17 +101,17 @@ int gt_fd_trace_incomplete(struct findings_pass *p, const struct gt_reader *r, c
 	struct gt_findings *F = p->F;
 	if (!F->complete) {
 		if (gt_fd_add(F, rule, GT_SEV_ERROR,
-		        gt_fd_fmt("the trace ends early: %llu bytes of an incomplete last chunk are lost and there is "
-		            "no END record; the recording process did not close the trace (killed, crashed, "
-		            "or its writes failed, as on a full disk)",
-		            (unsigned long long)F->lost_bytes),
-		        gt_fd_fmt("the end of the trace"), NAN,
-		        /* Not "one flush interval": after a write failure the recorder stops and every
-		         * later record is lost, however long the program went on; the trace cannot say. */
-		        gt_fd_fmt("unknown: every record after the last complete chunk is lost, an unknown number "
-		            "(the program may have run on long after)"),
-		        gt_fd_fmt("Let the program exit normally (or end it with SIGINT/SIGTERM, which the recorder "
-		            "handles) with room on the disk, then record again")))
+		              gt_fd_fmt("the trace ends early: %llu bytes of an incomplete last chunk are lost and there is "
+		                        "no END record; the recording process did not close the trace (killed, crashed, "
+		                        "or its writes failed, as on a full disk)",
+		                        (unsigned long long)F->lost_bytes),
+		              gt_fd_fmt("the end of the trace"), NAN,
+		              /* Not "one flush interval": after a write failure the recorder stops and every
+		               * later record is lost, however long the program went on; the trace cannot say. */
+		              gt_fd_fmt("unknown: every record after the last complete chunk is lost, an unknown number "
+		                        "(the program may have run on long after)"),
+		              gt_fd_fmt("Let the program exit normally (or end it with SIGINT/SIGTERM, which the recorder "
+		                        "handles) with room on the disk, then record again")))
 			return GT_ERR_NOMEM;
 	}
 	return 0;
@@ -125,11 +125,12 @@ int gt_fd_tracing_off(struct findings_pass *p, const struct gt_reader *r, const 
 	const char *off = gt_reader_meta(r, "tracing.off");
 	if (off || p->tracing_off) {
 		if (gt_fd_add(F, rule, GT_SEV_ERROR,
-		        gt_fd_fmt("the recorder stopped tracing before the program ended: %s",
-		            off ? off : "(no reason recorded)"),
-		        gt_fd_fmt("%s", p->tracing_off ? gt_fd_at(p->tracing_off_ts, F->origin, t, sizeof t) : "the end of the trace"),
-		        NAN, gt_fd_fmt("unknown: nothing after that point was recorded"),
-		        gt_fd_fmt("Fix the cause named above and record again")))
+		              gt_fd_fmt("the recorder stopped tracing before the program ended: %s",
+		                        off ? off : "(no reason recorded)"),
+		              gt_fd_fmt("%s", p->tracing_off ? gt_fd_at(p->tracing_off_ts, F->origin, t, sizeof t)
+		                        : "the end of the trace"),
+		              NAN, gt_fd_fmt("unknown: nothing after that point was recorded"),
+		              gt_fd_fmt("Fix the cause named above and record again")))
 			return GT_ERR_NOMEM;
 		gt_fd_set_where(gt_fd_last(F), p->tracing_off_ts, F->origin, -1);
 	}

@@ -56,17 +56,18 @@ int gt_fd_blocking_syncs(struct findings_pass *p, const struct gt_reader *r, con
 	free(ids);
 	char t1[64], t2[64], pc[64];
 	if (gt_fd_add(F, rule, gt_fd_sev_by_cost(F, total),
-	        gt_fd_fmt("%llu %s waited for all work of the device (cudaDeviceSynchronize, context "
-	            "synchronisation), %.3f ms in all; the longest %.3f ms",
-	            (unsigned long long)count, gt_fd_pl(count, "call", "calls"), total / 1e6, (double)longest / 1e6),
-	        gt_fd_fmt("first %s; the longest %s", gt_fd_at(first, F->origin, t1, sizeof t1),
-	            gt_fd_at(longest_at, F->origin, t2, sizeof t2)),
-	        total,
-	        gt_fd_fmt("the time the calls blocked the host, summed (%s); not all of it is lost, but no "
-	            "host work overlapped the GPU meanwhile",
-	            gt_fd_pct_of_span(F, total, pc, sizeof pc)),
-	        gt_fd_fmt("Wait on the stream or an event that produces the result (cudaStreamSynchronize, "
-	            "cudaEventSynchronize), and only where the host needs it")))
+	              gt_fd_fmt("%llu %s waited for all work of the device (cudaDeviceSynchronize, context "
+	                        "synchronisation), %.3f ms in all; the longest %.3f ms",
+	                        (unsigned long long)count, gt_fd_pl(count, "call", "calls"), total / 1e6,
+	                        (double)longest / 1e6),
+	              gt_fd_fmt("first %s; the longest %s", gt_fd_at(first, F->origin, t1, sizeof t1),
+	                        gt_fd_at(longest_at, F->origin, t2, sizeof t2)),
+	              total,
+	              gt_fd_fmt("the time the calls blocked the host, summed (%s); not all of it is lost, but no "
+	                        "host work overlapped the GPU meanwhile",
+	                        gt_fd_pct_of_span(F, total, pc, sizeof pc)),
+	              gt_fd_fmt("Wait on the stream or an event that produces the result (cudaStreamSynchronize, "
+	                        "cudaEventSynchronize), and only where the host needs it")))
 		return GT_ERR_NOMEM;
 	gt_fd_set_where(gt_fd_last(F), first, F->origin, -1);
 	gt_fd_last(F)->count = count;
