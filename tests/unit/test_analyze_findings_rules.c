@@ -21,7 +21,8 @@
 #include "analyze/engines/findings.h"
 #include "analyze/engines/findings_rules.h"
 
-#define FOR_RULES(q) for (const struct findings_rule *q = gt_findings_rules; q < gt_findings_rules + gt_findings_nrules; q++)
+#define FOR_RULES(q)                                                                                \
+	for (const struct findings_rule *q = gt_findings_rules; q < gt_findings_rules + gt_findings_nrules; q++)
 #define FOR_THRESHOLDS(t, q)                                                                        \
 	for (const struct findings_threshold *t = (q)->thr; t < (q)->thr + FINDINGS_MAX_THRESHOLDS && t->name; t++)
 
@@ -198,7 +199,10 @@ static int heading_ids(const char *l, void (*fn)(const char *id, size_t len, voi
 	return 1;
 }
 
-static void mark_man(const char *id, size_t len, void *seen) { mark(id, len, seen, "gpuanalyze(1)'s findings section"); }
+static void mark_man(const char *id, size_t len, void *seen)
+{
+	mark(id, len, seen, "gpuanalyze(1)'s findings section");
+}
 
 static void mark_heading(const char *heading, void *seen) { heading_ids(heading, mark_man, seen); }
 
