@@ -53,7 +53,9 @@
  * the pass keeps). To add a family of rules (kernels far below the hardware ceilings, say): write
  * findings_rules_<family>.c with one function per rule, declare them in findings_rules.h, and add
  * a row per rule to the table; then name each id in the list above and in gpuanalyze(1), with its
- * defaults in the words its row gives: test_analyze_findings fails until both do.
+ * defaults in the words its row gives: test_analyze_findings_rules fails until both do. A family
+ * that needs records the pass does not keep yet adds them to findings_pass.h and to findings.c's
+ * on_record; an option it reads is a field of struct gt_findings_options, defaulted by its row.
  */
 #ifndef GT_FINDINGS_H
 #define GT_FINDINGS_H

@@ -4,9 +4,9 @@
  * A row is one rule: the id its findings carry, the function that adds them, a line of doc and
  * the thresholds it reads with their defaults. gt_findings_defaults takes the defaults from the
  * rows, so the table is the one place a default is written; findings.c walks the rows in order
- * after the pass; test_analyze_findings checks the ids and the defaults against findings.h's list
- * and gpuanalyze(1). A rule's function is handed its row, and a finding takes its id from the row,
- * so no rule can add an id the table does not hold.
+ * after the pass; test_analyze_findings_rules checks the ids and the defaults against findings.h's
+ * list and gpuanalyze(1). A rule's function is handed its row, and a finding takes its id from the
+ * row, so no rule can add an id the table does not hold.
  */
 #ifndef GT_FINDINGS_RULES_H
 #define GT_FINDINGS_RULES_H

@@ -4,7 +4,7 @@
  * Adding a rule is a row here and its function in its family's findings_rules_<family>.c (declared
  * in findings_rules.h); adding a family is that file too. findings.h's list and gpuanalyze(1) must
  * name every id, and gpuanalyze(1) must give every default in the words of its row's man format:
- * test_analyze_findings fails until they do.
+ * test_analyze_findings_rules fails until they do.
  */
 #include "analyze/engines/findings_rules.h"
 
