@@ -39,10 +39,10 @@ static void rules_text(const struct gt_findings_options *o, char *buf, size_t le
 {
 	snprintf(buf, len,
 	         "idle gaps >= %.3f ms; low utilisation: %u slices of each device's GPU span, < %.0f%% "
-	         "busy; first launch >= %.1fx the median of the others (kernels launched >= 3 times); "
+	         "busy; first launch >= %.1fx the median of the others (kernels launched >= %d times); "
 	         "bimodal: >= %llu launches, sorted durations with a gap >= %.2fx leaving >= %.0f%% on each "
 	         "side; small copies: as gpuanalyze bandwidth flags them",
-	         (double)o->gap_ns / 1e6, o->slices, o->util_pct, o->first_ratio,
+	         (double)o->gap_ns / 1e6, o->slices, o->util_pct, o->first_ratio, GT_FINDINGS_MIN_LAUNCHES,
 	         (unsigned long long)o->bimodal_min, o->bimodal_ratio, 100 * o->bimodal_share);
 }
 

@@ -1,34 +1,43 @@
 /* findings.h: what in a trace is worth fixing, or makes its numbers doubtful; each with where, what
  * it cost and what to do.
  *
- * The engine behind `gpuanalyze findings` (and the findings section of a report). The rules, with
- * their thresholds (struct gt_findings_options; gpuanalyze(1) repeats them):
+ * The engine behind `gpuanalyze findings` (and the findings section of a report). The rules, by
+ * family, with their thresholds (struct gt_findings_options; gpuanalyze(1) repeats them):
  *
- *   what nsys's expert rules find:
+ *   records (findings_rules_records.c): what the trace lacks or left out
+ *   records-lost       DROPPED records by reason, and META tracing.buffers_refused;
+ *   records-filtered   kernel records the recording's kernel filter left out (info);
+ *   captures-skipped   shadow captures skipped at their caps (info);
+ *   trace-incomplete   a trace that ends early (no END record);
+ *   tracing-off        META tracing.off, or a tracing-off PROCESS record;
+ *   tracing-collision  META tracing.collision: another CUPTI client took activity buffers;
+ *   other-clients-refused  META tracing.other_clients_refused;
+ *   copies (findings_rules_copies.c), as nsys's expert rules:
  *   pageable-async     copies issued as asynchronous (CUPTI's async flag) whose host end is
  *                      pageable memory: the driver stages them, so they ran synchronously;
  *   sync-copies        copies without the async flag (cudaMemcpy): the host waited for each; with how
  *                      many were on the critical path (bandwidth.h: the device did nothing else);
  *   sync-memsets       memsets without the async flag;
+ *   small-copies       copies too small to reach bandwidth (bandwidth.h);
+ *   sync (findings_rules_sync.c):
  *   blocking-syncs     calls that wait for all work of the device: SYNC records of kind context, and
  *                      cudaDeviceSynchronize / cuCtxSynchronize calls without such a record;
+ *   gpu_time (findings_rules_gpu_time.c):
  *   idle-gaps          gaps of at least gap_ns between GPU operations (kernels, copies, memsets) of
  *                      one device, inside the span from its first operation to its last;
  *   low-utilization    that span cut into `slices` equal slices; slices where the union of the
  *                      device's GPU work covers less than util_pct percent, adjacent ones joined;
- *   what they do not:
- *   first-launch       kernels launched at least 3 times whose first launch (by start) took at
- *                      least first_ratio times the median of the others: warm-up left in the data;
- *   clocks             NVML clock samples: throttle reasons decoded (power, thermal, hardware
- *                      slowdown; idle and application-clock settings are reported, not blamed), and
- *                      the SM clock's range across samples taken while busy (not GpuIdle);
- *   records-lost       DROPPED records by reason, a trace that ends early, META tracing.collision,
- *                      tracing.other_clients_refused, tracing.off (and a tracing-off PROCESS record),
- *                      tracing.buffers_refused;
+ *   kernels (findings_rules_kernels.c), for kernels launched at least GT_FINDINGS_MIN_LAUNCHES times:
  *   bimodal            kernels with at least bimodal_min launches whose sorted durations have a gap
  *                      x[i+1] / x[i] >= bimodal_ratio that leaves at least bimodal_share of the
  *                      launches on each side (the widest such gap is the split);
- *   small-copies       copies too small to reach bandwidth (bandwidth.h).
+ *   first-launch       kernels whose first launch (by start) took at least first_ratio times the
+ *                      median of the others: warm-up left in the data;
+ *   clocks (findings_rules_clocks.c), from NVML clock samples:
+ *   clocks-throttled   throttle reasons decoded (power, thermal, hardware slowdown);
+ *   clocks-moved       the SM clock's range across samples taken while busy (not GpuIdle);
+ *   clocks-unknown     no samples, or fewer than two taken while busy;
+ *   clock-settings     idle and application-clock settings: reported, not blamed.
  *
  * Cost, each finding says how it was estimated: summed durations of the operations concerned (the
  * host waited at least that long), summed gap or idle time, the first launch's excess over the
@@ -38,6 +47,15 @@
  * last one's end), for throttling, for an SM clock range of at least warn_pct percent of its
  * maximum while busy, for bimodal kernels, and for a first launch whose excess is at least warn_pct
  * percent of that kernel's total time; info otherwise.
+ *
+ * The rules are rows of one table (findings_table.c: id, function, doc, thresholds with their
+ * defaults), which findings.c walks after its one pass over the trace (findings_pass.h holds what
+ * the pass keeps). To add a family of rules (kernels far below the hardware ceilings, say): write
+ * findings_rules_<family>.c with one function per rule, declare them in findings_rules.h, and add
+ * a row per rule to the table; then name each id in the list above and in gpuanalyze(1), with its
+ * defaults in the words its row gives: test_analyze_findings_rules fails until both do. A family
+ * that needs records the pass does not keep yet adds them to findings_pass.h and to findings.c's
+ * on_record; an option it reads is a field of struct gt_findings_options, defaulted by its row.
  */
 #ifndef GT_FINDINGS_H
 #define GT_FINDINGS_H
@@ -79,7 +97,10 @@ struct gt_findings_options {
 	double bimodal_share;    /* each side at least this fraction (default 0.10) */
 	double warn_pct;         /* severity threshold, percent (default 5) */
 };
+/* The defaults, as findings_table.c's rows give them. */
 void gt_findings_defaults(struct gt_findings_options *o);
+/* The kernel rules judge kernels launched at least this often: fewer leave no rest to compare. */
+#define GT_FINDINGS_MIN_LAUNCHES 3
 
 struct gt_finding {
 	char id[24];             /* the rule: "sync-copies", ... */
