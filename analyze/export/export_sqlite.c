@@ -110,12 +110,12 @@ static void put_text(struct sq *s, const char *v)
 		bind_rc(s, sqlite3_bind_text(s->cur, ++s->col, v, -1, SQLITE_STATIC));
 }
 
-/* start, end, and end - start where the times are good. */
-static void put_times(struct sq *s, uint64_t start, uint64_t end, int good)
+/* start, end, and end - start where end is not before start. */
+static void put_times(struct sq *s, uint64_t start, uint64_t end)
 {
 	put_u64(s, start);
 	put_u64(s, end);
-	if (good && end >= start)
+	if (end >= start)
 		put_u64(s, end - start);
 	else
 		put_null(s);
@@ -171,11 +171,11 @@ struct names *gt_sq_names_of(struct sq *s, const struct gt_reader *r, uint32_t i
 }
 
 /* A string id's text (NULL for id 0, "none": the domain of the default NVTX domain). */
-static const char *text_of(struct sq *s, const struct gt_reader *r, uint32_t id, int kernel, int zero_is_null)
+static const char *text_of(struct sq *s, const struct gt_reader *r, uint32_t id, int zero_is_null)
 {
 	if (!id && zero_is_null)
 		return NULL;
-	struct names *c = gt_sq_names_of(s, r, id, kernel);
+	struct names *c = gt_sq_names_of(s, r, id, 0);
 	if (!c)
 		s->nomem = 1;
 	return c ? c->clean : "";
@@ -305,7 +305,7 @@ static int record_row(struct sq *s, size_t which, const void *rec)
 		case F_U: put_u64(s, v); break;
 		case F_I: put_i64(s, gt_field_i64(f, rec)); break;
 		case F_ENUM: put_text(s, f->enum_name((int)v)); break;
-		case F_TIMES: put_times(s, v, gt_field_u64(fd->end, rec), 1); break;
+		case F_TIMES: put_times(s, v, gt_field_u64(fd->end, rec)); break;
 		case F_STREAM:
 			if (v == UINT32_MAX)
 				put_null(s);
@@ -417,8 +417,8 @@ static int nvtx_rows(struct sq *s, const struct gt_reader *r)
 	int rc = nvtx_parents(s);
 	for (size_t i = 0; i < s->nnvtx && !rc; i++) {
 		const struct gt_nvtx *v = &s->nvtx[i].n;
-		const char *name = text_of(s, r, v->name_id, 0, 0);
-		const char *domain = text_of(s, r, v->domain_id, 0, 1);
+		const char *name = text_of(s, r, v->name_id, 0);
+		const char *domain = text_of(s, r, v->domain_id, 1);
 		if (s->nomem)
 			return GT_ERR_NOMEM;
 		row_begin(s, T_NVTX);
@@ -507,7 +507,7 @@ static int definition_rows(struct sq *s, const struct gt_reader *r)
 	}
 	uint32_t nstr = gt_reader_string_count(r);
 	for (uint32_t id = 1; !rc && id <= nstr; id++) {
-		const char *v = text_of(s, r, id, 0, 0);
+		const char *v = text_of(s, r, id, 0);
 		if (s->nomem)
 			return GT_ERR_NOMEM;
 		row_begin(s, T_STRINGS);

@@ -53,7 +53,7 @@ struct form {
 #define MAX_FILL 40
 struct filled {                  /* a record table's fill list with its schema fields found */
 	const struct gt_field *field[MAX_FILL]; /* per entry of the list; NULL for the row id */
-	const struct gt_field *end, *flags;     /* the record's end and flags, where it has them */
+	const struct gt_field *end;             /* the record's end, where it has one */
 };
 
 struct sq_batch;

@@ -1,9 +1,10 @@
 #!/bin/sh
 # gpuanalyze export --format sqlite: the database has exactly the tables, views and columns, in
-# order and with the tables' types, that gputrace-sqlite(5) documents; a row per record of each type (against
-# gpuanalyze info's counts, on every sample recording); names that are not UTF-8 stored as U+FFFD;
-# an existing file replaced; a trace that fails mid-read leaves no database behind; stdout and -z
-# refused. Needs the sqlite3 command (Debian package sqlite3); exits 77 without it.
+# order and with the tables' types, that gputrace-sqlite(5) documents; a row per record of each
+# type (against gpuanalyze info's counts, on every sample recording); names that are not UTF-8
+# stored as U+FFFD; an existing file replaced; a trace that fails mid-read leaves no database
+# behind; stdout and -z refused. Needs the sqlite3 command (Debian package sqlite3); exits 77
+# without it.
 why="read the exported database"
 . "$(dirname "$0")/sqlite_fixture.sh"
 MAN="$root/man/gputrace-sqlite.5"
