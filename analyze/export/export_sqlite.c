@@ -41,10 +41,7 @@ static const struct table {
 	[T_COPIES] = { "copies", "" },
 	[T_MEMSETS] = { "memsets", "" },
 	[T_API] = { "api_calls", "" },
-	[T_NVTX] = { "nvtx_ranges",
-		"id INTEGER PRIMARY KEY, start_ns INTEGER, end_ns INTEGER, duration_ns INTEGER, "
-		"kind TEXT, name_id INTEGER, name TEXT, domain_id INTEGER, domain TEXT, "
-		"thread_id INTEGER, depth INTEGER, parent_id INTEGER, range_id INTEGER, color INTEGER" },
+	[T_NVTX] = { "nvtx_ranges", "" },
 	[T_SYNCS] = { "syncs", NULL },
 	[T_MEMORY] = { "memory_ops", NULL },
 	[T_GRAPHS] = { "graph_launches", NULL },
@@ -410,44 +407,13 @@ static int nvtx_parents(struct sq *s)
 	return 0;
 }
 
-static int nvtx_rows(struct sq *s, const struct gt_reader *r)
+static int nvtx_rows(struct sq *s)
 {
 	if (s->nnvtx > UINT32_MAX)
 		return GT_ERR_TOO_LARGE;
 	int rc = nvtx_parents(s);
-	for (size_t i = 0; i < s->nnvtx && !rc; i++) {
-		const struct gt_nvtx *v = &s->nvtx[i].n;
-		const char *name = text_of(s, r, v->name_id, 0);
-		const char *domain = text_of(s, r, v->domain_id, 1);
-		if (s->nomem)
-			return GT_ERR_NOMEM;
-		row_begin(s, T_NVTX);
-		put_id(s, T_NVTX);
-		int closed = v->kind == GT_NVTX_MARK || v->end != 0;
-		put_u64(s, v->start);
-		if (closed)
-			put_u64(s, v->end);
-		else
-			put_null(s); /* never closed */
-		if (closed && v->end >= v->start)
-			put_u64(s, v->end - v->start);
-		else
-			put_null(s);
-		put_text(s, s->nvtx_kind->enum_name(v->kind));
-		put_u64(s, v->name_id);
-		put_text(s, name);
-		put_u64(s, v->domain_id);
-		put_text(s, domain);
-		put_u64(s, v->thread_id);
-		put_u64(s, v->depth);
-		if (s->nvtx[i].parent)
-			put_u64(s, s->nvtx[i].parent);
-		else
-			put_null(s);
-		put_u64(s, v->range_id);
-		put_u64(s, v->color);
-		rc = row_end(s, T_NVTX);
-	}
+	for (size_t i = 0; i < s->nnvtx && !rc; i++)
+		rc = gt_sq_compact_nvtx(s, &s->nvtx[i].n, s->nvtx[i].parent);
 	return rc;
 }
 
@@ -682,7 +648,7 @@ int gt_export_sqlite(const char *trace_path, const char *db_path, const char *db
 			rc = SQ_FAILED;
 	}
 	if (!rc)
-		rc = nvtx_rows(&s, r);
+		rc = nvtx_rows(&s);
 	if (!rc)
 		rc = definition_rows(&s, r);
 	if (!rc)

@@ -1,5 +1,5 @@
-/* export_sqlite_compact.c: kernels, copies, memsets and API calls, most of a trace's records, in
- * compact tables behind views that keep the documented tables' names and columns
+/* export_sqlite_compact.c: kernels, copies, memsets, API calls and NVTX ranges, most of a trace's
+ * records, in compact tables behind views that keep the documented tables' names and columns
  * (gputrace-sqlite(5)).
  *
  * A database row costs a byte of header per column and the bytes of each value, so the compact
@@ -47,6 +47,10 @@ static const char *const compact_ddl[C_NTABLES][2] = {
 		"id INTEGER PRIMARY KEY, start_off_ns INTEGER, length_ns INTEGER, name_id INTEGER, "
 		"domain INTEGER, cbid INTEGER, thread_id INTEGER, process_id INTEGER, "
 		"correlation_id INTEGER, return_value INTEGER" },
+	[C_NVTX] = { "nvtx_rows",
+		"id INTEGER PRIMARY KEY, start_off_ns INTEGER, length_ns INTEGER, kind INTEGER, "
+		"name_id INTEGER, domain_id INTEGER, thread_id INTEGER, depth INTEGER, parent_id INTEGER, "
+		"range_id INTEGER, color INTEGER" },
 };
 
 static const char *const configs_ddl =
@@ -335,6 +339,26 @@ static int api_row(struct sq *s, const struct gt_api *a)
 	return row_done(s, b);
 }
 
+int gt_sq_compact_nvtx(struct sq *s, const struct gt_nvtx *v, uint64_t parent)
+{
+	s->rows[T_NVTX]++;
+	/* A range never closed has no end (0 in the record): no length. */
+	int closed = v->kind == GT_NVTX_MARK || v->end != 0;
+	struct sq_batch *b = row_times(s, C_NVTX, v->start, closed ? v->end : v->start);
+	if (!closed)
+		put_null(b, 1);
+	const int64_t u[] = { v->kind, v->name_id, v->domain_id, v->thread_id, v->depth };
+	for (int c = 0; c < (int)(sizeof u / sizeof u[0]); c++)
+		put(b, c + 2, u[c]);
+	if (parent)
+		put_u(s, b, 7, parent);
+	else
+		put_null(b, 7);
+	put_u(s, b, 8, v->range_id);
+	put(b, 9, v->color);
+	return row_done(s, b) < 0 ? SQ_FAILED : 0;
+}
+
 int gt_sq_compact_row(struct sq *s, const struct gt_event *ev)
 {
 	switch (ev->type) {
@@ -457,13 +481,15 @@ static const char *(*enum_of(int type, const char *member))(int)
 static int views(struct sq *s)
 {
 	const char *(*domain_name)(int) = enum_of(GT_REC_API, "domain");
+	const char *(*nvtx_kind)(int) = enum_of(GT_REC_NVTX, "kind");
 	long long b = s->has_base ? (long long)s->base : 0;
-	char copy_kind[1024], src_kind[512], dst_kind[512], mem_kind[512], domain[256];
+	char copy_kind[1024], src_kind[512], dst_kind[512], mem_kind[512], domain[256], kind[256];
 	if (gt_sq_enum_case("copy_kind", gt_copy_kind_name, copy_kind, sizeof copy_kind) ||
 	    gt_sq_enum_case("src_kind", gt_mem_kind_name, src_kind, sizeof src_kind) ||
 	    gt_sq_enum_case("dst_kind", gt_mem_kind_name, dst_kind, sizeof dst_kind) ||
 	    gt_sq_enum_case("mem_kind", gt_mem_kind_name, mem_kind, sizeof mem_kind) ||
-	    !domain_name || gt_sq_enum_case("a.domain", domain_name, domain, sizeof domain))
+	    !domain_name || gt_sq_enum_case("a.domain", domain_name, domain, sizeof domain) ||
+	    !nvtx_kind || gt_sq_enum_case("r.kind", nvtx_kind, kind, sizeof kind))
 		return gt_fail(SQ_FAILED, "export: SQLite: a kind's names do not fit");
 	unsigned bad = GT_KERNEL_BAD_TIMES | ENDS_BEFORE;
 	char *sql = NULL;
@@ -502,9 +528,17 @@ static int views(struct sq *s)
 		"coalesce(s.value, '') AS name, %s AS domain, a.cbid AS cbid, a.thread_id AS thread_id, "
 		"a.process_id AS process_id, a.correlation_id AS correlation_id, "
 		"a.return_value AS return_value FROM api_rows a LEFT JOIN strings s ON s.id = a.name_id;"
+		"CREATE VIEW nvtx_ranges AS SELECT r.id AS id, r.start_off_ns + %lld AS start_ns, "
+		"r.start_off_ns + %lld + r.length_ns AS end_ns, "
+		"CASE WHEN r.length_ns >= 0 THEN r.length_ns END AS duration_ns, %s AS kind, "
+		"r.name_id AS name_id, coalesce(n.value, '') AS name, r.domain_id AS domain_id, "
+		"CASE WHEN r.domain_id != 0 THEN coalesce(d.value, '') END AS domain, "
+		"r.thread_id AS thread_id, r.depth AS depth, r.parent_id AS parent_id, "
+		"r.range_id AS range_id, r.color AS color FROM nvtx_rows r "
+		"LEFT JOIN strings n ON n.id = r.name_id LEFT JOIN strings d ON d.id = r.domain_id;"
 		"CREATE INDEX api_rows_correlation ON api_rows(correlation_id);",
 		b, b, bad, b, b, GT_KERNEL_FROM_GRAPH, GT_KERNEL_COOPERATIVE, bad, b, b, copy_kind, src_kind,
-		dst_kind, GT_COPY_ASYNC, GT_COPY_TOOL, b, b, mem_kind, GT_COPY_ASYNC, b, b, domain);
+		dst_kind, GT_COPY_ASYNC, GT_COPY_TOOL, b, b, mem_kind, GT_COPY_ASYNC, b, b, domain, b, b, kind);
 	if (n < 0)
 		return GT_ERR_NOMEM;
 	int rc = gt_sq_exec(s, sql, "create view");

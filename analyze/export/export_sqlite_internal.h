@@ -2,7 +2,7 @@
  *
  * export_sqlite.c is the driver (the database, the record tables read through the schema, the NVTX
  * ranges, definitions, export_info); export_sqlite_compact.c stores the four record types a trace
- * holds most of (kernels, copies, memsets, API calls) in compact tables and shows them through
+ * holds most of (kernels, copies, memsets, API calls, NVTX ranges) in compact tables and shows them through
  * views with the documented columns; export_sqlite_nsys.c adds the views, enumerations and GPU
  * table under Nsight Systems' names. They share struct sq, the state of one export.
  */
@@ -22,8 +22,8 @@ enum tab {
 	T_DROPPED, T_PROCESS, T_CLOCKS, T_CLOCK_SYNCS, T_DEVICES, T_META, T_STRINGS, T_INFO, T_NTABLES
 };
 
-/* The compact tables behind the views kernels, copies, memsets and api_calls. */
-enum ctab { C_KERNELS, C_COPIES, C_MEMSETS, C_API, C_NTABLES };
+/* The compact tables behind the views kernels, copies, memsets, api_calls and nvtx_ranges. */
+enum ctab { C_KERNELS, C_COPIES, C_MEMSETS, C_API, C_NVTX, C_NTABLES };
 
 struct names {                   /* per string id, made on first use */
 	char *clean;             /* the string as well-formed UTF-8 */
@@ -106,6 +106,8 @@ int gt_sq_compact_create(struct sq *s);
 /* The row of ev when it is a kernel, copy, memset or API call: 1 (written), 0 (another type), or
  * a negative GT_ERR_*. */
 int gt_sq_compact_row(struct sq *s, const struct gt_event *ev);
+/* The row of an NVTX range, parent its row id (0: none), once every range is known: 0 or <0. */
+int gt_sq_compact_nvtx(struct sq *s, const struct gt_nvtx *v, uint64_t parent);
 /* After the strings table: the kernel configurations and the name forms they add to strings, the
  * views, the index. */
 int gt_sq_compact_finish(struct sq *s, const struct gt_reader *r);

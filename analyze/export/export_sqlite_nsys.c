@@ -2,8 +2,8 @@
  * `nsys export --type sqlite` runs unchanged on gputrace's export (gputrace-sqlite(5), NSIGHT
  * SYSTEMS NAMES).
  *
- * Views with nsys's table and column names and its integer codes, over the compact tables and the
- * NVTX table: CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET, _RUNTIME, NVTX_EVENTS, StringIds,
+ * Views with nsys's table and column names and its integer codes, over the compact tables:
+ * CUPTI_ACTIVITY_KIND_KERNEL, _MEMCPY, _MEMSET, _RUNTIME, NVTX_EVENTS, StringIds,
  * TARGET_INFO_GPU; and the enumeration tables those codes refer to (ENUM_CUDA_MEMCPY_OPER,
  * ENUM_CUDA_MEM_KIND, ENUM_NSYS_EVENT_TYPE, ENUM_CUDA_KERNEL_LAUNCH_TYPE), with nsys's ids, names and
  * labels. A column whose fact a gputrace trace does not hold is NULL. Names are string ids into
