@@ -11,8 +11,9 @@
  * demangled and short names are strings of their own (after the trace's in the strings table,
  * each text once), so that the views under Nsight Systems' names can give them as ids.
  *
- * One prepared statement per table, every column bound for every row; one index, made at the end:
- * api_rows(correlation_id), by which a GPU operation finds the call that issued it.
+ * Rows are inserted BATCH to a statement (below); one index, made at the end: api_rows
+ * (correlation_id), by which a GPU operation finds the call that issued it. Memory: one batch per
+ * table, and a kernel_configs entry (about 100 bytes) per distinct configuration.
  */
 #include "analyze/export/export_sqlite_internal.h"
 
@@ -60,7 +61,6 @@ static const char *const configs_ddl =
 	"block_y INTEGER, block_z INTEGER, cluster_x INTEGER, cluster_y INTEGER, cluster_z INTEGER, "
 	"static_smem_bytes INTEGER, dynamic_smem_bytes INTEGER, local_mem_bytes_per_thread INTEGER, "
 	"registers_per_thread INTEGER)";
-#define CONFIG_COLS 21
 
 /* Rows are bound BATCH at a time to one INSERT of BATCH rows: SQLite's cost per statement (a
  * cursor opened and closed, a statement journal, the program's start and end) is then paid once per
