@@ -21,7 +21,7 @@
 static const char *const formats[] = { "chrome", "csv", "sqlite", NULL };
 
 /* A database is a file SQLite seeks in and rewrites: it cannot be a stream. */
-static int export_sqlite(const char *trace, const char *out_path, int gz)
+static int export_sqlite(const char *trace, const char *out_path, int gz, int quiet)
 {
 	if (!out_path || !strcmp(out_path, "-"))
 		return gt_error("export: --format sqlite writes a database file, not standard output: give -o FILE");
@@ -32,7 +32,11 @@ static int export_sqlite(const char *trace, const char *out_path, int gz)
 	if (!tmp)
 		return GT_EXIT_USAGE;
 	struct gt_sqlite_result res;
-	return gt_export_sqlite(trace, tmp, out_path, &res);
+	gt_progress_start("export", quiet);
+	gt_progress_stage("writing", 0);
+	int rc = gt_export_sqlite(trace, tmp, out_path, &res);
+	gt_progress_done();
+	return rc;
 }
 
 /* The traces to export, and how. */
@@ -106,7 +110,7 @@ static int run(const struct gt_cmd_call *call)
 		if (narrowed || call->nfiles > 1)
 			return gt_error("export: --format sqlite writes one whole trace: no --start, --end, "
 			                "--range, --kernel or second trace (select in SQL instead)");
-		return export_sqlite(call->files[0], call->out_path, gz);
+		return export_sqlite(call->files[0], call->out_path, gz, quiet);
 	}
 	struct gt_export_options o = {
 		.format = fmt, .gzip = gz, .range = range, .kernels = &kernels,

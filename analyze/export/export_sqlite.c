@@ -1,14 +1,18 @@
 /* export_sqlite.c: the trace as an SQLite database (export_sqlite.h; schema in gputrace-sqlite(5)).
  *
- * Each table is declared once below: a record table as its fill list, which names each column and
- * the field of its record (found in the trace library's schema, schema.h) that fills it, so that
- * one loop makes its CREATE TABLE and one binds its rows; the other tables as their column list.
- * The INSERT statement is derived from the columns, so a column added is a column the rows must
- * fill (a row that binds too few or too many fails loudly in row_end). Rows are written as records
- * arrive, except NVTX ranges: a range's parent is known only once every range of its thread is, so
- * they are kept and written last (by hand, as are the definitions, which are not fixed records).
+ * The driver: the database, its pragmas and one transaction, and the tables not kept compact. Each
+ * record table here is declared once below as its fill list, which names each column and the field
+ * of its record (found in the trace library's schema, schema.h) that fills it, so that one loop
+ * makes its CREATE TABLE and one binds its rows; the other tables as their column list. The INSERT
+ * statement is derived from the columns, so a column added is a column the rows must fill (a row
+ * that binds too few or too many fails loudly in row_end). Kernels, copies, memsets and API calls,
+ * most of a trace, go to the compact tables of export_sqlite_compact.c instead. Rows are written as
+ * records arrive, except NVTX ranges: a range's parent is known only once every range of its thread
+ * is, so they are kept and written last (by hand, as are the definitions, which are not fixed
+ * records).
  */
 #include "analyze/export/export_sqlite.h"
+#include "analyze/export/export_sqlite_internal.h"
 #include "analyze/blocks/event_origin.h"
 
 #include "analyze/support/demangle.h"
@@ -27,24 +31,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum tab {
-	T_KERNELS, T_COPIES, T_MEMSETS, T_API, T_NVTX, T_SYNCS, T_MEMORY, T_GRAPHS, T_OVERHEADS,
-	T_DROPPED, T_PROCESS, T_CLOCKS, T_CLOCK_SYNCS, T_DEVICES, T_META, T_STRINGS, T_INFO, T_NTABLES
-};
-
 static const struct table {
 	const char *name;
 	const char *columns;     /* NULL: made from its fill list (a record table, below); no comma
-	                          * inside a column's definition: they are counted */
+	                          * inside a column's definition: they are counted; "": a view over a
+	                          * compact table (export_sqlite_compact.c) */
 } tables[T_NTABLES] = {
-	[T_KERNELS] = { "kernels", NULL },
-	[T_COPIES] = { "copies", NULL },
-	[T_MEMSETS] = { "memsets", NULL },
-	[T_API] = { "api_calls", NULL },
-	[T_NVTX] = { "nvtx_ranges",
-		"id INTEGER PRIMARY KEY, start_ns INTEGER, end_ns INTEGER, duration_ns INTEGER, "
-		"kind TEXT, name_id INTEGER, name TEXT, domain_id INTEGER, domain TEXT, "
-		"thread_id INTEGER, depth INTEGER, parent_id INTEGER, range_id INTEGER, color INTEGER" },
+	[T_KERNELS] = { "kernels", "" },
+	[T_COPIES] = { "copies", "" },
+	[T_MEMSETS] = { "memsets", "" },
+	[T_API] = { "api_calls", "" },
+	[T_NVTX] = { "nvtx_ranges", "" },
 	[T_SYNCS] = { "syncs", NULL },
 	[T_MEMORY] = { "memory_ops", NULL },
 	[T_GRAPHS] = { "graph_launches", NULL },
@@ -65,54 +62,7 @@ static const struct table {
 	[T_INFO] = { "export_info", "key TEXT, value TEXT" },
 };
 
-/* Indexes for the joins SQL over a trace makes first: a GPU operation to its API call. */
-static const char *const indexes =
-	"CREATE INDEX kernels_correlation ON kernels(correlation_id);"
-	"CREATE INDEX copies_correlation ON copies(correlation_id);"
-	"CREATE INDEX memsets_correlation ON memsets(correlation_id);"
-	"CREATE INDEX api_calls_correlation ON api_calls(correlation_id);";
-
-struct names {                   /* per string id, made on first use */
-	char *clean;             /* the string as well-formed UTF-8 */
-	char *demangled, *short_name; /* kernel names only */
-};
-
-struct nvtx_row {                /* a range kept until every range is known */
-	struct gt_nvtx n;
-	uint64_t parent;         /* row id of the enclosing range, 0: none */
-};
-
-/* A record table's fill list (below) with its fields found in the schema, once per export. */
-#define MAX_FILL 40
-struct filled {
-	const struct gt_field *field[MAX_FILL]; /* per entry of the list; NULL for the row id */
-	const struct gt_field *end, *flags;     /* the record's end and flags, where it has them */
-};
-
-struct sq {
-	sqlite3 *db;
-	sqlite3_stmt *st[T_NTABLES];
-	int ncols[T_NTABLES];
-	uint64_t rows[T_NTABLES];
-	sqlite3_stmt *cur;       /* the row being bound */
-	int col;
-	int failed;              /* an SQLite error was held (SQ_FAILED) */
-	int nomem;
-	uint64_t out_of_range;
-	uint64_t events, origin;
-	struct names *names;
-	size_t nnames;
-	struct nvtx_row *nvtx;
-	size_t nnvtx, capnvtx;
-	struct filled filled[T_NTABLES];          /* per record table (the others: unused) */
-	const struct gt_field *nvtx_kind;         /* named by the schema */
-};
-
-/* What a row or a statement returns when SQLite failed: the failure is held (failure.h), once, and
- * s->failed says so. */
-#define SQ_FAILED GT_ERR_IO
-
-static int sql_fail(struct sq *s, const char *what)
+int gt_sq_fail(struct sq *s, const char *what)
 {
 	if (!s->failed)
 		gt_fail(SQ_FAILED, "export: SQLite: %s: %s", what, sqlite3_errmsg(s->db));
@@ -131,7 +81,7 @@ static void row_begin(struct sq *s, enum tab t)
 static void bind_rc(struct sq *s, int rc)
 {
 	if (rc != SQLITE_OK)
-		sql_fail(s, "bind");
+		gt_sq_fail(s, "bind");
 }
 
 static void put_null(struct sq *s) { bind_rc(s, sqlite3_bind_null(s->cur, ++s->col)); }
@@ -157,12 +107,12 @@ static void put_text(struct sq *s, const char *v)
 		bind_rc(s, sqlite3_bind_text(s->cur, ++s->col, v, -1, SQLITE_STATIC));
 }
 
-/* start, end, and end - start where the times are good. */
-static void put_times(struct sq *s, uint64_t start, uint64_t end, int good)
+/* start, end, and end - start where end is not before start. */
+static void put_times(struct sq *s, uint64_t start, uint64_t end)
 {
 	put_u64(s, start);
 	put_u64(s, end);
-	if (good && end >= start)
+	if (end >= start)
 		put_u64(s, end - start);
 	else
 		put_null(s);
@@ -181,7 +131,7 @@ static int row_end(struct sq *s, enum tab t)
 	sqlite3_reset(s->cur);
 	sqlite3_clear_bindings(s->cur);
 	if (rc != SQLITE_DONE)
-		return sql_fail(s, tables[t].name);
+		return gt_sq_fail(s, tables[t].name);
 	s->rows[t]++;
 	return s->failed ? SQ_FAILED : 0;
 }
@@ -191,7 +141,7 @@ static void put_id(struct sq *s, enum tab t) { put_u64(s, s->rows[t] + 1); }
 
 /* ---- names ---------------------------------------------------------------------------------- */
 
-static struct names *names_of(struct sq *s, const struct gt_reader *r, uint32_t id, int kernel)
+struct names *gt_sq_names_of(struct sq *s, const struct gt_reader *r, uint32_t id, int kernel)
 {
 	if (id > gt_reader_string_count(r))
 		id = 0;
@@ -218,11 +168,11 @@ static struct names *names_of(struct sq *s, const struct gt_reader *r, uint32_t 
 }
 
 /* A string id's text (NULL for id 0, "none": the domain of the default NVTX domain). */
-static const char *text_of(struct sq *s, const struct gt_reader *r, uint32_t id, int kernel, int zero_is_null)
+static const char *text_of(struct sq *s, const struct gt_reader *r, uint32_t id, int zero_is_null)
 {
 	if (!id && zero_is_null)
 		return NULL;
-	struct names *c = names_of(s, r, id, kernel);
+	struct names *c = gt_sq_names_of(s, r, id, 0);
 	if (!c)
 		s->nomem = 1;
 	return c ? c->clean : "";
@@ -239,62 +189,27 @@ enum fill {
 	F_ID,         /* the row id: column "id INTEGER PRIMARY KEY" */
 	F_U,          /* the field, unsigned (NULL past INT64_MAX, counted as out of range) */
 	F_I,          /* the field, signed */
-	F_NAME,       /* the text of the field's string id */
-	F_DEMANGLED,  /* a kernel name's (the field's) demangled form */
-	F_SHORT_NAME, /* ... and its short name */
 	F_ENUM,       /* the field's value named by the schema */
-	F_FLAG,       /* 1 when the record's flags have the bit `mask`, else 0 */
 	F_TIMES,      /* three columns, start_ns, end_ns and duration_ns: start, end and end - start; no
-	               * duration when end < start or when the record's flags have `mask` (its times are
-	               * bad) */
-	F_BAD_TIMES,  /* 1 when the record's flags have `mask` or it ends before it starts */
-	F_IF_FLAG,    /* the field when the record's flags have `mask`, else NULL (not measured) */
+	               * duration when end < start */
 	F_STREAM,     /* the field, NULL when it is UINT32_MAX (a sync on no one stream) */
 };
 
 struct col {
 	uint8_t fill;            /* enum fill */
 	const char *member;      /* the field, as the schema names the struct's member */
-	unsigned mask;           /* F_FLAG, F_TIMES, F_BAD_TIMES, F_IF_FLAG: bits of the record's flags */
 	const char *column;      /* the column's name; NULL: the member's (F_ID, F_TIMES: their own) */
 };
 
-#define ID { F_ID, NULL, 0, NULL }
-#define END { F_END, NULL, 0, NULL }
-#define TIMES { F_TIMES, "start", 0, NULL }
-#define COL(fill, m, column) { fill, #m, 0, column }
+#define ID { F_ID, NULL, NULL }
+#define END { F_END, NULL, NULL }
+#define TIMES { F_TIMES, "start", NULL }
+#define COL(fill, m, column) { fill, #m, column }
 #define U(m) COL(F_U, m, NULL)
 #define EN(m) COL(F_ENUM, m, NULL)
-#define FLAG(bit, column) { F_FLAG, "flags", bit, column }
 /* A timestamp's column says its unit. */
 #define TS(m) COL(F_U, m, #m "_ns")
 
-static const struct col kernel_fill[] = {
-	ID, { F_TIMES, "start", GT_KERNEL_BAD_TIMES, NULL },
-	{ F_IF_FLAG, "queued", GT_KERNEL_HAS_QUEUED, "queued_ns" },
-	{ F_IF_FLAG, "submitted", GT_KERNEL_HAS_QUEUED, "submitted_ns" }, U(name_id),
-	COL(F_NAME, name_id, "name"), COL(F_DEMANGLED, name_id, "demangled"),
-	COL(F_SHORT_NAME, name_id, "short_name"), U(device_id), U(context_id), U(stream_id),
-	U(correlation_id), U(graph_id), U(graph_node_id), U(grid_x), U(grid_y), U(grid_z), U(block_x),
-	U(block_y), U(block_z), U(cluster_x), U(cluster_y), U(cluster_z),
-	COL(F_U, static_smem, "static_smem_bytes"), COL(F_U, dynamic_smem, "dynamic_smem_bytes"),
-	COL(F_U, local_mem, "local_mem_bytes_per_thread"), COL(F_U, registers, "registers_per_thread"),
-	FLAG(GT_KERNEL_FROM_GRAPH, "from_graph"), FLAG(GT_KERNEL_COOPERATIVE, "cooperative"),
-	{ F_BAD_TIMES, "start", GT_KERNEL_BAD_TIMES, "bad_times" }, U(flags), END,
-};
-static const struct col copy_fill[] = {
-	ID, TIMES, U(bytes), EN(copy_kind), EN(src_kind), EN(dst_kind), FLAG(GT_COPY_ASYNC, "async"),
-	FLAG(GT_COPY_TOOL, "tool"), U(device_id), U(dst_device_id), U(context_id), U(stream_id),
-	U(correlation_id), U(graph_id), U(graph_node_id), END,
-};
-static const struct col memset_fill[] = {
-	ID, TIMES, U(bytes), U(value), EN(mem_kind), FLAG(GT_COPY_ASYNC, "async"), U(device_id),
-	U(context_id), U(stream_id), U(correlation_id), U(graph_id), U(graph_node_id), END,
-};
-static const struct col api_fill[] = {
-	ID, TIMES, U(name_id), COL(F_NAME, name_id, "name"), EN(domain), U(cbid), U(thread_id),
-	U(process_id), U(correlation_id), COL(F_I, return_value, NULL), END,
-};
 static const struct col sync_fill[] = {
 	ID, TIMES, EN(kind), U(context_id), COL(F_STREAM, stream_id, NULL), U(event_id), U(correlation_id),
 	END,
@@ -324,7 +239,6 @@ static const struct col clock_sync_fill[] = { ID, U(cupti_ns), U(realtime_ns), U
 #undef COL
 #undef U
 #undef EN
-#undef FLAG
 #undef TS
 
 /* The record type that fills each record table, and how. */
@@ -333,8 +247,6 @@ static const struct record_table {
 	int type;
 	const struct col *fill;
 } record_tables[] = {
-	{ T_KERNELS, GT_REC_KERNEL, kernel_fill }, { T_COPIES, GT_REC_MEMCPY, copy_fill },
-	{ T_MEMSETS, GT_REC_MEMSET, memset_fill }, { T_API, GT_REC_API, api_fill },
 	{ T_SYNCS, GT_REC_SYNC, sync_fill }, { T_MEMORY, GT_REC_MEMORY, memory_fill },
 	{ T_GRAPHS, GT_REC_GRAPH_LAUNCH, graph_fill }, { T_OVERHEADS, GT_REC_OVERHEAD, overhead_fill },
 	{ T_DROPPED, GT_REC_DROPPED, dropped_fill }, { T_PROCESS, GT_REC_PROCESS, process_fill },
@@ -362,13 +274,11 @@ static int resolve_fields(struct sq *s)
 		const struct record_table *rt = &record_tables[i];
 		struct filled *fd = &s->filled[rt->t];
 		fd->end = field_of(rt->type, "end");
-		fd->flags = field_of(rt->type, "flags");
 		for (size_t c = 0; rt->fill[c].fill != F_END; c++) {
 			const struct col *col = &rt->fill[c];
 			const struct gt_field *f = col->member ? field_of(rt->type, col->member) : NULL;
 			int ok = c < MAX_FILL && (col->fill == F_ID || f) && (col->fill != F_ENUM || f->enum_name) &&
-			         (!col->mask || fd->flags) &&
-			         (fd->end || (col->fill != F_TIMES && col->fill != F_BAD_TIMES));
+			         (fd->end || col->fill != F_TIMES);
 			if (!ok)
 				return gt_fail(SQ_FAILED, "export: SQLite: table %s: entry %zu of its fill list does not fit the schema",
 				               tables[rt->t].name, c + 1);
@@ -378,45 +288,21 @@ static int resolve_fields(struct sq *s)
 	return 0;
 }
 
-/* A kernel name's forms; NULL (and s->nomem) when there is no memory for them. */
-static const char *kernel_name_form(struct sq *s, const struct gt_reader *r, uint32_t id, int short_name)
-{
-	struct names *c = names_of(s, r, id, 1);
-	if (!c) {
-		s->nomem = 1;
-		return NULL;
-	}
-	return short_name ? c->short_name : c->demangled;
-}
-
-static int record_row(struct sq *s, const struct gt_reader *r, size_t which, const void *rec)
+static int record_row(struct sq *s, size_t which, const void *rec)
 {
 	const struct record_table *rt = &record_tables[which];
 	const struct filled *fd = &s->filled[rt->t];
-	uint64_t flags = fd->flags ? gt_field_u64(fd->flags, rec) : 0;
 	row_begin(s, rt->t);
 	for (size_t c = 0; rt->fill[c].fill != F_END; c++) {
 		const struct col *col = &rt->fill[c];
 		const struct gt_field *f = fd->field[c];
 		uint64_t v = f ? gt_field_u64(f, rec) : 0;
-		int flagged = (flags & col->mask) != 0;
 		switch (col->fill) {
 		case F_ID: put_id(s, rt->t); break;
 		case F_U: put_u64(s, v); break;
 		case F_I: put_i64(s, gt_field_i64(f, rec)); break;
-		case F_NAME: put_text(s, text_of(s, r, (uint32_t)v, 0, 0)); break;
-		case F_DEMANGLED: put_text(s, kernel_name_form(s, r, (uint32_t)v, 0)); break;
-		case F_SHORT_NAME: put_text(s, kernel_name_form(s, r, (uint32_t)v, 1)); break;
 		case F_ENUM: put_text(s, f->enum_name((int)v)); break;
-		case F_FLAG: put_i64(s, flagged); break;
-		case F_TIMES: put_times(s, v, gt_field_u64(fd->end, rec), !flagged); break;
-		case F_BAD_TIMES: put_i64(s, flagged || gt_field_u64(fd->end, rec) < v); break;
-		case F_IF_FLAG:
-			if (flagged)
-				put_u64(s, v);
-			else
-				put_null(s);
-			break;
+		case F_TIMES: put_times(s, v, gt_field_u64(fd->end, rec)); break;
 		case F_STREAM:
 			if (v == UINT32_MAX)
 				put_null(s);
@@ -425,7 +311,7 @@ static int record_row(struct sq *s, const struct gt_reader *r, size_t which, con
 			break;
 		}
 	}
-	return s->nomem ? GT_ERR_NOMEM : row_end(s, rt->t);
+	return row_end(s, rt->t);
 }
 
 static int keep_nvtx(struct sq *s, const struct gt_nvtx *n)
@@ -448,14 +334,17 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 		s->events++;
 		gt_event_origin(&s->origin, ev);
 	}
-	int rc = 0;
-	if (ev->type == GT_REC_NVTX) {
+	(void)r;
+	int rc = gt_sq_compact_row(s, ev);
+	if (rc > 0) {
+		rc = 0;
+	} else if (rc == 0 && ev->type == GT_REC_NVTX) {
 		rc = keep_nvtx(s, &ev->u.nvtx);
-	} else {
+	} else if (rc == 0) {
 		/* Definitions come from the reader at the end; unknown types are skipped. */
 		for (size_t i = 0; i < NRECORD_TABLES; i++)
 			if (record_tables[i].type == ev->type) {
-				rc = record_row(s, r, i, &ev->u);
+				rc = record_row(s, i, &ev->u);
 				break;
 			}
 	}
@@ -518,44 +407,13 @@ static int nvtx_parents(struct sq *s)
 	return 0;
 }
 
-static int nvtx_rows(struct sq *s, const struct gt_reader *r)
+static int nvtx_rows(struct sq *s)
 {
 	if (s->nnvtx > UINT32_MAX)
 		return GT_ERR_TOO_LARGE;
 	int rc = nvtx_parents(s);
-	for (size_t i = 0; i < s->nnvtx && !rc; i++) {
-		const struct gt_nvtx *v = &s->nvtx[i].n;
-		const char *name = text_of(s, r, v->name_id, 0, 0);
-		const char *domain = text_of(s, r, v->domain_id, 0, 1);
-		if (s->nomem)
-			return GT_ERR_NOMEM;
-		row_begin(s, T_NVTX);
-		put_id(s, T_NVTX);
-		int closed = v->kind == GT_NVTX_MARK || v->end != 0;
-		put_u64(s, v->start);
-		if (closed)
-			put_u64(s, v->end);
-		else
-			put_null(s); /* never closed */
-		if (closed && v->end >= v->start)
-			put_u64(s, v->end - v->start);
-		else
-			put_null(s);
-		put_text(s, s->nvtx_kind->enum_name(v->kind));
-		put_u64(s, v->name_id);
-		put_text(s, name);
-		put_u64(s, v->domain_id);
-		put_text(s, domain);
-		put_u64(s, v->thread_id);
-		put_u64(s, v->depth);
-		if (s->nvtx[i].parent)
-			put_u64(s, s->nvtx[i].parent);
-		else
-			put_null(s);
-		put_u64(s, v->range_id);
-		put_u64(s, v->color);
-		rc = row_end(s, T_NVTX);
-	}
+	for (size_t i = 0; i < s->nnvtx && !rc; i++)
+		rc = gt_sq_compact_nvtx(s, &s->nvtx[i].n, s->nvtx[i].parent);
 	return rc;
 }
 
@@ -615,7 +473,7 @@ static int definition_rows(struct sq *s, const struct gt_reader *r)
 	}
 	uint32_t nstr = gt_reader_string_count(r);
 	for (uint32_t id = 1; !rc && id <= nstr; id++) {
-		const char *v = text_of(s, r, id, 0, 0);
+		const char *v = text_of(s, r, id, 0);
 		if (s->nomem)
 			return GT_ERR_NOMEM;
 		row_begin(s, T_STRINGS);
@@ -653,6 +511,8 @@ static int info_rows(struct sq *s, const struct gt_reader *r, const char *trace_
 	rc = rc ? rc : info_row(s, "trace_synthetic", syn ? "1" : "0");
 	snprintf(num, sizeof num, "%llu", (unsigned long long)s->origin);
 	rc = rc ? rc : info_row(s, "origin_ns", num);
+	snprintf(num, sizeof num, "%llu", (unsigned long long)(s->has_base ? s->base : 0));
+	rc = rc ? rc : info_row(s, "base_ns", num);
 	snprintf(num, sizeof num, "%llu", (unsigned long long)s->events);
 	rc = rc ? rc : info_row(s, "events", num);
 	for (int i = 0; !rc && i < T_INFO; i++) {
@@ -668,9 +528,22 @@ static int info_rows(struct sq *s, const struct gt_reader *r, const char *trace_
 
 /* ---- the database --------------------------------------------------------------------------- */
 
-static int exec(struct sq *s, const char *sql, const char *what)
+int gt_sq_exec(struct sq *s, const char *sql, const char *what)
 {
-	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : sql_fail(s, what);
+	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : gt_sq_fail(s, what);
+}
+
+int gt_sq_enum_case(const char *expr, const char *(*name)(int), char *buf, size_t len)
+{
+	const char *other = name(-1); /* what every name function calls a value it does not name */
+	int n = snprintf(buf, len, "CASE %s", expr);
+	/* The schema's names are fixed identifiers without quotes: spliced, not bound. */
+	for (int v = 0; v < 256 && n >= 0 && (size_t)n < len; v++)
+		if (strcmp(name(v), other))
+			n += snprintf(buf + n, len - (size_t)n, " WHEN %d THEN '%s'", v, name(v));
+	if (n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " ELSE '%s' END", other);
+	return n < 0 || (size_t)n >= len;
 }
 
 /* A record table's column definitions, from its fill list: "id INTEGER PRIMARY KEY, start_ns
@@ -685,8 +558,7 @@ static int fill_columns(enum tab t, char *buf, size_t len)
 	buf[0] = '\0';
 	for (size_t c = 0; fill && fill[c].fill != F_END; c++) {
 		const struct col *col = &fill[c];
-		int text = col->fill == F_NAME || col->fill == F_DEMANGLED || col->fill == F_SHORT_NAME ||
-		           col->fill == F_ENUM;
+		int text = col->fill == F_ENUM;
 		int k;
 		if (col->fill == F_ID)
 			k = snprintf(buf + n, len - n, "%sid INTEGER PRIMARY KEY", n ? ", " : "");
@@ -708,6 +580,8 @@ static int create_tables(struct sq *s)
 	for (int t = 0; t < T_NTABLES; t++) {
 		char sql[2048], ins[1024], made[1536];
 		const char *columns = tables[t].columns;
+		if (columns && !columns[0])
+			continue; /* a view, made at the end over its compact table */
 		if (!columns) {
 			if (fill_columns((enum tab)t, made, sizeof made))
 				return gt_fail(SQ_FAILED, "export: SQLite: table %s: its columns do not fit", tables[t].name);
@@ -717,7 +591,7 @@ static int create_tables(struct sq *s)
 		for (const char *p = columns; *p; p++)
 			cols += *p == ',';
 		snprintf(sql, sizeof sql, "CREATE TABLE %s (%s)", tables[t].name, columns);
-		int rc = exec(s, sql, "create table");
+		int rc = gt_sq_exec(s, sql, "create table");
 		if (rc)
 			return rc;
 		int n = snprintf(ins, sizeof ins, "INSERT INTO %s VALUES (?", tables[t].name);
@@ -725,14 +599,15 @@ static int create_tables(struct sq *s)
 			n += snprintf(ins + n, sizeof ins - (size_t)n, ",?");
 		snprintf(ins + n, sizeof ins - (size_t)n, ")");
 		if (sqlite3_prepare_v2(s->db, ins, -1, &s->st[t], NULL) != SQLITE_OK)
-			return sql_fail(s, "prepare");
+			return gt_sq_fail(s, "prepare");
 		s->ncols[t] = cols;
 	}
-	return 0;
+	return gt_sq_compact_create(s);
 }
 
 static void sq_release(struct sq *s)
 {
+	gt_sq_compact_release(s);
 	for (int t = 0; t < T_NTABLES; t++)
 		sqlite3_finalize(s->st[t]);
 	for (size_t i = 0; i < s->nnames; i++) {
@@ -756,14 +631,16 @@ int gt_export_sqlite(const char *trace_path, const char *db_path, const char *db
 	struct gt_reader *r;
 	if ((rc = gt_load_open(&r, trace_path)) != 0)
 		return rc;
-	if (sqlite3_open_v2(db_path, &s.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+	/* One thread uses the connection: no mutex around every call. */
+	if (sqlite3_open_v2(db_path, &s.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+	                    NULL) != SQLITE_OK) {
 		rc = gt_fail(GT_ERR_IO, "cannot write '%s': %s", db_name,
 		             s.db ? sqlite3_errmsg(s.db) : "out of memory");
 		goto done;
 	}
 	/* A new file, removed by the caller if anything fails: no journal, no waiting for the disk. */
-	rc = exec(&s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;", "pragma");
-	rc = rc ? rc : exec(&s, "BEGIN", "begin");
+	rc = gt_sq_exec(&s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA temp_store=MEMORY;", "pragma");
+	rc = rc ? rc : gt_sq_exec(&s, "BEGIN", "begin");
 	rc = rc ? rc : create_tables(&s);
 	if (!rc) {
 		rc = gt_load_stream(r, on_record, &s);
@@ -771,13 +648,16 @@ int gt_export_sqlite(const char *trace_path, const char *db_path, const char *db
 			rc = SQ_FAILED;
 	}
 	if (!rc)
-		rc = nvtx_rows(&s, r);
+		rc = nvtx_rows(&s);
 	if (!rc)
 		rc = definition_rows(&s, r);
 	if (!rc)
+		rc = gt_sq_compact_finish(&s, r);
+	if (!rc)
+		rc = gt_sq_nsys_views(&s, r);
+	if (!rc)
 		rc = info_rows(&s, r, trace_path);
-	rc = rc ? rc : exec(&s, indexes, "create index");
-	rc = rc ? rc : exec(&s, "COMMIT", "commit");
+	rc = rc ? rc : gt_sq_exec(&s, "COMMIT", "commit");
 	if (rc == GT_ERR_NOMEM && !gt_failed())
 		rc = gt_fail(rc, "export: out of memory");
 	else if (rc < 0 && !gt_failed())

@@ -1,15 +1,18 @@
 /* export_sqlite.h: a trace as an SQLite database, for ad-hoc SQL (`gpuanalyze export --format sqlite
  * -o run.sqlite`, as `nsys export --type sqlite` gives Nsight Systems' users).
  *
- * One table per record type (kernels, copies, memsets, api_calls, nvtx_ranges, syncs, memory_ops,
- * graph_launches, overheads, dropped, process_events, clock_samples, clock_syncs), one row per
- * record in file order with id 1, 2, ... per table; then devices, metadata, strings and
+ * One table or view per record type (kernels, copies, memsets, api_calls, nvtx_ranges, syncs,
+ * memory_ops, graph_launches, overheads, dropped, process_events, clock_samples, clock_syncs), one
+ * row per record in file order with id 1, 2, ... per table; then devices, metadata, strings and
  * export_info. Column names carry their units (start_ns, bytes, static_smem_bytes); timestamps are
  * the trace's own nanoseconds on CUPTI's clock; every duration_ns is end_ns - start_ns, NULL where
  * the record's times are bad (end before start, a kernel flagged GT_KERNEL_BAD_TIMES, an NVTX range
  * never closed). Kernel names come three ways: name (mangled, as recorded), demangled, short_name
- * (kname.h's base name: no return type, no parameters). The schema, column by column, is
- * gputrace-sqlite(5); export_info's schema_version says which one a file follows.
+ * (kname.h's base name: no return type, no parameters). Kernels, copies, memsets and API calls are
+ * views over compact tables of numbers (export_sqlite_compact.c); views and enumeration tables
+ * under Nsight Systems' names (CUPTI_ACTIVITY_KIND_KERNEL, StringIds, ...) let SQL written for nsys
+ * run unchanged. The schema, column by column, is gputrace-sqlite(5); export_info's schema_version
+ * says which one a file follows.
  *
  * Text is bound to prepared statements, never spliced into SQL, and stored as well-formed UTF-8
  * (escape.h's gt_esc_utf8: bytes that are not UTF-8 become U+FFFD). Unsigned values above
@@ -17,16 +20,17 @@
  * stored as NULL and counted in export_info.
  *
  * Cost: one pass over the trace; all rows in one transaction with the journal off (the file is
- * new: a failed export leaves it for the caller to remove), so a 300k-record trace takes about a second. Memory: the
- * reader's, a cache of names per string id, and the NVTX records (48 bytes each), kept to give
- * each range its parent.
+ * new: a failed export leaves it for the caller to remove), 64 rows per INSERT; about 40 bytes and
+ * half a microsecond of one core per kernel record. Memory: the reader's, a cache of names per
+ * string id, one entry per distinct kernel configuration, and the NVTX records (48 bytes each),
+ * kept to give each range its parent.
  */
 #ifndef GT_EXPORT_SQLITE_H
 #define GT_EXPORT_SQLITE_H
 
 #include <stdint.h>
 
-#define GT_SQLITE_SCHEMA_VERSION 1
+#define GT_SQLITE_SCHEMA_VERSION 2
 
 struct gt_sqlite_result {
 	uint64_t rows;           /* rows written, all tables */

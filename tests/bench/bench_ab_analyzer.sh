@@ -12,6 +12,7 @@
 # CPU time rather than wall time because the machines are shared. Output goes to /dev/null except
 # for dump, whose JSON Lines are written to a file (the renderer's cost is what is measured), and
 # export, whose chrome, csv and sqlite outputs are written to files (sqlite writes only to one).
+# bench_sqlite_export.sh gives the SQLite export's bytes per record and records per second.
 # ONLY="summary diff" times only the commands named (to repeat a noisy one with more runs).
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 OLD_GPUANALYZE NEW_GPUANALYZE [RECORDS] [RUNS]" >&2; exit 2; }

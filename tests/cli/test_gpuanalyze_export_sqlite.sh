@@ -1,9 +1,10 @@
 #!/bin/sh
-# gpuanalyze export --format sqlite: the database has exactly the tables and columns, in order and
-# with their types, that gputrace-sqlite(5) documents; a row per record of each type (against
-# gpuanalyze info's counts, on every sample recording); names that are not UTF-8 stored as U+FFFD;
-# an existing file replaced; a trace that fails mid-read leaves no database behind; stdout and -z
-# refused. Needs the sqlite3 command (Debian package sqlite3); exits 77 without it.
+# gpuanalyze export --format sqlite: the database has exactly the tables, views and columns, in
+# order and with the tables' types, that gputrace-sqlite(5) documents; a row per record of each
+# type (against gpuanalyze info's counts, on every sample recording); names that are not UTF-8
+# stored as U+FFFD; an existing file replaced; a trace that fails mid-read leaves no database
+# behind; stdout and -z refused. Needs the sqlite3 command (Debian package sqlite3); exits 77
+# without it.
 why="read the exported database"
 . "$(dirname "$0")/sqlite_fixture.sh"
 MAN="$root/man/gputrace-sqlite.5"
@@ -12,18 +13,26 @@ echo "not a database" >"$db"
 "$G" export --format sqlite -o "$db" "$T/stats.gtrace" >"$T/out" 2>"$T/err" || fail "export exits $?: $(cat "$T/err")"
 [ -s "$T/out" ] || [ -s "$T/err" ] && fail "export printed: $(cat "$T/out" "$T/err")"
 
-# The schema, as the man page lists it: ".SS TABLE" under TABLES, then ".B COLUMN TYPE" entries.
+# The schema, as the man page lists it: ".SS TABLE" under TABLES, then ".B COLUMN TYPE" entries;
+# each table's columns in order, tables by name. A view's columns are compared by name (SQLite
+# gives a computed column no type), a table's by name and type.
 sed -n '/^\.SH TABLES/,/^\.SH EXAMPLES/p' "$MAN" | awk '
 	/^\.SS / { t = $2; next }
-	/^\.B [a-z_0-9]+ (INTEGER|TEXT|REAL)$/ { print t "|" $2 "|" $3 }' >"$T/man"
+	/^\.B [a-zA-Z_0-9]+ (INTEGER|TEXT|REAL)$/ { print t "|" $2 "|" $3 }' | sort -t'|' -k1,1 -s >"$T/man"
 [ -s "$T/man" ] || fail "no columns found in $MAN"
-sqlite3 "$db" "SELECT m.name || '|' || p.name || '|' || p.type FROM sqlite_master m, pragma_table_info(m.name) p
-	WHERE m.type = 'table' ORDER BY m.rowid, p.cid" >"$T/db" || fail "cannot read the schema"
+sqlite3 "$db" "SELECT m.name || '|' || p.name || '|' || CASE m.type WHEN 'view' THEN 'view' ELSE p.type END
+	FROM sqlite_master m, pragma_table_info(m.name) p
+	WHERE m.type IN ('table', 'view') ORDER BY m.name, p.cid" >"$T/db" || fail "cannot read the schema"
+views=$(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE type = 'view'")
+[ -n "$views" ] || fail "the database has no views"
+for v in $views; do
+	sed -i "s/^\($v|[^|]*\)|.*/\1|view/" "$T/man"
+done
 if ! cmp -s "$T/man" "$T/db"; then
 	diff "$T/man" "$T/db" | head -n 20
-	fail "the database's tables and columns differ from gputrace-sqlite(5) (< man, > database)"
+	fail "the database's tables, views and columns differ from gputrace-sqlite(5) (< man, > database)"
 fi
-echo "schema: $(wc -l <"$T/db") columns of $(cut -d'|' -f1 "$T/db" | uniq | wc -l) tables as gputrace-sqlite(5) lists them"
+echo "schema: $(wc -l <"$T/db") columns of $(cut -d'|' -f1 "$T/db" | uniq | wc -l) tables and views as gputrace-sqlite(5) lists them"
 
 # Rows per record type, against gpuanalyze info, on every sample recording.
 n=0
