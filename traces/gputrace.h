@@ -72,6 +72,8 @@ enum gt_rec_type {
 	GT_REC_CLOCK_SYNC = 74,
 	GT_REC_CLOCK_SAMPLE = 75,
 	GT_REC_GRAPH_LAUNCH = 76,
+	GT_REC_METRIC_SAMPLE = 77,
+	GT_REC_LAUNCH_METRIC = 78,
 };
 #define GT_REC_FIRST_FIXED 64
 #define GT_REC_TYPE_MAX 255
@@ -319,6 +321,40 @@ struct gt_graph_launch {
 	uint32_t reserved;
 };
 
+/* Hardware-counter records. A metric is named by its CUPTI metric name, a string
+ * ("dram__bytes_read.sum", "sm__throughput.avg.pct_of_peak_sustained_elapsed"), whose suffix says
+ * its unit: .sum a count over the interval, .per_second a rate, .pct_of_peak_* a percentage.
+ * Values are IEEE-754 doubles, stored as their bits. A metric that could not be read is absent
+ * (META says why), never a record holding 0. */
+#define GT_METRIC_BAD_TIMES 0x1u /* the sampler gave no interval (end < start, zero times): never
+                                  * placed on the timeline */
+#define GT_METRIC_PARTIAL   0x2u /* the counters may miss part of the interval (the hardware buffer
+                                  * overflowed or sampling stopped within it) */
+
+/* One metric's value over one PM-sampling interval on one device (GPUTRACE_METRICS): device-wide,
+ * not any one kernel's. */
+struct gt_metric_sample {
+	uint64_t start, end;     /* the interval, on the trace's clock */
+	double value;            /* the metric over the interval */
+	uint32_t device_id;
+	uint32_t metric_id;      /* string: the CUPTI metric name */
+	uint32_t flags;          /* GT_METRIC_* */
+	uint32_t reserved;
+};
+
+/* One metric's exact value for one kernel launch, measured by replaying it under CUPTI's Range
+ * Profiler (gputrace replay --metrics). */
+struct gt_launch_metric {
+	uint64_t start, end;     /* the launch's own times: its kernel record's */
+	double value;            /* the metric over the launch */
+	uint32_t device_id;
+	uint32_t metric_id;      /* string: the CUPTI metric name */
+	uint32_t name_id;        /* string: the mangled kernel name */
+	uint32_t correlation_id; /* the replay trace's kernel record of this launch */
+	uint32_t passes;         /* profiler passes the launch's metric set took */
+	uint32_t flags;          /* GT_METRIC_BAD_TIMES, GT_METRIC_PARTIAL (a pass failed) */
+};
+
 /* ---- variable records ----------------------------------------------------------------------- */
 
 /* GT_REC_DEVICE: this struct, then name_len bytes of the device's name. */
@@ -495,6 +531,8 @@ struct gt_event {
 		struct gt_clock_sync clock_sync;
 		struct gt_clock_sample clock_sample;
 		struct gt_graph_launch graph_launch;
+		struct gt_metric_sample metric_sample;
+		struct gt_launch_metric launch_metric;
 		struct {
 			const uint8_t *data; /* valid until the next gt_reader_next() */
 			uint32_t len;

@@ -49,6 +49,7 @@ NAMES(overhead_kind_name, [GT_OVERHEAD_DRIVER_COMPILER] = "driver-compiler",
 #define REL(s, m) ROW(s, m, "u64", #m, GT_FIELD_UINT, GT_CODEC_REL, NULL)
 #define D32(s, m) ROW(s, m, "u32", #m, GT_FIELD_UINT, GT_CODEC_DELTA32, NULL)
 #define STR(s, m, show) ROW(s, m, "u32", show, GT_FIELD_STRING, GT_CODEC_PLAIN, NULL)
+#define F64(s, m) ROW(s, m, "f64", #m, GT_FIELD_F64, GT_CODEC_PLAIN, NULL)
 #define EN(s, m, t, fn) ROW(s, m, t, #m, GT_FIELD_ENUM, GT_CODEC_PLAIN, fn)
 #define RES(s, m, t) ROW(s, m, t, NULL, GT_FIELD_RESERVED, GT_CODEC_PLAIN, NULL)
 #define END { NULL, NULL, 0, 0, 0, 0, NULL, NULL }
@@ -149,6 +150,19 @@ static const struct gt_field graph_launch[] = {
 	RES(gt_graph_launch, reserved, "u32"), END,
 };
 
+static const struct gt_field metric_sample[] = {
+	BASE(gt_metric_sample, start), REL(gt_metric_sample, end), F64(gt_metric_sample, value),
+	U(gt_metric_sample, device_id, "u32"), STR(gt_metric_sample, metric_id, "metric"),
+	U(gt_metric_sample, flags, "u32"), RES(gt_metric_sample, reserved, "u32"), END,
+};
+
+static const struct gt_field launch_metric[] = {
+	BASE(gt_launch_metric, start), REL(gt_launch_metric, end), F64(gt_launch_metric, value),
+	U(gt_launch_metric, device_id, "u32"), STR(gt_launch_metric, metric_id, "metric"),
+	STR(gt_launch_metric, name_id, "name"), D32(gt_launch_metric, correlation_id),
+	U(gt_launch_metric, passes, "u32"), U(gt_launch_metric, flags, "u32"), END,
+};
+
 /* Variable records' leading structs. */
 static const struct gt_field device[] = {
 	U(gt_device, device_id, "u32"), U(gt_device, sm_count, "u32"), U(gt_device, cc_major, "u32"),
@@ -190,11 +204,13 @@ static const struct gt_field end[] = {
 };
 
 /* A variable record's leading struct (or a sub-structure): fields only. */
-#define VAR(t, name, s, f) { t, name, (uint16_t)sizeof(struct s), f, -1, -1, -1, 0, 0 }
+#define VAR(t, name, s, f) { t, name, (uint16_t)sizeof(struct s), f, -1, -1, -1, 0, 0, 0 }
 /* An event kind: its fields, then its end (SPAN or INSTANT), its device (DEV or NO_DEV) and the
  * flags that can mark its times bad (BAD or NO_BAD). offsetof: a member that is not there does
  * not compile. */
-#define KIND(t, name, s, f, end, dev, bad) { t, name, (uint16_t)sizeof(struct s), f, end, dev, bad }
+#define KIND(t, name, s, f, end, dev, bad) { t, name, (uint16_t)sizeof(struct s), f, end, dev, bad, 0 }
+/* A kind that measures its device over its interval (counters) rather than being work on it. */
+#define MEASURE(t, name, s, f, end, dev, bad) { t, name, (uint16_t)sizeof(struct s), f, end, dev, bad, 1 }
 #define SPAN(s) (int16_t)offsetof(struct s, end)
 #define INSTANT -1
 #define DEV(s, m) (int16_t)offsetof(struct s, m)
@@ -225,6 +241,12 @@ const struct gt_record_schema gt_schema[] = {
 	     DEV(gt_clock_sample, device_id), NO_BAD),
 	KIND(GT_REC_GRAPH_LAUNCH, "graph_launch", gt_graph_launch, graph_launch, SPAN(gt_graph_launch),
 	     NO_DEV, NO_BAD),
+	MEASURE(GT_REC_METRIC_SAMPLE, "metric_sample", gt_metric_sample, metric_sample,
+	        SPAN(gt_metric_sample), DEV(gt_metric_sample, device_id),
+	        BAD(gt_metric_sample, flags, GT_METRIC_BAD_TIMES)),
+	MEASURE(GT_REC_LAUNCH_METRIC, "launch_metric", gt_launch_metric, launch_metric,
+	        SPAN(gt_launch_metric), DEV(gt_launch_metric, device_id),
+	        BAD(gt_launch_metric, flags, GT_METRIC_BAD_TIMES)),
 };
 const size_t gt_schema_count = sizeof gt_schema / sizeof gt_schema[0];
 

@@ -24,6 +24,8 @@ enum gt_field_kind {
 	GT_FIELD_STRING,   /* u32 string id, shown as the string */
 	GT_FIELD_ENUM,     /* unsigned, shown through enum_name (the number when the name is unknown) */
 	GT_FIELD_RESERVED, /* reserved bytes: never shown */
+	GT_FIELD_F64,      /* IEEE-754 double (stored as its bits), shown with the shortest text that
+	                    * reads back to the same value, and as a number by every output */
 };
 
 /* How the codec stores a fixed record's field before transposing the block (format.c). */
@@ -41,7 +43,7 @@ struct gt_field {
 	uint16_t size;
 	uint8_t kind;        /* enum gt_field_kind */
 	uint8_t codec;       /* enum gt_field_codec */
-	const char *type;    /* u8 u16 u32 u64 i32, u8[n] or u32[n], as gputrace-format(5) writes it */
+	const char *type;    /* u8 u16 u32 u64 i32 f64, u8[n] or u32[n], as gputrace-format(5) writes it */
 	const char *(*enum_name)(int value);
 };
 
@@ -61,6 +63,8 @@ struct gt_record_schema {
 	int16_t flags;                 /* the flags in which `bad_times` marks times not measured */
 	uint8_t flags_size;            /* ... their size (1, 2 or 4 bytes) */
 	uint32_t bad_times;            /* ... the bits; 0: the kind's times are always as recorded */
+	uint8_t measure;               /* 1: a measurement of its device over its interval (hardware
+	                                * counters), not work the device did: outside the GPU's span */
 };
 
 /* Every struct of the format: variable records' leading structs, the capture's parameter entry,
@@ -122,9 +126,13 @@ static inline int gt_kind_device(const struct gt_record_schema *k, const void *r
 /* The shown fields of a fixed record type in struct order (reserved fields, which end every fixed
  * struct, left out); NULL (and *n = 0) for other types. */
 const struct gt_field *gt_fields_of(int type, size_t *n);
-/* The field's integer value in rec (a struct of its type). */
+/* The field's integer value in rec (a struct of its type); an f64 field's bits. */
 uint64_t gt_field_u64(const struct gt_field *f, const void *rec);
 int64_t gt_field_i64(const struct gt_field *f, const void *rec);
+/* An f64 field's value. */
+double gt_field_f64(const struct gt_field *f, const void *rec);
+/* The shortest "%.Ng" text of v that reads back as v (15 to 17 digits): an f64 field's text. */
+void gt_f64_text(char *buf, size_t len, double v);
 /* The field as text (string ids resolved through r, enums named); the result points into buf or
  * into the reader's string table. */
 const char *gt_field_text(const struct gt_field *f, const void *rec, const struct gt_reader *r,

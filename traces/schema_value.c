@@ -3,6 +3,7 @@
 #include "schema.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const struct gt_field *gt_fields_of(int type, size_t *n)
@@ -39,6 +40,23 @@ int64_t gt_field_i64(const struct gt_field *f, const void *rec)
 	}
 }
 
+double gt_field_f64(const struct gt_field *f, const void *rec)
+{
+	double v = 0;
+	if (f->size == sizeof v)
+		memcpy(&v, (const unsigned char *)rec + f->offset, sizeof v);
+	return v;
+}
+
+void gt_f64_text(char *buf, size_t len, double v)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
 const char *gt_field_text(const struct gt_field *f, const void *rec, const struct gt_reader *r,
                           char *buf, size_t len)
 {
@@ -58,6 +76,9 @@ const char *gt_field_text(const struct gt_field *f, const void *rec, const struc
 		return buf;
 	case GT_FIELD_INT:
 		snprintf(buf, len, "%lld", (long long)gt_field_i64(f, rec));
+		return buf;
+	case GT_FIELD_F64:
+		gt_f64_text(buf, len, gt_field_f64(f, rec));
 		return buf;
 	default:
 		snprintf(buf, len, "%llu", (unsigned long long)v);

@@ -39,9 +39,10 @@ int gt_info_record(void *ctx, const struct gt_reader *r, const struct gt_event *
 		break;
 	}
 	default: {
-		/* GPU operations (kernels, copies, memsets): the kinds that span an interval on a device. */
+		/* GPU operations (kernels, copies, memsets): the kinds that span an interval on a device
+		 * doing work there (counters measured over an interval are not work). */
 		const struct gt_record_schema *k = gt_kind(ev->type);
-		if (k && k->end >= 0 && k->device >= 0 && !gt_kind_bad_times(k, &ev->u)) {
+		if (k && k->end >= 0 && k->device >= 0 && !k->measure && !gt_kind_bad_times(k, &ev->u)) {
 			uint64_t start = gt_kind_start(&ev->u), end = gt_kind_end(k, &ev->u);
 			if (end >= start)
 				span(in, start, end);

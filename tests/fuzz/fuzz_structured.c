@@ -61,6 +61,7 @@
 #include "analyze/engines/summary.h"
 #include "traces/capture_set.h"
 
+#include <math.h>
 #include <fcntl.h>
 
 #define MAX_OPS 2000
@@ -145,9 +146,10 @@ enum op {
 	OP_FLUSH,     /* (none) */
 	OP_OVERHEAD,  /* kind, dur, after */
 	OP_REPEAT,    /* count, jitter */
+	OP_METRIC,    /* which, name, value lo, value hi, dur, after */
 	OP_COUNT
 };
-static const uint8_t op_args[OP_COUNT] = { 8, 6, 4, 2, 6, 4, 7, 5, 3, 4, 5, 2, 3, 1, 2, 3, 4, 3, 5, 0, 3, 2 };
+static const uint8_t op_args[OP_COUNT] = { 8, 6, 4, 2, 6, 4, 7, 5, 3, 4, 5, 2, 3, 1, 2, 3, 4, 3, 5, 0, 3, 2, 6 };
 
 struct cursor {
 	const uint8_t *p, *end;
@@ -513,6 +515,32 @@ static void op_graph(struct desc *d, struct rank *r, struct cursor *c)
 	r->t = t;
 }
 
+/* A counter record: which bit 0 a sample or a launch's value, bits 1-2 its device, bit 3 flags;
+ * the value from two bytes: a mantissa and an exponent (and the odd NaN, infinity and negative). */
+static void op_metric(struct desc *d, struct rank *r, struct cursor *c)
+{
+	uint8_t which = arg(c), name = arg(c), vlo = arg(c), vhi = arg(c), dur = arg(c), after = arg(c);
+	double v = ldexp((double)vlo + 1.0, (int)(vhi % 64) - 8);
+	switch (vhi >> 6) {
+	case 1: v = -v; break;
+	case 2: v = vlo & 1 ? NAN : vlo & 2 ? INFINITY : 0.0; break;
+	default: break;
+	}
+	uint64_t start = r->t, end = r->t + (uint64_t)dur * 100;
+	uint32_t flags = which >> 3 & 3;
+	if (which & 1) {
+		struct gt_launch_metric m = { .start = start, .end = end, .value = v, .device_id = which >> 1 & 3,
+			.metric_id = name_id(d, name), .name_id = name_id(d, (uint8_t)(name + 1)),
+			.correlation_id = r->corr, .passes = 1u + (which >> 5), .flags = flags };
+		add(r, GT_REC_LAUNCH_METRIC, &m);
+	} else {
+		struct gt_metric_sample m = { .start = start, .end = end, .value = v, .device_id = which >> 1 & 3,
+			.metric_id = name_id(d, name), .flags = flags };
+		add(r, GT_REC_METRIC_SAMPLE, &m);
+	}
+	advance(r, after);
+}
+
 static void op_overhead(struct rank *r, struct cursor *c)
 {
 	uint8_t kind = arg(c), dur = arg(c), after = arg(c);
@@ -600,6 +628,7 @@ static int write_traces(const uint8_t *data, size_t size, const int fd[2])
 		case OP_FLUSH: gt_writer_flush(r->w); break;
 		case OP_OVERHEAD: op_overhead(r, &c); break;
 		case OP_REPEAT: op_repeat(r, &c); break;
+		case OP_METRIC: op_metric(&d, r, &c); break;
 		default: break;
 		}
 	}

@@ -19,8 +19,18 @@
  * seeds want. --kernel-name NAME gives every kernel (and the capture) that one name, for the
  * known-bad traces whose trouble is a name (tests/data/bad/crash-*-name*.gtrace).
  *
+ * --metrics samples|launches|both adds hardware-counter records to the renderer shape, with values
+ * that follow from the kernels by a known rule, so that an analysis of counters can be checked
+ * without a GPU: samples (METRIC_SAMPLE, every --metrics-us microseconds, default 100) sum each
+ * kernel's busy time in the interval times its rate in metric_rates below (a percentage metric:
+ * the time-weighted mean of its kernels' percentages over the interval, idle time counting 0);
+ * launches (LAUNCH_METRIC, after each kernel record, as a replay trace holds them) give each
+ * launch its kernel's median duration times that rate, rounded, taken in 2 passes. Copies and
+ * memsets add no counts.
+ *
  *   gt_synth -o FILE [-n KERNELS] [--seed S] [--shape renderer|steady] [--chunk-bytes N]
  *            [--level L] [--truncate] [--no-end] [--all-types] [--kernel-name NAME] [--stats]
+ *            [--metrics samples|launches|both] [--metrics-us N]
  */
 #include "gputrace.h"
 
@@ -54,6 +64,8 @@ struct opts {
 	int stats;
 	int all_types;
 	const char *kernel_name; /* NULL: the renderer's names */
+	int metric_samples, launch_metrics;
+	uint64_t metrics_us;
 };
 
 /* xorshift64*: deterministic per seed, so a failing test or an odd benchmark can be reproduced. */
@@ -92,7 +104,8 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "usage: gt_synth -o FILE [-n KERNELS] [--seed S] [--shape renderer|steady]\n"
 	        "                [--chunk-bytes N] [--level L] [--truncate] [--no-end] [--all-types]\n"
-	        "                [--kernel-name NAME] [--stats]\n"
+	        "                [--kernel-name NAME] [--stats] [--metrics samples|launches|both]\n"
+	        "                [--metrics-us N]\n"
 	        "  -n KERNELS       kernel records to write (default 3000; 10000000 and more are fine)\n"
 	        "  --seed S         random seed (default 1)\n"
 	        "  --shape renderer the demo renderer's frame loop: NVTX, copies, API, syncs (default)\n"
@@ -103,7 +116,9 @@ static void usage(FILE *f)
 	        "  --no-end         leave without the END record (gt_writer_abandon), uncut\n"
 	        "  --all-types      add one dropped, graph launch and capture record\n"
 	        "  --kernel-name N  every kernel and the capture named N (a hostile name, say)\n"
-	        "  --stats          print records, bytes, bytes per kernel record, seconds on stdout\n");
+	        "  --stats          print records, bytes, bytes per kernel record, seconds on stdout\n"
+	        "  --metrics WHAT   renderer shape: counter samples, per-launch counters, or both\n"
+	        "  --metrics-us N   the samples' interval in microseconds (default 100)\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -122,6 +137,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof *o);
 	o->kernels = 3000;
 	o->seed = 1;
+	o->metrics_us = 100;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -146,6 +162,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(a, "--kernel-name")) {
 			o->kernel_name = v;
 			i++;
+		} else if (!strcmp(a, "--metrics")) {
+			o->metric_samples = !strcmp(v, "samples") || !strcmp(v, "both");
+			o->launch_metrics = !strcmp(v, "launches") || !strcmp(v, "both");
+			if (!o->metric_samples && !o->launch_metrics) {
+				fprintf(stderr, "gt_synth: --metrics: '%s' is not samples, launches or both\n", v);
+				return -1;
+			}
+			i++;
 		} else if (!strcmp(a, "--shape")) {
 			if (!strcmp(v, "steady"))
 				o->steady = 1;
@@ -155,7 +179,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			}
 			i++;
 		} else if (!strcmp(a, "-n") || !strcmp(a, "--seed") || !strcmp(a, "--chunk-bytes") ||
-		           !strcmp(a, "--level")) {
+		           !strcmp(a, "--level") || !strcmp(a, "--metrics-us")) {
 			if (parse_u64(v, &x)) {
 				fprintf(stderr, "gt_synth: %s: '%s' is not a number\n", a, v);
 				return -1;
@@ -166,6 +190,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				o->seed = x;
 			else if (!strcmp(a, "--chunk-bytes"))
 				o->chunk_bytes = (size_t)x;
+			else if (!strcmp(a, "--metrics-us"))
+				o->metrics_us = x ? x : 1;
 			else
 				o->level = x > 22 ? 22 : (int)x;
 			i++;
@@ -206,6 +232,22 @@ static const struct kdef kernels[] = {
 };
 #define NKDEF (sizeof kernels / sizeof kernels[0])
 
+/* Each kernel's counter rates: per ns of its run for a count (.sum), its level for a percentage.
+ * About an H200's: composite streams at 2.8 TB/s, tonemap at 3.9, bin_splats is half latency. */
+static const struct metric_rate {
+	const char *name;
+	int pct;             /* a percentage: time-weighted, not summed */
+	int sampled, launch; /* written as samples, as per-launch values */
+	double rate[NKDEF];
+} metric_rates[] = {
+	{ "dram__bytes_read.sum", 0, 1, 1, { 900.0, 2100.0, 2600.0 } },
+	{ "dram__bytes_write.sum", 0, 1, 1, { 300.0, 700.0, 1300.0 } },
+	{ "lts__t_bytes.sum", 0, 1, 0, { 2400.0, 5200.0, 4100.0 } },
+	{ "sm__throughput.avg.pct_of_peak_sustained_elapsed", 1, 1, 0, { 35.0, 78.0, 22.0 } },
+	{ "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 0, 0, 1, { 8000.0, 61000.0, 9000.0 } },
+};
+#define NMETRIC (sizeof metric_rates / sizeof metric_rates[0])
+
 struct synth {
 	struct gt_writer *w;
 	uint64_t now;          /* host clock, ns */
@@ -218,6 +260,11 @@ struct synth {
 	uint64_t tid;
 	uint32_t pid, ostid;
 	uint64_t kernels_written;
+	int metric_samples, launch_metrics;
+	uint32_t metric_ids[NMETRIC];
+	uint64_t interval;           /* ns between samples */
+	uint64_t window;             /* the open sample's start; 0: none yet */
+	double acc[NMETRIC];         /* its sums so far */
 };
 
 #define CHECK(expr)                                                                                \
@@ -268,6 +315,58 @@ static void make_launch(struct synth *s, unsigned k, struct gt_kernel *out, stru
 	*call = a;
 }
 
+/* Writes the open sample's records and opens the next interval. */
+static int sample_flush(struct synth *s)
+{
+	for (unsigned m = 0; m < NMETRIC; m++) {
+		if (!metric_rates[m].sampled)
+			continue;
+		double v = metric_rates[m].pct ? s->acc[m] / (double)s->interval : s->acc[m];
+		struct gt_metric_sample r = { .start = s->window, .end = s->window + s->interval,
+			.value = metric_rates[m].pct ? v : round(v), .device_id = 0,
+			.metric_id = s->metric_ids[m] };
+		CHECK(gt_writer_add(s->w, GT_REC_METRIC_SAMPLE, &r));
+		s->acc[m] = 0;
+	}
+	s->window += s->interval;
+	return 0;
+}
+
+/* Kernel k ran over [start, end): its counts go to the samples it overlaps, closing those it
+ * passes (kernels on the one stream come in time order). */
+static int sample_busy(struct synth *s, unsigned k, uint64_t start, uint64_t end)
+{
+	if (!s->window)
+		s->window = start - start % s->interval;
+	while (start < end) {
+		uint64_t wend = s->window + s->interval;
+		if (start >= wend) {
+			CHECK(sample_flush(s));
+			continue;
+		}
+		uint64_t seg = end < wend ? end : wend;
+		for (unsigned m = 0; m < NMETRIC; m++)
+			s->acc[m] += (double)(seg - start) * metric_rates[m].rate[k];
+		start = seg;
+	}
+	return 0;
+}
+
+/* A replay's exact values of launch r of kernel k: its median run times the rates. */
+static int launch_metrics(struct synth *s, unsigned k, const struct gt_kernel *r)
+{
+	for (unsigned m = 0; m < NMETRIC; m++) {
+		if (!metric_rates[m].launch)
+			continue;
+		struct gt_launch_metric l = { .start = r->start, .end = r->end,
+			.value = round(kernels[k].median_ns * metric_rates[m].rate[k]), .device_id = 0,
+			.metric_id = s->metric_ids[m], .name_id = r->name_id,
+			.correlation_id = r->correlation_id, .passes = 2 };
+		CHECK(gt_writer_add(s->w, GT_REC_LAUNCH_METRIC, &l));
+	}
+	return 0;
+}
+
 static int launch(struct synth *s, unsigned k)
 {
 	struct gt_kernel r;
@@ -276,6 +375,10 @@ static int launch(struct synth *s, unsigned k)
 	CHECK(gt_writer_add(s->w, GT_REC_API, &a));
 	CHECK(gt_writer_add(s->w, GT_REC_KERNEL, &r));
 	s->kernels_written++;
+	if (s->metric_samples)
+		CHECK(sample_busy(s, k, r.start, r.end));
+	if (s->launch_metrics)
+		CHECK(launch_metrics(s, k, &r));
 	return 0;
 }
 
@@ -513,11 +616,25 @@ static int header(struct synth *s, const struct opts *o)
 	s->nv_download = gt_writer_intern(s->w, "download");
 	if (!s->nv_download)
 		return GT_ERR_NOMEM;
+	if (o->metric_samples || o->launch_metrics) {
+		CHECK(gt_writer_meta(s->w, "metrics.sets", "synthetic"));
+		for (unsigned m = 0; m < NMETRIC; m++)
+			if (!(s->metric_ids[m] = gt_writer_intern(s->w, metric_rates[m].name)))
+				return GT_ERR_NOMEM;
+	}
+	if (o->metric_samples) {
+		char us[32];
+		snprintf(us, sizeof us, "%" PRIu64, o->metrics_us);
+		CHECK(gt_writer_meta(s->w, "metrics.interval_us", us));
+	}
 	return 0;
 }
 
 static int footer(struct synth *s, const struct opts *o)
 {
+	/* The samples up to the last kernel's end. */
+	while (s->metric_samples && s->window && s->window < s->gpu_free)
+		CHECK(sample_flush(s));
 	if (!o->steady)
 		CHECK(memory(s, GT_MEMORY_FREE));
 	struct gt_clock_sync cs = { .cupti_ns = s->now, .realtime_ns = 1700000000000000000ull + s->now,
@@ -569,6 +686,9 @@ int main(int argc, char **argv)
 	s.pid = 4242;
 	s.ostid = 4242;
 	s.tid = 0x7f0011223344ull;
+	s.metric_samples = o.metric_samples && !o.steady;
+	s.launch_metrics = o.launch_metrics && !o.steady;
+	s.interval = o.metrics_us * 1000;
 	struct gt_writer_options wo = { .compression_level = o.level, .chunk_bytes = o.chunk_bytes };
 	double t0 = now_s();
 	int rc = gt_writer_open(&s.w, o.out, 0, &wo);

@@ -130,17 +130,54 @@ static void test_time_device_and_flags_fields_exist_and_fit(void **state)
 	assert_true(gt_kind(GT_REC_KERNEL)->end >= 0 && gt_kind(GT_REC_KERNEL)->device >= 0);
 	assert_int_equal(gt_kind(GT_REC_KERNEL)->bad_times, GT_KERNEL_BAD_TIMES);
 	assert_int_equal(gt_kind(GT_REC_MEMORY)->end, -1);
-	/* The GPU operations (info's GPU span) are the kinds with an interval on a device. */
-	FOR_KINDS(k)
-		assert_int_equal(k->end >= 0 && k->device >= 0,
+	/* The GPU operations (info's GPU span) are the kinds with an interval on a device that are
+	 * not measurements of it; the measurements are the counter kinds, which span on a device. */
+	FOR_KINDS(k) {
+		assert_true(k->measure == 0 || k->measure == 1);
+		assert_int_equal(k->end >= 0 && k->device >= 0 && !k->measure,
 		                 k->type == GT_REC_KERNEL || k->type == GT_REC_MEMCPY || k->type == GT_REC_MEMSET);
+		assert_int_equal(k->measure, k->type == GT_REC_METRIC_SAMPLE || k->type == GT_REC_LAUNCH_METRIC);
+		if (k->measure)
+			assert_true(k->end >= 0 && k->device >= 0);
+	}
 	for (size_t i = 0; i < gt_schema_count; i++)
 		if (gt_schema[i].type < GT_REC_FIRST_FIXED) {
 			assert_int_equal(gt_schema[i].end, -1);
 			assert_int_equal(gt_schema[i].device, -1);
 			assert_int_equal(gt_schema[i].flags, -1);
 			assert_int_equal(gt_schema[i].bad_times, 0);
+			assert_int_equal(gt_schema[i].measure, 0);
 		}
+}
+
+/* A metric's value is an f64 field: its number read back exactly, shown with the shortest text
+ * that reads back to the same double, never as its bits. */
+static void test_f64_fields_show_the_shortest_exact_text(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct gt_field *f = gt_fields_of(GT_REC_METRIC_SAMPLE, &n), *value = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(f[i].member, "value"))
+			value = &f[i];
+	assert_non_null(value);
+	assert_int_equal(value->kind, GT_FIELD_F64);
+	assert_int_equal(value->size, 8);
+	assert_string_equal(value->type, "f64");
+	struct gt_metric_sample m = { .start = 1, .end = 2, .value = 0.1 };
+	char buf[64];
+	assert_true(gt_field_f64(value, &m) == 0.1);
+	assert_string_equal(gt_field_text(value, &m, NULL, buf, sizeof buf), "0.1");
+	m.value = 1.0 / 3.0;
+	assert_string_equal(gt_field_text(value, &m, NULL, buf, sizeof buf), "0.3333333333333333");
+	assert_true(strtod(buf, NULL) == m.value);
+	m.value = 123456789012.0;
+	assert_string_equal(gt_field_text(value, &m, NULL, buf, sizeof buf), "123456789012");
+	m.value = -2.5e-300;
+	assert_string_equal(gt_field_text(value, &m, NULL, buf, sizeof buf), "-2.5e-300");
+	/* Both counter kinds hold it at the same place, beside their device and metric name. */
+	assert_int_equal(offsetof(struct gt_metric_sample, value), offsetof(struct gt_launch_metric, value));
+	assert_int_equal(offsetof(struct gt_metric_sample, metric_id), offsetof(struct gt_launch_metric, metric_id));
 }
 
 /* An event of kind k: start 1000, end 3000 where it has one, device 7 where it has one. */
@@ -260,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_every_kind_has_a_row_and_a_name),
 		cmocka_unit_test(test_time_device_and_flags_fields_exist_and_fit),
 		cmocka_unit_test(test_generic_code_reads_the_rows),
+		cmocka_unit_test(test_f64_fields_show_the_shortest_exact_text),
 		cmocka_unit_test(test_dump_type_list_is_the_kinds),
 		cmocka_unit_test(test_man_page_type_list_is_the_kinds),
 	};
