@@ -518,7 +518,23 @@ static int peaks_place(struct gt_ceil_analysis *c)
 	return 0;
 }
 
-int gt_ceiling_run(struct gt_ceil_analysis *c, char *const *paths, int n, const char *peaks_path)
+/* One trace: gt_load_pass, without the warning about its end when quiet. */
+static int one_trace(struct gt_ceil_analysis *c, const char *path, int quiet)
+{
+	if (!quiet)
+		return gt_load_pass(path, on_record, end_trace, c);
+	struct gt_reader *r;
+	int rc = gt_load_open(&r, path);
+	if (rc)
+		return rc;
+	rc = gt_load_stream_nowarn(r, on_record, c);
+	if (!rc)
+		rc = end_trace(c, r);
+	gt_reader_close(r);
+	return rc;
+}
+
+static int run(struct gt_ceil_analysis *c, char *const *paths, int n, const char *peaks_path, int quiet)
 {
 	memset(c, 0, sizeof *c);
 	c->peaks_path = peaks_path;
@@ -529,7 +545,7 @@ int gt_ceiling_run(struct gt_ceil_analysis *c, char *const *paths, int n, const 
 	for (int i = 0; !rc && i < n; i++) {
 		c->state->file = i;
 		c->ntraces++;
-		rc = gt_load_pass(paths[i], on_record, end_trace, c);
+		rc = one_trace(c, paths[i], quiet);
 		gt_kernel_ids_next_file(&c->state->ids);
 		free(c->state->row_of);
 		c->state->row_of = NULL;
@@ -538,6 +554,16 @@ int gt_ceiling_run(struct gt_ceil_analysis *c, char *const *paths, int n, const 
 		memset(&c->state->devs, 0, sizeof c->state->devs);
 	}
 	return rc ? rc : finish(c);
+}
+
+int gt_ceiling_run(struct gt_ceil_analysis *c, char *const *paths, int n, const char *peaks_path)
+{
+	return run(c, paths, n, peaks_path, 0);
+}
+
+int gt_ceiling_run_again(struct gt_ceil_analysis *c, char *const *paths, int n)
+{
+	return run(c, paths, n, NULL, 1);
 }
 
 const struct gt_ceil_kernel *gt_ceiling_find(const struct gt_ceil_analysis *c, const char *name)

@@ -113,13 +113,16 @@ struct gt_ceil_analysis {
 /* Reads every trace (kernels by name across them) and fills c. 0; a negative GT_ERR_* with the
  * failure held (failure.h); GT_ERR_NOMEM. */
 int gt_ceiling_run(struct gt_ceil_analysis *c, char *const *paths, int n, const char *peaks_path);
+/* The same with the default peaks file, for a command whose own pass over the traces already said
+ * what their ends hold (report, diff): no second warning about a trace that ends early. */
+int gt_ceiling_run_again(struct gt_ceil_analysis *c, char *const *paths, int n);
 void gt_ceiling_release(struct gt_ceil_analysis *c);
 /* 1 when any counter record was read. */
 static inline int gt_ceiling_has_metrics(const struct gt_ceil_analysis *c)
 {
 	return c->metric_samples + c->launch_metrics > 0;
 }
-/* The kernel named name (mangled), or NULL. */
+/* The kernel named name (mangled), or NULL; a linear search, for tests and single look-ups. */
 const struct gt_ceil_kernel *gt_ceiling_find(const struct gt_ceil_analysis *c, const char *name);
 
 #endif

@@ -160,7 +160,7 @@ static int engines(struct gt_report *x)
 	if (x->p.metrics) {
 		char *paths[] = { (char *)x->path };
 		x->have_ceil = 1;
-		if ((rc = gt_ceiling_run(&x->ceil, paths, 1, NULL)) != 0)
+		if ((rc = gt_ceiling_run_again(&x->ceil, paths, 1)) != 0)
 			return rc;
 	}
 	if (o->baseline && x->correctness != 0) {

@@ -133,6 +133,20 @@ python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$T/R-roofli
 grep -q 'Against the ceiling' "$T/N.md" && fail "report of a trace without counters has a ceiling section"
 [ -e "$T/N-roofline.svg" ] && fail "report of a trace without counters wrote a roofline"
 
+# diff: per-launch counts side by side only when both sides have counters. Replay values against
+# 100 us samples: composite (184 us launches) within 10%, bin_splats (21.5 us, its samples mixed
+# with composite's far higher rate) beyond it.
+"$SYNTH" -o "$T/s100.gtrace" -n 150 --seed 3 --metrics samples || fail "gt_synth samples 100"
+"$G" diff "$T/l.gtrace" "$T/s100.gtrace" >"$T/d.txt" || fail "diff counters: exit $?"
+grep -q '^hardware counters per launch' "$T/d.txt" || fail "diff has no counter section"
+grep -q '^composite .* same$' "$T/d.txt" || fail "diff: composite not the same: $(cat "$T/d.txt")"
+grep -q '^bin_splats .* CHANGED$' "$T/d.txt" || fail "diff: bin_splats not CHANGED"
+"$G" diff --format json "$T/l.gtrace" "$T/s100.gtrace" | python3 -c 'import json,sys; c=json.load(sys.stdin)["counters"]; assert len(c)==3 and all(r["base_flops"] and r["new_flops"] is None for r in c)' ||
+	fail "diff json counters"
+"$G" diff "$T/l.gtrace" "$T/n.gtrace" >"$T/d1.txt"
+grep -q 'hardware counters' "$T/d1.txt" && fail "diff shows counters when one side has none"
+"$G" diff --format json "$T/n.gtrace" "$T/n.gtrace" | grep -q '"counters"' && fail "diff json has counters without any"
+
 # Traces recorded on a GPU (traces/samples/*metrics*, added by the recorder's and the replay's
 # work): each analyzes, and every kernel has a bound.
 for f in "$root"/traces/samples/*metrics*; do
