@@ -9,6 +9,7 @@
  * they are kept and written last (by hand, as are the definitions, which are not fixed records).
  */
 #include "analyze/export/export_sqlite.h"
+#include "analyze/export/export_sqlite_metrics.h"
 #include "analyze/blocks/event_origin.h"
 
 #include "analyze/support/demangle.h"
@@ -106,6 +107,7 @@ struct sq {
 	size_t nnvtx, capnvtx;
 	struct filled filled[T_NTABLES];          /* per record table (the others: unused) */
 	const struct gt_field *nvtx_kind;         /* named by the schema */
+	struct gt_sq_metrics *metrics;            /* export_sqlite_metrics.c's table */
 };
 
 /* What a row or a statement returns when SQLite failed: the failure is held (failure.h), once, and
@@ -451,6 +453,9 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 	int rc = 0;
 	if (ev->type == GT_REC_NVTX) {
 		rc = keep_nvtx(s, &ev->u.nvtx);
+	} else if (gt_sq_metrics_kind(ev->type)) {
+		if ((rc = gt_sq_metrics_row(&s->metrics, s->db, r, ev)) == SQ_FAILED)
+			s->failed = 1;
 	} else {
 		/* Definitions come from the reader at the end; unknown types are skipped. */
 		for (size_t i = 0; i < NRECORD_TABLES; i++)
@@ -787,6 +792,7 @@ done:
 		res->rows += s.rows[t];
 	res->events = s.events;
 	res->out_of_range = s.out_of_range;
+	res->rows += gt_sq_metrics_release(s.metrics);
 	sq_release(&s);
 	if (s.db && sqlite3_close(s.db) != SQLITE_OK && !rc)
 		rc = gt_fail(GT_ERR_IO, "cannot write '%s': %s", db_name, sqlite3_errmsg(s.db));

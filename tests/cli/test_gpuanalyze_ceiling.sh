@@ -147,6 +147,35 @@ grep -q '^bin_splats .* CHANGED$' "$T/d.txt" || fail "diff: bin_splats not CHANG
 grep -q 'hardware counters' "$T/d1.txt" && fail "diff shows counters when one side has none"
 "$G" diff --format json "$T/n.gtrace" "$T/n.gtrace" | grep -q '"counters"' && fail "diff json has counters without any"
 
+# export: a Chrome counter track per device and metric, a count as its rate per second; SQLite's
+# metrics table a row per counter record, absent for a trace without counters.
+"$SYNTH" -o "$T/b.gtrace" -n 40 --seed 3 --metrics both || fail "gt_synth both"
+"$G" export --format chrome -o "$T/b.json" "$T/b.gtrace" || fail "export chrome: exit $?"
+"$G" dump --format jsonl --type metric_sample,launch_metric "$T/b.gtrace" >"$T/b.jsonl" || fail "dump metrics"
+python3 - "$T/b.json" "$T/b.jsonl" <<'PY' || fail "chrome counter tracks"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+samples = [json.loads(l) for l in open(sys.argv[2])]
+samples = [r for r in samples if r["type"] == "metric_sample"]
+c = [e for e in ev if e.get("ph") == "C" and e.get("cat", "").startswith("metric")]
+assert len(c) == len(samples), (len(c), len(samples))
+assert {(e["pid"], e["name"]) for e in c} == {(c[0]["pid"], r["metric"]) for r in samples}
+for e, r in zip(c, samples):
+    assert e["name"] == r["metric"]
+    if r["metric"].endswith(".sum"):
+        assert abs(e["args"]["per_second"] - r["value"] / ((r["end"] - r["start"]) * 1e-9)) <= 1e-9 * e["args"]["per_second"], (e, r)
+    else:
+        assert e["args"]["value"] == r["value"], (e, r)
+PY
+if command -v sqlite3 >/dev/null; then
+	"$G" export --format sqlite -o "$T/b.sqlite" "$T/b.gtrace" || fail "export sqlite: exit $?"
+	[ "$(sqlite3 "$T/b.sqlite" 'SELECT count(*) FROM metrics')" -eq "$(wc -l <"$T/b.jsonl")" ] || fail "sqlite: rows"
+	[ "$(sqlite3 "$T/b.sqlite" "SELECT count(*) FROM metrics WHERE source = 'launch' AND role = 'fp32_flops' AND kernel_name IS NOT NULL")" -eq 40 ] ||
+		fail "sqlite: launch rows"
+	"$G" export --format sqlite -o "$T/n.sqlite" "$T/n.gtrace" || fail "export sqlite plain"
+	[ -z "$(sqlite3 "$T/n.sqlite" "SELECT name FROM sqlite_master WHERE name = 'metrics'")" ] || fail "sqlite: a metrics table without counters"
+fi
+
 # Traces recorded on a GPU (traces/samples/*metrics*, added by the recorder's and the replay's
 # work): each analyzes, and every kernel has a bound.
 for f in "$root"/traces/samples/*metrics*; do
