@@ -7,6 +7,8 @@
  * (total_time_ns, med_ns) with kernel names both mangled and demangled.
  */
 #include "analyze/commands/cmd_output.h"
+#include "analyze/commands/stats_metrics_doc.h"
+#include "analyze/engines/stats_metrics.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "gputrace.h"
@@ -245,13 +247,15 @@ static void reset(void) { fmt = GT_FMT_TEXT; }
 static int run(const struct gt_cmd_call *call)
 {
 	const char *name = call->files[0];
+	if (!strcmp(name, GT_STATS_METRICS_NAME))
+		return gt_stats_metrics_command(call, fmt);
 	int kind = -1;
 	for (int k = 0; gt_stats_report_names[k]; k++)
 		if (!strcmp(name, gt_stats_report_names[k]))
 			kind = k;
 	if (kind < 0)
 		return gt_error("stats: unknown report '%s' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, "
-		                "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum or kern_launch_sum)", name);
+		                "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, kern_launch_sum or gpu_metrics_sum)", name);
 	struct gt_stats_report rep;
 	int rc = gt_stats_report_run(&rep, kind, call->files[1]);
 	if (!rc)
@@ -273,6 +277,8 @@ const struct gt_command gt_cmd_stats = {
 	"  cuda_gpu_mem_size_sum  copies per kind, and memsets: size statistics (MB = 10^6 bytes)\n"
 	"  kern_launch_sum        launches per kernel and configuration: grid, block, shared memory,\n"
 	"                         registers, count, total and median duration\n"
+	"  gpu_metrics_sum        hardware counters per source, device and metric: records, not\n"
+	"                         measured, total and rate of counts, median, min, max\n"
 	"Durations in ns, end - start of the CUPTI timestamps. gpuanalyze(1) defines every column.",
 	options, reset, run,
 };

@@ -176,6 +176,28 @@ if command -v sqlite3 >/dev/null; then
 	[ -z "$(sqlite3 "$T/n.sqlite" "SELECT name FROM sqlite_master WHERE name = 'metrics'")" ] || fail "sqlite: a metrics table without counters"
 fi
 
+# stats gpu_metrics_sum: per source and metric, records and totals as the dump sums them.
+"$G" stats --format json gpu_metrics_sum "$T/b.gtrace" >"$T/st.json" || fail "stats gpu_metrics_sum: exit $?"
+python3 - "$T/st.json" "$T/b.jsonl" <<'PY' || fail "stats gpu_metrics_sum totals"
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+recs = [json.loads(l) for l in open(sys.argv[2])]
+want = {}
+for r in recs:
+    k = ("launch" if r["type"] == "launch_metric" else "sample", r["metric"])
+    n, t = want.get(k, (0, 0.0))
+    want[k] = (n + 1, t + r["value"])
+assert len(rows) == len(want), (rows, want)
+for r in rows:
+    n, t = want[(r["source"], r["metric"])]
+    assert r["records"] == n and r["not_measured"] == 0, r
+    if r["metric"].endswith(".sum"):
+        assert abs(r["total"] - t) <= 1e-9 * t, (r, t)
+    else:
+        assert r["total"] is None and r["per_second"] is None, r
+PY
+"$G" stats gpu_metrics_sum "$T/n.gtrace" | grep -q 'holds no hardware counters' || fail "stats: no note without counters"
+
 # Traces recorded on a GPU (traces/samples/*metrics*, added by the recorder's and the replay's
 # work): each analyzes, and every kernel has a bound.
 for f in "$root"/traces/samples/*metrics*; do

@@ -81,7 +81,7 @@ commands_of() {
 	longnames) echo "nvtxsum apisum ranks" ;;
 	shortnames) echo "summary report kernsum" ;;
 	sameproc) echo "rankscopies" ;;
-	metrics) echo "ceiling report" ;;
+	metrics) echo "ceiling report diff chrome sqlite metricssum" ;;
 	*) echo "$COMMANDS" ;;
 	esac
 }
@@ -113,6 +113,7 @@ time_cmd() {
 	nvtxsum) set -- stats nvtx_sum "$2" ;;
 	apisum) set -- stats cuda_api_sum "$2" ;;
 	kernsum) set -- stats cuda_gpu_kern_sum "$2" ;;
+	metricssum) set -- stats gpu_metrics_sum "$2" ;;
 	rankscopies)
 		ntraces=$(cat "$tr.copies")
 		set -- ranks

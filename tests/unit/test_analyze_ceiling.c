@@ -5,7 +5,8 @@
  * with bad times or values skipped, results added across calls. The bound rule at and around its
  * threshold and with either fraction unknown. The role table's rows. The engine on a trace with
  * replay values: exact bytes, FLOPs, rates and percentages against a peaks file, a NaN value and
- * an unknown metric left out and counted, a kernel without counters "not measured" (NaN).
+ * an unknown metric left out and counted, a kernel without counters "not measured" (NaN); samples
+ * with NaN, infinite or negative values or bad times not measured, in the engine and in stats.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include "analyze/blocks/apportion.h"
 #include "analyze/blocks/metric_roles.h"
 #include "analyze/engines/ceiling.h"
+#include "analyze/engines/stats_metrics.h"
 #include "gputrace.h"
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"
@@ -163,6 +165,57 @@ static void test_engine_replay_values(void **state)
 	gt_ceiling_release(&c);
 }
 
+static int sample(struct gt_writer *w, const char *metric, uint64_t start, uint64_t end, double v, uint32_t flags)
+{
+	struct gt_metric_sample m = { .start = start, .end = end, .value = v, .device_id = 0,
+		.metric_id = gt_writer_intern(w, metric), .flags = flags };
+	return gt_writer_add(w, GT_REC_METRIC_SAMPLE, &m);
+}
+
+/* Samples whose value is NaN, infinite or negative, or whose times are bad, are not measured: the
+ * ceiling engine leaves them out (counted) and its figures come from the good ones alone; the stats
+ * report counts them as not measured, its total the good ones'. */
+static void test_bad_values_not_measured(void **state)
+{
+	(void)state;
+	const char *trace = temp("bad");
+	struct gt_writer *w;
+	assert_int_equal(synth_open(&w, trace, 0), 0);
+	assert_int_equal(synth_device(w), 0);
+	assert_int_equal(synth_kernel(w, "k", 1000, 2000, 0), 0);
+	const char *rd = "dram__bytes_read.sum", *wr = "dram__bytes_write.sum";
+	assert_int_equal(sample(w, rd, 1000, 2000, 5000, 0), 0);
+	assert_int_equal(sample(w, wr, 1000, 2000, 1000, 0), 0);
+	assert_int_equal(sample(w, rd, 1000, 2000, NAN, 0), 0);
+	assert_int_equal(sample(w, rd, 1000, 2000, INFINITY, 0), 0);
+	assert_int_equal(sample(w, rd, 1000, 2000, -3, 0), 0);
+	assert_int_equal(sample(w, rd, 1000, 2000, 7, GT_METRIC_BAD_TIMES), 0);
+	assert_int_equal(sample(w, rd, 2000, 1000, 7, 0), 0);
+	assert_int_equal(gt_writer_close(w), 0);
+	struct gt_ceil_analysis c;
+	char *paths[] = { (char *)trace };
+	assert_int_equal(gt_ceiling_run(&c, paths, 1, "/nonexistent/peaks") , GT_ERR_IO); /* a given file must be readable */
+	gt_ceiling_release(&c);
+	assert_int_equal(gt_ceiling_run_again(&c, paths, 1), 0);
+	assert_int_equal(c.metric_samples, 7);
+	assert_int_equal(c.samples_left_out, 5);
+	const struct gt_ceil_kernel *k = gt_ceiling_find(&c, "k");
+	assert_non_null(k);
+	assert_int_equal(k->source, GT_CEIL_SRC_SAMPLES);
+	assert_true(k->coverage == 1.0 && k->dram_bytes == 6000 && k->dram_gbps == 6.0);
+	assert_true(isnan(k->flops) && isnan(k->compute_pct));
+	gt_ceiling_release(&c);
+	struct gt_stats_metrics m;
+	assert_int_equal(gt_stats_metrics_run(&m, trace), 0);
+	assert_int_equal(m.n, 2);
+	const struct gt_stats_metric_row *r = !strcmp(m.rows[0].metric, rd) ? &m.rows[0] : &m.rows[1];
+	assert_string_equal(r->metric, rd);
+	assert_int_equal(r->records, 6);
+	assert_int_equal(r->not_measured, 5);
+	assert_true(r->total == 5000 && r->per_second == 5e9 && r->st.n == 1);
+	gt_stats_metrics_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_bound_rule),
 		cmocka_unit_test(test_roles_table),
 		cmocka_unit_test_teardown(test_engine_replay_values, teardown),
+		cmocka_unit_test_teardown(test_bad_values_not_measured, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

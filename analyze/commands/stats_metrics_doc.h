@@ -1,0 +1,12 @@
+/* stats_metrics_doc.h: `gpuanalyze stats gpu_metrics_sum`, the stats report of hardware counters,
+ * run and written apart from cmd_stats.c's nsys reports (stats_metrics.h computes it). */
+#ifndef GT_STATS_METRICS_DOC_H
+#define GT_STATS_METRICS_DOC_H
+
+#include "analyze/commands/commands.h"
+#include "analyze/output/output.h"
+
+/* Runs the report on call->files[1] and writes it in fmt; the exit status as gt_cmd_render's. */
+int gt_stats_metrics_command(const struct gt_cmd_call *call, enum gt_format fmt);
+
+#endif
