@@ -198,6 +198,14 @@ for r in rows:
 PY
 "$G" stats gpu_metrics_sum "$T/n.gtrace" | grep -q 'holds no hardware counters' || fail "stats: no note without counters"
 
+# A full disk: one line, exit 2, as every command.
+if [ -w /dev/full ]; then
+	"$G" ceiling -o /dev/full "$T/l.gtrace" >"$T/full.out" 2>"$T/full.err"
+	rc=$?
+	[ $rc -eq 2 ] && [ "$(wc -l <"$T/full.err")" -eq 1 ] && grep -q "^gpuanalyze: cannot write '/dev/full': " "$T/full.err" ||
+		fail "ceiling on a full disk: exit $rc, $(cat "$T/full.err")"
+fi
+
 # Traces recorded on a GPU (traces/samples/*metrics*, added by the recorder's and the replay's
 # work): each analyzes, and every kernel has a bound.
 for f in "$root"/traces/samples/*metrics*; do
