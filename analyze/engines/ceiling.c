@@ -22,8 +22,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Per kernel and row: what the replay gave and what the samples were apportioned. */
+/* Per kernel and row: what the replay gave and what the samples were apportioned. A kernel keeps
+ * one for each row that reached it, no more (a trace may name a kernel per counter record). */
 struct row_acc {
+	int row;                       /* in the role table */
 	double ex_amount, ex_ns, ex_n; /* replay: sum (pct: pct x ns), launches' ns, records */
 	double sm_amount, sm_covered;  /* samples */
 };
@@ -36,7 +38,8 @@ struct group {
 	size_t device;           /* SIZE_MAX until its trace ends */
 	uint32_t raw_device;     /* its first launch's device id in that trace */
 	int file;                /* the trace it was first seen in */
-	struct row_acc *rows;    /* NULL until a counter reaches it */
+	struct row_acc *acc;     /* the rows that reached it, nacc of them */
+	size_t nacc;
 };
 
 struct ceil_state {
@@ -114,7 +117,9 @@ static size_t group_of(struct ceil_state *st, const struct gt_reader *r, uint32_
 static int row_of(struct ceil_state *st, const struct gt_reader *r, uint32_t id)
 {
 	if (id >= st->nrow_of) {
-		if (id > (1u << 26)) /* an id no trace defines so many strings for: look it up each time */
+		/* The table grows only to the strings the trace has defined so far: an id beyond them (a
+		 * damaged record) is looked up each time rather than sized for. */
+		if (id >= gt_reader_string_count(r))
 			return gt_metric_role_find(gt_reader_string(r, id));
 		size_t n = (size_t)id + 1 + st->nrow_of;
 		int *q = realloc(st->row_of, n * sizeof *q);
@@ -129,11 +134,27 @@ static int row_of(struct ceil_state *st, const struct gt_reader *r, uint32_t id)
 	return st->row_of[id] - 2;
 }
 
-static struct row_acc *rows_of(struct group *g)
+static const struct row_acc *find_acc(const struct group *g, int row)
 {
-	if (!g->rows)
-		g->rows = calloc(gt_metric_role_nrows, sizeof *g->rows);
-	return g->rows;
+	for (size_t i = 0; i < g->nacc; i++)
+		if (g->acc[i].row == row)
+			return &g->acc[i];
+	return NULL;
+}
+
+/* Kernel g's accumulator of a row, made when new; NULL when out of memory. */
+static struct row_acc *acc_of(struct group *g, int row)
+{
+	const struct row_acc *a = find_acc(g, row);
+	if (a)
+		return (struct row_acc *)a;
+	struct row_acc *q = realloc(g->acc, (g->nacc + 1) * sizeof *q);
+	if (!q)
+		return NULL;
+	g->acc = q;
+	memset(&q[g->nacc], 0, sizeof *q);
+	q[g->nacc].row = row;
+	return &q[g->nacc++];
 }
 
 static int usable(double v) { return isfinite(v) && v >= 0; }
@@ -213,14 +234,14 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 			g->file = st->file;
 			g->raw_device = m->device_id;
 		}
-		struct row_acc *a = rows_of(g);
+		struct row_acc *a = acc_of(g, row);
 		if (!a)
 			return GT_ERR_NOMEM;
 		double ns = (double)(m->end - m->start);
 		int pct = gt_metric_role_is_pct(gt_metric_role_rows[row].role);
-		a[row].ex_amount += pct ? m->value * ns : m->value;
-		a[row].ex_ns += ns;
-		a[row].ex_n += 1;
+		a->ex_amount += pct ? m->value * ns : m->value;
+		a->ex_ns += ns;
+		a->ex_n += 1;
 		c->row_seen[row] |= 2;
 		return 0;
 	}
@@ -312,11 +333,28 @@ static int end_trace(void *ctx, const struct gt_reader *r)
 			return rc;
 	}
 	if (st->ns) {
-		size_t nr = gt_metric_role_nrows, ng = st->n;
+		/* Slots for the rows this trace sampled only, so the per-kernel arrays stay small. */
+		int slot_of[GT_METRIC_ROLE_MAX_ROWS], row_of_slot[GT_METRIC_ROLE_MAX_ROWS];
+		size_t nr = 0, ng = st->n;
+		for (size_t k = 0; k < gt_metric_role_nrows; k++)
+			slot_of[k] = -1;
+		for (size_t i = 0; i < st->ns; i++) {
+			uint32_t row = st->s[i].slot;
+			if (slot_of[row] < 0) {
+				row_of_slot[nr] = (int)row;
+				slot_of[row] = (int)nr++;
+			}
+			st->s[i].slot = (uint32_t)slot_of[row];
+		}
 		double *amount = calloc(ng * nr + 1, sizeof *amount), *covered = calloc(ng * nr + 1, sizeof *covered);
 		double *solo = calloc(ng + 1, sizeof *solo), *shared = calloc(ng + 1, sizeof *shared);
-		struct gt_ap_out o = { ng, nr, amount, covered, solo, shared, c->concurrent, c->idle, 0 };
+		double conc[GT_METRIC_ROLE_MAX_ROWS] = { 0 }, idle[GT_METRIC_ROLE_MAX_ROWS] = { 0 };
+		struct gt_ap_out o = { ng, nr, amount, covered, solo, shared, conc, idle, 0 };
 		rc = amount && covered && solo && shared ? gt_apportion(st->l, st->nl, st->s, st->ns, &o) : GT_ERR_NOMEM;
+		for (size_t k = 0; k < nr; k++) {
+			c->concurrent[row_of_slot[k]] += conc[k];
+			c->idle[row_of_slot[k]] += idle[k];
+		}
 		for (size_t i = 0; !rc && i < ng; i++) {
 			struct group *g = &st->g[i];
 			g->solo_ns += solo[i];
@@ -326,14 +364,16 @@ static int end_trace(void *ctx, const struct gt_reader *r)
 				any |= covered[i * nr + k] > 0;
 			if (!any)
 				continue;
-			struct row_acc *a = rows_of(g);
-			if (!a) {
-				rc = GT_ERR_NOMEM;
-				break;
-			}
-			for (size_t k = 0; k < nr; k++) {
-				a[k].sm_amount += amount[i * nr + k];
-				a[k].sm_covered += covered[i * nr + k];
+			for (size_t k = 0; !rc && k < nr; k++) {
+				if (!(covered[i * nr + k] > 0))
+					continue;
+				struct row_acc *a = acc_of(g, row_of_slot[k]);
+				if (!a) {
+					rc = GT_ERR_NOMEM;
+					break;
+				}
+				a->sm_amount += amount[i * nr + k];
+				a->sm_covered += covered[i * nr + k];
 			}
 		}
 		c->samples_left_out += o.skipped;
@@ -353,14 +393,12 @@ static void role_figures(const struct group *g, int role, double *rate, double *
                          double *coverage, const int *row_seen)
 {
 	*rate = *per_launch = NAN;
-	if (!g->rows)
-		return;
 	int pct = gt_metric_role_is_pct(role);
 	double r = 0, p = 0;
 	int have = 0;
 	for (size_t k = 0; k < gt_metric_role_nrows; k++) {
-		const struct row_acc *a = &g->rows[k];
-		if ((int)gt_metric_role_rows[k].role != role || !(a->ex_n > 0))
+		const struct row_acc *a = find_acc(g, (int)k);
+		if ((int)gt_metric_role_rows[k].role != role || !a || !(a->ex_n > 0))
 			continue;
 		double f = gt_metric_role_rows[k].factor;
 		r += f * a->ex_amount / a->ex_ns;
@@ -374,13 +412,13 @@ static void role_figures(const struct group *g, int role, double *rate, double *
 		return;
 	}
 	for (size_t k = 0; k < gt_metric_role_nrows; k++) {
-		const struct row_acc *a = &g->rows[k];
+		const struct row_acc *a = find_acc(g, (int)k);
 		if ((int)gt_metric_role_rows[k].role != role || !(row_seen[k] & 1))
 			continue;
-		double share = g->time_ns > 0 ? a->sm_covered / g->time_ns : 0;
+		double share = g->time_ns > 0 && a ? a->sm_covered / g->time_ns : 0;
 		if (!(*coverage <= share))
 			*coverage = share;
-		if (!(a->sm_covered > 0))
+		if (!a || !(a->sm_covered > 0))
 			continue;
 		r += gt_metric_role_rows[k].factor * a->sm_amount / a->sm_covered;
 		have = 1;
@@ -581,7 +619,7 @@ void gt_ceiling_release(struct gt_ceil_analysis *c)
 	if (c->state) {
 		for (size_t i = 0; i < c->state->n; i++) {
 			free(c->state->g[i].name);
-			free(c->state->g[i].rows);
+			free(c->state->g[i].acc);
 		}
 		free(c->state->g);
 		gt_kernel_ids_release(&c->state->ids);
