@@ -3,7 +3,7 @@
  * One pass per trace. Kernels are found by name across traces (kernel_ids.h); each launch is kept
  * (24 bytes) and each usable sample (32 bytes) until the trace's end, when apportion.h shares the
  * samples out among that trace's launches. Replay values are summed as they come, per kernel and
- * role-table row, in a block allocated at the kernel's first counter (nothing for a trace without
+ * role-table row, in an entry per row that reached the kernel (nothing for a trace without
  * counters). A metric's row is looked up once per string id of a trace.
  */
 #include "analyze/engines/ceiling.h"
@@ -47,6 +47,7 @@ struct ceil_state {
 	size_t n, cap;
 	struct gt_kernel_ids ids;
 	int file;
+	size_t first_new;        /* kernels before this index were made by earlier traces */
 	struct gt_ap_launch *l;  /* this trace's launches */
 	size_t nl, capl;
 	struct gt_ap_sample *s;  /* this trace's usable samples */
@@ -324,7 +325,8 @@ static int end_trace(void *ctx, const struct gt_reader *r)
 		return rc;
 	c->complete &= complete;
 	c->lost_bytes += lost;
-	for (size_t i = 0; i < st->n; i++) {
+	/* The kernels this trace named first were made during it: the last ones of the array. */
+	for (size_t i = st->first_new; i < st->n; i++) {
 		struct group *g = &st->g[i];
 		if (g->file != st->file || g->device != SIZE_MAX)
 			continue;
@@ -335,7 +337,7 @@ static int end_trace(void *ctx, const struct gt_reader *r)
 	if (st->ns) {
 		/* Slots for the rows this trace sampled only, so the per-kernel arrays stay small. */
 		int slot_of[GT_METRIC_ROLE_MAX_ROWS], row_of_slot[GT_METRIC_ROLE_MAX_ROWS];
-		size_t nr = 0, ng = st->n;
+		size_t nr = 0, ng = 0;
 		for (size_t k = 0; k < gt_metric_role_nrows; k++)
 			slot_of[k] = -1;
 		for (size_t i = 0; i < st->ns; i++) {
@@ -346,6 +348,26 @@ static int end_trace(void *ctx, const struct gt_reader *r)
 			}
 			st->s[i].slot = (uint32_t)slot_of[row];
 		}
+		/* The kernels this trace launched, numbered from 0 for it, so that its arrays are sized by
+		 * them, not by every kernel of the traces before it. */
+		struct gt_idmap local = { 0 };
+		size_t *global = malloc((st->nl ? st->nl : 1) * sizeof *global);
+		for (size_t i = 0; global && i < st->nl; i++) {
+			size_t j = gt_idmap_get(&local, st->l[i].group);
+			if (j == SIZE_MAX) {
+				if (gt_idmap_put(&local, st->l[i].group, ng)) {
+					free(global);
+					global = NULL;
+					break;
+				}
+				global[ng] = st->l[i].group;
+				j = ng++;
+			}
+			st->l[i].group = (uint32_t)j;
+		}
+		gt_idmap_release(&local);
+		if (!global)
+			return GT_ERR_NOMEM;
 		double *amount = calloc(ng * nr + 1, sizeof *amount), *covered = calloc(ng * nr + 1, sizeof *covered);
 		double *solo = calloc(ng + 1, sizeof *solo), *shared = calloc(ng + 1, sizeof *shared);
 		double conc[GT_METRIC_ROLE_MAX_ROWS] = { 0 }, idle[GT_METRIC_ROLE_MAX_ROWS] = { 0 };
@@ -356,7 +378,7 @@ static int end_trace(void *ctx, const struct gt_reader *r)
 			c->idle[row_of_slot[k]] += idle[k];
 		}
 		for (size_t i = 0; !rc && i < ng; i++) {
-			struct group *g = &st->g[i];
+			struct group *g = &st->g[global[i]];
 			g->solo_ns += solo[i];
 			g->shared_ns += shared[i];
 			int any = 0;
@@ -381,6 +403,7 @@ static int end_trace(void *ctx, const struct gt_reader *r)
 		free(covered);
 		free(solo);
 		free(shared);
+		free(global);
 		if (rc)
 			return rc;
 	}
@@ -582,6 +605,7 @@ static int run(struct gt_ceil_analysis *c, char *const *paths, int n, const char
 	int rc = peaks_place(c);
 	for (int i = 0; !rc && i < n; i++) {
 		c->state->file = i;
+		c->state->first_new = c->state->n;
 		c->ntraces++;
 		rc = one_trace(c, paths[i], quiet);
 		gt_kernel_ids_next_file(&c->state->ids);

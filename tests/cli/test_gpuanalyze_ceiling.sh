@@ -98,6 +98,24 @@ tot = sum(sm[m]["sampled"] - sm[m]["left_out_concurrent"] - sm[m]["left_out_idle
 assert close(att, tot, 1e-9), (att, tot)
 PY
 
+# Several traces: kernels by name across them; the same trace twice doubles the launches and time
+# and leaves every per-launch count, rate and coverage as it was.
+"$G" ceiling --format json "$T/l.gtrace" "$T/s.gtrace" "$T/l.gtrace" >"$T/3.json" || fail "ceiling of three traces: exit $?"
+"$G" ceiling --format json "$T/s.gtrace" "$T/s.gtrace" >"$T/ss.json" || fail "ceiling of two traces: exit $?"
+python3 - "$T/l.json" "$T/3.json" "$T/s.json" "$T/ss.json" <<'PY' || fail "several traces"
+import json, sys
+one, three, s1, s2 = (json.load(open(p)) for p in sys.argv[1:])
+assert three["trace"]["traces"] == 3
+for k in one["kernels"]:
+    t = [x for x in three["kernels"] if x["name"] == k["name"]][0]
+    assert t["launches"] == 3 * k["launches"] and t["source"] == "replay+samples", t
+    assert t["dram_bytes_per_launch"] == k["dram_bytes_per_launch"] and t["flops_per_launch"] == k["flops_per_launch"], (t, k)
+for k in s1["kernels"]:
+    t = [x for x in s2["kernels"] if x["name"] == k["name"]][0]
+    assert t["launches"] == 2 * k["launches"] and t["coverage_pct"] == 100.0, t
+    assert abs(t["dram_gbps"] - k["dram_gbps"]) <= 1e-9 * k["dram_gbps"], (t, k)
+PY
+
 # Not measured is words in text, never a zero.
 "$G" ceiling "$T/s.gtrace" >"$T/s.txt" || fail "ceiling text: exit $?"
 grep -q '^composite .* samples .*not measured' "$T/s.txt" || fail "text lacks 'not measured': $(cat "$T/s.txt")"
