@@ -192,6 +192,10 @@ int gt_report_figures_write(const struct gt_report *x, const struct gt_report_fi
 	if (!o->prefix) {
 		if (o->no_figures)
 			snprintf(f->note, sizeof f->note, "Figures: not written (%s)", o->no_figures);
+		else if (x->have_ceil && gt_ceiling_has_metrics(&x->ceil))
+			snprintf(f->note, sizeof f->note,
+			         "Figures: not written (the report went to standard output; with -o REPORT.md they "
+			         "are written as REPORT-kernels.svg, REPORT-split.svg and REPORT-roofline.svg beside it)");
 		else
 			snprintf(f->note, sizeof f->note,
 			         "Figures: not written (the report went to standard output; with -o REPORT.md they "
