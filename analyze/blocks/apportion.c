@@ -190,8 +190,10 @@ out:
 
 int gt_apportion(struct gt_ap_launch *l, size_t nl, struct gt_ap_sample *s, size_t ns, struct gt_ap_out *out)
 {
-	qsort(l, nl, sizeof *l, cmp_launch);
-	qsort(s, ns, sizeof *s, cmp_sample);
+	if (nl) /* the arrays may be NULL when empty (a trace with samples and no kernel) */
+		qsort(l, nl, sizeof *l, cmp_launch);
+	if (ns)
+		qsort(s, ns, sizeof *s, cmp_sample);
 	/* shared_ns is built as total minus alone, per call: keep what earlier calls added apart. */
 	double *before = malloc((out->ngroups ? out->ngroups : 1) * 2 * sizeof *before);
 	if (!before)

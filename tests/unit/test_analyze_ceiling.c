@@ -68,6 +68,11 @@ static void test_apportion_rule(void **state)
 	struct gt_ap_sample s2[] = { { 0, 10, 30, 0, 0 } };
 	assert_int_equal(gt_apportion(l2, 1, s2, 1, &o), 0);
 	assert_true(amount[4] == 80 && covered[4] == 60 && solo[2] == 110 && shared[0] == 50);
+	/* Samples and no launch at all (NULL arrays): idle. */
+	struct gt_ap_sample s3[] = { { 0, 10, 4, 0, 0 } };
+	assert_int_equal(gt_apportion(NULL, 0, s3, 1, &o), 0);
+	assert_int_equal(gt_apportion(NULL, 0, NULL, 0, &o), 0);
+	assert_true(idle[0] == 11);
 }
 
 static void test_bound_rule(void **state)
