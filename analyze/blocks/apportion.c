@@ -212,7 +212,7 @@ int gt_apportion(struct gt_ap_launch *l, size_t nl, struct gt_ap_sample *s, size
 			i2++;
 		while (j2 < ns && s[j2].device == dev)
 			j2++;
-		rc = one_device(l + i, i2 - i, s + j, j2 - j, out);
+		rc = one_device(nl ? l + i : NULL, i2 - i, ns ? s + j : NULL, j2 - j, out);
 		i = i2;
 		j = j2;
 	}
