@@ -8,6 +8,7 @@
  * JUnit XML has one test case per kernel, SLOWER being a failure.
  */
 #include "analyze/commands/cmd_output.h"
+#include "analyze/commands/diff_counters.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "analyze/engines/diff.h"
@@ -27,6 +28,7 @@
 struct job {
 	const struct gt_diff *df;
 	int strict;
+	const struct gt_diff_counters *dc; /* hardware counters, shown when both sides have them */
 };
 
 /* "1.2e-07", "0.031", "< 1e-300" (a p-value that underflows is not 0). */
@@ -500,6 +502,8 @@ static int fill(struct gt_doc *d, void *ctx)
 	         : f == GT_FMT_CSV ? csv_table(d, x->df)
 	         : f == GT_FMT_JUNIT ? 0 /* the cases are the whole document */
 	                           : human_tables(d, x->df);
+	if (!rc && f != GT_FMT_CSV && f != GT_FMT_JUNIT)
+		rc = gt_diff_counters_doc(d, x->dc);
 	rules(d, x);
 	gt_doc_end(d); /* the JSON document */
 	return rc;
@@ -572,12 +576,16 @@ static int run(const struct gt_cmd_call *call)
 		gt_warn("diff: the BASE runs differ in gputrace version or device: %s", d.base_runs.mixed);
 	if (!rc && d.new_runs.mixed[0])
 		gt_warn("diff: the NEW runs differ in gputrace version or device: %s", d.new_runs.mixed);
+	struct gt_diff_counters dc = { 0 };
+	if (!rc)
+		rc = gt_diff_counters_run(&dc, files, nbase, files + nbase, (size_t)nfiles - nbase);
 	if (!rc) {
-		struct job x = { &d, strict };
+		struct job x = { &d, strict, &dc };
 		rc = gt_cmd_render(call, fmt, fill, &x);
 	}
 	if (!rc && gt_diff_failed(&d, strict))
 		rc = GT_EXIT_CHECK;
+	gt_diff_counters_release(&dc);
 	gt_diff_release(&d);
 	return rc;
 }

@@ -10,6 +10,8 @@
  * (total_time_ns, med_ns) with kernel names both mangled and demangled.
  */
 #include "analyze/commands/cmd_output.h"
+#include "analyze/commands/stats_metrics_doc.h"
+#include "analyze/engines/stats_metrics.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "gputrace.h"
@@ -257,8 +259,10 @@ static void reset(void)
 	report_list = NULL;
 }
 
-/* A report is a kind of stats_reports.h, or NSYS + a kind of stats_nsys.h. */
+/* A report is a kind of stats_reports.h, NSYS + a kind of stats_nsys.h, or METRICS (the hardware
+ * counters' gpu_metrics_sum, stats_metrics.h). */
 #define NSYS 100
+#define METRICS 200
 #define MAX_REPORTS 64
 
 /* nsys's default set, less the reports whose data a gputrace trace does not hold (gpuanalyze(1)). */
@@ -274,6 +278,8 @@ static int report_of(const char *name, size_t n)
 	for (int k = 0; gt_nsys_report_names[k]; k++)
 		if (strlen(gt_nsys_report_names[k]) == n && !strncmp(name, gt_nsys_report_names[k], n))
 			return NSYS + k;
+	if (strlen(GT_STATS_METRICS_NAME) == n && !strncmp(name, GT_STATS_METRICS_NAME, n))
+		return METRICS;
 	return -1;
 }
 
@@ -282,7 +288,8 @@ static int unknown(const char *name, size_t n)
 	return gt_error("stats: unknown report '%.*s' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, "
 	                "cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, kern_launch_sum, cuda_gpu_trace, "
 	                "cuda_api_trace, cuda_kern_exec_trace, cuda_kern_exec_sum, cuda_api_gpu_sum, "
-	                "nvtx_pushpop_sum, nvtx_pushpop_trace, nvtx_gpu_proj_trace or nvtx_gpu_proj_sum)", (int)n, name);
+	                "nvtx_pushpop_sum, nvtx_pushpop_trace, nvtx_gpu_proj_trace, nvtx_gpu_proj_sum or "
+	                GT_STATS_METRICS_NAME ")", (int)n, name);
 }
 
 /* Whether an operand may name a report rather than a trace: a report name's letters only, and no
@@ -307,6 +314,8 @@ static int fill_nsys(struct gt_doc *d, void *ctx) { return gt_stats_nsys_fill(d,
 static int fill_one(struct gt_doc *d, int kind, const char *path)
 {
 	int rc;
+	if (kind == METRICS)
+		return gt_stats_metrics_fill_path(d, path);
 	if (kind >= NSYS) {
 		struct gt_nsys_report rep;
 		rc = gt_nsys_report_run(&rep, kind - NSYS, path);
@@ -386,6 +395,8 @@ static int run(const struct gt_cmd_call *call)
 		gt_stats_report_release(&rep);
 		return rc;
 	}
+	if (job.nfiles == 1 && job.nreports == 1 && job.reports[0] == METRICS)
+		return gt_stats_metrics_command(call, fmt, job.files[0]);
 	if (job.nfiles == 1 && job.nreports == 1) {
 		struct gt_nsys_report rep;
 		int rc = gt_nsys_report_run(&rep, job.reports[0] - NSYS, job.files[0]);
@@ -433,6 +444,8 @@ const struct gt_command gt_cmd_stats = {
 	"  kern_launch_sum        gputrace's own (not an nsys report): launches per kernel and\n"
 	"                         configuration: grid, block, shared memory, registers, count, total,\n"
 	"                         median duration\n"
+	"  gpu_metrics_sum        gputrace's own: hardware counters per source, device and metric:\n"
+	"                         records, not measured, total and rate of counts, median, min, max\n"
 	"Traces, one row per event in order of start:\n"
 	"  cuda_gpu_trace         kernels, copies and memsets: times, configuration or size, ids, name\n"
 	"  cuda_api_trace         CUDA API calls: times, name, result, ids\n"

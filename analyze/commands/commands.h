@@ -56,7 +56,7 @@ int gt_command_run(const struct gt_command *c, int argc, char **argv);
 
 /* Every subcommand, in the order of `gpuanalyze --help`: X(name) for each. */
 #define GT_COMMAND_LIST(X)                                                                           \
-	X(info) X(dump) X(summary) X(split) X(bandwidth) X(findings) X(shadow) X(calibrate) X(diff)  \
+	X(info) X(dump) X(summary) X(split) X(bandwidth) X(ceiling) X(findings) X(shadow) X(calibrate) X(diff)  \
 	X(ranks) X(report) X(export) X(stats)
 
 /* Each cmd_<name>.c defines the descriptor gt_cmd_<name> and, after it, GT_COMMAND_ENTRY(name): the

@@ -47,7 +47,8 @@ int gt_report_doc(struct gt_doc *d, const char *path, const struct gt_report_opt
 
 /* The figures written: their link targets ("" when not written), or a note saying why none were. */
 struct gt_report_figures {
-	char kernels[1024], split[1024];
+	char kernels[1024], split[1024], roofline[1024];
+	char roofline_note[128];  /* why there is no roofline where the trace has counters */
 	char note[256];
 };
 

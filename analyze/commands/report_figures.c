@@ -6,6 +6,7 @@
 #include "analyze/commands/report_doc.h"
 
 #include "analyze/output/svg.h"
+#include "analyze/support/kname.h"
 #include "analyze/support/diag.h"
 #include "analyze/support/outfile.h"
 #include "gputrace.h"
@@ -125,12 +126,76 @@ out:
 	return rc;
 }
 
+/* The roofline of the ceiling analysis: the first device's memory ceiling (measured, else
+ * theoretical) and its compute ceilings, the kernels that have both DRAM bytes and FLOPs (at most
+ * FIGURE_ROOF_POINTS, by total time). Nothing without a memory figure or without such a kernel;
+ * why is said in *why. */
+#define FIGURE_ROOF_POINTS 40
+static int write_figure_roofline(const struct gt_report *x, const char *file, const char **why)
+{
+	const struct gt_ceil_analysis *c = &x->ceil;
+	const struct gt_ceil_device *dev = NULL;
+	for (size_t i = 0; !dev && i < c->nkernels; i++)
+		if (c->kernels[i].device < c->ndevices)
+			dev = &c->devices[c->kernels[i].device];
+	double mem = dev ? dev->mem_gbps : NAN;
+	const char *mem_label = dev && dev->mem_kind >= 0 ? gt_ceiling_kind_name((enum gt_ceiling_kind)dev->mem_kind) : "";
+	if (dev && !(mem > 0) && dev->theory_mem_gbps > 0) {
+		mem = dev->theory_mem_gbps;
+		mem_label = "theoretical";
+	}
+	if (!(mem > 0)) {
+		*why = "no memory ceiling, measured or theoretical, for the kernels' device";
+		return 0;
+	}
+	struct gt_svg_roof roofs[3];
+	size_t nr = 0;
+	static const enum gt_ceiling_kind ck[] = { GT_CEIL_FP32_FMA, GT_CEIL_FP64_FMA, GT_CEIL_FP16_MMA };
+	for (size_t i = 0; i < 3; i++)
+		if (dev->peaks.c && dev->peaks.have_ceiling[ck[i]])
+			roofs[nr++] = (struct gt_svg_roof){ gt_ceiling_kind_name(ck[i]), dev->peaks.c[ck[i]].value };
+	struct gt_svg_point pts[FIGURE_ROOF_POINTS];
+	char *labels[FIGURE_ROOF_POINTS] = { 0 };
+	size_t np = 0;
+	int rc = 0;
+	for (size_t i = 0; i < c->nkernels && np < FIGURE_ROOF_POINTS; i++) {
+		const struct gt_ceil_kernel *k = &c->kernels[i];
+		if (!(k->intensity > 0) || !(k->gflops > 0) || !isfinite(k->intensity) || !isfinite(k->gflops))
+			continue;
+		if (!(labels[np] = gt_kernel_short_name(k->name))) {
+			rc = GT_ERR_NOMEM;
+			break;
+		}
+		pts[np] = (struct gt_svg_point){ labels[np], k->intensity, k->gflops, k->time_ns };
+		np++;
+	}
+	if (!rc && !np)
+		*why = "no kernel has both DRAM bytes and FLOPs measured";
+	if (!rc && np) {
+		FILE *f = open_figure(file);
+		if (!f) {
+			rc = GT_EXIT_USAGE;
+		} else {
+			rc = gt_svg_roofline(f, "Kernels against the measured ceilings (roofline)", mem, mem_label, roofs, nr,
+			                     pts, np);
+			rc = close_figure(f, rc, file);
+		}
+	}
+	for (size_t i = 0; i < np; i++)
+		free(labels[i]);
+	return rc;
+}
+
 int gt_report_figures_write(const struct gt_report *x, const struct gt_report_figure_options *o,
                             struct gt_report_figures *f)
 {
 	if (!o->prefix) {
 		if (o->no_figures)
 			snprintf(f->note, sizeof f->note, "Figures: not written (%s)", o->no_figures);
+		else if (x->have_ceil && gt_ceiling_has_metrics(&x->ceil))
+			snprintf(f->note, sizeof f->note,
+			         "Figures: not written (the report went to standard output; with -o REPORT.md they "
+			         "are written as REPORT-kernels.svg, REPORT-split.svg and REPORT-roofline.svg beside it)");
 		else
 			snprintf(f->note, sizeof f->note,
 			         "Figures: not written (the report went to standard output; with -o REPORT.md they "
@@ -150,6 +215,16 @@ int gt_report_figures_write(const struct gt_report *x, const struct gt_report_fi
 		if ((rc = write_figure_split(x, file)) != 0)
 			return rc;
 		snprintf(f->split, sizeof f->split, "%s-split.svg", link);
+	}
+	if (x->have_ceil && gt_ceiling_has_metrics(&x->ceil)) {
+		const char *why = NULL;
+		snprintf(file, sizeof file, "%s-roofline.svg", o->prefix);
+		if ((rc = write_figure_roofline(x, file, &why)) != 0)
+			return rc;
+		if (!why)
+			snprintf(f->roofline, sizeof f->roofline, "%s-roofline.svg", link);
+		else
+			snprintf(f->roofline_note, sizeof f->roofline_note, "No roofline figure: %s.", why);
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
  * gt_doc_prose, code spans and the tables' cells, escaped there.
  */
 #include "analyze/commands/report_doc.h"
+#include "analyze/commands/ceiling_doc.h"
 
 #include "analyze/output/escape.h"
 #include "analyze/output/output.h"
@@ -167,6 +168,24 @@ static void findings(struct gt_doc *d, const struct gt_report *x)
 		gt_doc_words(d, "- %zu more of severity info: gpuanalyze findings lists them\n", infos);
 }
 
+/* The kernels against the measured ceilings, from the trace's hardware counters (ceiling.h). */
+static void ceiling_section(struct gt_doc *d, const struct gt_report *x, const struct gt_report_figures *f)
+{
+	const struct gt_ceil_analysis *c = &x->ceil;
+	gt_doc_heading(d, 3, "Against the ceiling");
+	gt_doc_words(d, "From the trace's hardware counters (%llu sampled, %llu per launch; gpuanalyze ceiling "
+	                "defines each figure): DRAM bytes and FLOPs per launch, achieved rates against the ceilings "
+	                "gputrace peak measured%s, and the bound. Sampled counters: %s. The %s.\n\n",
+	             (unsigned long long)c->metric_samples, (unsigned long long)c->launch_metrics,
+	             c->peaks_file && !c->peaks_missing && !c->peaks_error[0] ? "" : " (none found: the theoretical "
+	             "memory peak stands in)", GT_CEILING_RULE_SAMPLES, GT_CEILING_RULE_BOUND);
+	gt_ceiling_doc_table(d, c, "ceiling", x->o->top);
+	if (f->roofline[0])
+		figure_link(d, "Roofline: the kernels against the measured memory and compute ceilings", f->roofline);
+	else if (f->roofline_note[0])
+		gt_doc_words(d, "\n%s\n", f->roofline_note);
+}
+
 void gt_report_doc_result(struct gt_doc *d, const struct gt_report *x, const struct gt_report_figures *f)
 {
 	char b1[32], b2[32], b3[32], b4[32];
@@ -225,6 +244,8 @@ void gt_report_doc_result(struct gt_doc *d, const struct gt_report *x, const str
 	} else {
 		gt_doc_words(d, "- No copies with a rate\n");
 	}
+	if (x->have_ceil && gt_ceiling_has_metrics(&x->ceil))
+		ceiling_section(d, x, f);
 	gt_doc_heading(d, 3, "Findings");
 	if (x->have_fd)
 		findings(d, x);

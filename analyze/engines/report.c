@@ -92,6 +92,8 @@ static int pass_record(void *ctx, const struct gt_reader *r, const struct gt_eve
 		return 0;
 	case GT_REC_API: p->apis++; return 0;
 	case GT_REC_NVTX: p->nvtx++; return 0;
+	case GT_REC_METRIC_SAMPLE:
+	case GT_REC_LAUNCH_METRIC: p->metrics++; return 0;
 	default: return 0;
 	}
 }
@@ -154,6 +156,12 @@ static int engines(struct gt_report *x)
 		if ((rc = gt_shadow_run(x->path, x->refs, NULL, &x->sh)) != 0)
 			return rc;
 		x->correctness = gt_shadow_all_passed(&x->sh) ? 1 : 0;
+	}
+	if (x->p.metrics) {
+		char *paths[] = { (char *)x->path };
+		x->have_ceil = 1;
+		if ((rc = gt_ceiling_run_again(&x->ceil, paths, 1)) != 0)
+			return rc;
 	}
 	if (o->baseline && x->correctness != 0) {
 		struct gt_diff_options d = o->diff;
@@ -223,11 +231,13 @@ void gt_report_release(struct gt_report *x)
 	}
 	if (x->have_diff)
 		gt_diff_release(&x->diff);
+	if (x->have_ceil)
+		gt_ceiling_release(&x->ceil);
 	pass_release(&x->p);
 	gt_reader_close(x->r);
 	x->r = NULL;
 	x->names = NULL;
 	x->top = NULL;
 	x->refs = NULL;
-	x->have_split = x->have_bw = x->have_fd = x->have_diff = 0;
+	x->have_split = x->have_bw = x->have_fd = x->have_diff = x->have_ceil = 0;
 }

@@ -13,18 +13,20 @@
  *   Correctness   shadow replay (shadow.h) when the trace holds captures and a reference library is
  *                 given; otherwise "not checked" and why: never "passed";
  *   Result        the top kernels, end to end per unit of work (split.h), copy bandwidth against
- *                 peaks (bandwidth.h), findings (findings.h);
+ *                 peaks (bandwidth.h), findings (findings.h); and, when the trace holds hardware
+ *                 counters, the kernels against the measured ceilings (ceiling.h) with a roofline;
  *   Compared with the baseline  diff.h against another trace when one is given; not run when
  *                 correctness failed.
  *
  * The trace is read once: that pass collects the kernels, clocks and sizes and feeds every record
- * to split, findings and bandwidth; shadow (when a reference library is given) and diff (when a
- * baseline is) read their own inputs.
+ * to split, findings and bandwidth; shadow (when a reference library is given), diff (when a
+ * baseline is) and ceiling (when that pass saw counter records) read their own inputs.
  */
 #ifndef GT_REPORT_H
 #define GT_REPORT_H
 
 #include "analyze/engines/bandwidth.h"
+#include "analyze/engines/ceiling.h"
 #include "analyze/engines/diff.h"
 #include "analyze/engines/findings.h"
 #include "analyze/blocks/samples.h"
@@ -67,6 +69,7 @@ struct gt_report_pass {
 	uint64_t copies, copies_other, memsets, memset_bytes;
 	uint64_t captures, dropped, apis, nvtx;
 	uint64_t uncounted;      /* DROPPED records of count 0: losses of unknown size */
+	uint64_t metrics;        /* hardware-counter records (METRIC_SAMPLE, LAUNCH_METRIC) */
 };
 
 /* Everything the report says, as numbers and names (the trace's, unescaped). */
@@ -87,6 +90,8 @@ struct gt_report {
 	struct gt_diff diff;
 	int have_diff;
 	int compared;            /* the baseline comparison was made */
+	struct gt_ceil_analysis ceil; /* only when the trace holds counters (a second pass) */
+	int have_ceil;
 	size_t slower;           /* kernels and unit quantities SLOWER than the baseline */
 	const struct gt_kernel_sample **top; /* kernels by total time, descending */
 	char **names;            /* their names as the report shows them (gt_report_label) */

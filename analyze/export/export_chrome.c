@@ -6,6 +6,9 @@
 
 #include "gputrace.h"
 
+#include "analyze/output/output.h"
+
+#include <math.h>
 #include <stdio.h>
 
 /* ---- pass 2: Chrome JSON -------------------------------------------------------------------- */
@@ -502,6 +505,37 @@ static int chrome_clock_sample(struct ex *x, const struct gt_clock_sample *c)
 	return 0;
 }
 
+/* A hardware-counter sample: a counter track per device and metric, named by the metric. A count
+ * (.sum) is shown as its rate per second over the sample's interval ("dram__bytes_read.sum /s"),
+ * which reads the same whatever the sampling interval; anything else (a percentage, a rate) as
+ * it is. A value that is not finite or is negative was not measured: no point at all. */
+static int chrome_metric_sample(struct ex *x, const struct gt_reader *r, const struct gt_metric_sample *m)
+{
+	if ((m->flags & GT_METRIC_BAD_TIMES) || m->end <= m->start || !isfinite(m->value) || m->value < 0)
+		return 0;
+	const char *name = gt_reader_string(r, m->metric_id);
+	size_t len = strlen(name);
+	int count = len >= 4 && !strcmp(name + len - 4, ".sum");
+	double v = count ? m->value / ((double)(m->end - m->start) * 1e-9) : m->value;
+	if (!isfinite(v))
+		return 0;
+	char num[64];
+	gt_out_format_real(num, sizeof num, v);
+	ev_head(x, 'C', 0, dev_pid(x, m->device_id));
+	PUTS(&x->o, ",\"ts\":");
+	put_us(&x->o, rel(x, m->start));
+	PUTS(&x->o, ",\"name\":");
+	put_escaped(x, name);
+	if (count)
+		PUTS(&x->o, ",\"cat\":\"metric /s\",\"args\":{\"per_second\":");
+	else
+		PUTS(&x->o, ",\"cat\":\"metric\",\"args\":{\"value\":");
+	put_str(&x->o, num);
+	PUTS(&x->o, "}}");
+	x->res->counters++;
+	return 0;
+}
+
 /* A process event, as an instant on the host's process. */
 static int chrome_process(struct ex *x, const struct gt_process *p)
 {
@@ -556,6 +590,7 @@ int gt_ex_emit_chrome(struct ex *x, const struct gt_reader *r, const struct gt_e
 	case GT_REC_NVTX: return chrome_nvtx(x, r, s, &sl, &ev->u.nvtx);
 	case GT_REC_OVERHEAD: return s > 0 ? chrome_overhead(x, &sl, &ev->u.overhead) : 0;
 	case GT_REC_CLOCK_SAMPLE: return chrome_clock_sample(x, &ev->u.clock_sample);
+	case GT_REC_METRIC_SAMPLE: return chrome_metric_sample(x, r, &ev->u.metric_sample);
 	case GT_REC_PROCESS: return chrome_process(x, &ev->u.process);
 	case GT_REC_DROPPED: return chrome_dropped(x, &ev->u.dropped);
 	default: return 0;

@@ -13,6 +13,7 @@
  */
 #include "analyze/export/export_sqlite.h"
 #include "analyze/export/export_sqlite_internal.h"
+#include "analyze/export/export_sqlite_metrics.h"
 #include "analyze/blocks/event_origin.h"
 
 #include "analyze/support/demangle.h"
@@ -334,12 +335,14 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 		s->events++;
 		gt_event_origin(&s->origin, ev);
 	}
-	(void)r;
 	int rc = gt_sq_compact_row(s, ev);
 	if (rc > 0) {
 		rc = 0;
 	} else if (rc == 0 && ev->type == GT_REC_NVTX) {
 		rc = keep_nvtx(s, &ev->u.nvtx);
+	} else if (rc == 0 && gt_sq_metrics_kind(ev->type)) {
+		if ((rc = gt_sq_metrics_row(&s->metrics, s->db, r, ev)) == SQ_FAILED)
+			s->failed = 1;
 	} else if (rc == 0) {
 		/* Definitions come from the reader at the end; unknown types are skipped. */
 		for (size_t i = 0; i < NRECORD_TABLES; i++)
@@ -667,6 +670,7 @@ done:
 		res->rows += s.rows[t];
 	res->events = s.events;
 	res->out_of_range = s.out_of_range;
+	res->rows += gt_sq_metrics_release(s.metrics);
 	sq_release(&s);
 	if (s.db && sqlite3_close(s.db) != SQLITE_OK && !rc)
 		rc = gt_fail(GT_ERR_IO, "cannot write '%s': %s", db_name, sqlite3_errmsg(s.db));

@@ -58,6 +58,8 @@ struct filled {                  /* a record table's fill list with its schema f
 
 struct sq_batch;
 
+struct gt_sq_metrics;
+
 struct sq {
 	sqlite3 *db;
 	sqlite3_stmt *st[T_NTABLES];
@@ -75,6 +77,7 @@ struct sq {
 	size_t nnvtx, capnvtx;
 	struct filled filled[T_NTABLES];          /* per record table (the others: unused) */
 	const struct gt_field *nvtx_kind;         /* named by the schema */
+	struct gt_sq_metrics *metrics;            /* export_sqlite_metrics.c's table */
 	/* export_sqlite_compact.c */
 	struct sq_batch *batch[C_NTABLES]; /* rows waiting for their INSERT */
 	int has_base;

@@ -143,6 +143,8 @@ void gt_table_u64_as(struct gt_table *t, uint64_t machine, double human, int dec
 void gt_table_num(struct gt_table *t, double v, int decimals);
 void gt_table_num_as(struct gt_table *t, double machine, double human, int decimals);
 void gt_table_null(struct gt_table *t);                /* "n/a", null, empty */
+/* gt_table_num_as, with the human formats saying absent (a literal, "not measured") for a NaN. */
+void gt_table_num_or(struct gt_table *t, double machine, double human, int decimals, const char *absent);
 /* Text and Markdown: a table that ends without a row prints this note (gt_out_note) instead of
  * its header; JSON and CSV print the empty table as always. note is copied. */
 void gt_table_when_empty(struct gt_table *t, const char *note);

@@ -417,3 +417,141 @@ int gt_svg_stacked(FILE *f, const char *title, const char *xlabel, const char *u
 	}
 	return tail(f);
 }
+
+/* ---- roofline --------------------------------------------------------------------------------- */
+
+struct loglog {
+	double left, top, pw, ph;
+	double x0, x1, y0, y1;   /* decades: log10 of the axes' ends */
+};
+
+static double lx(const struct loglog *p, double v) { return p->left + (log10(v) - p->x0) / (p->x1 - p->x0) * p->pw; }
+static double ly(const struct loglog *p, double v) { return p->top + p->ph - (log10(v) - p->y0) / (p->y1 - p->y0) * p->ph; }
+
+static int finite_pos(double v) { return isfinite(v) && v > 0; }
+
+/* "1e-2", "0.1", "1", "10", "1e4": a decade's tick label. */
+static void decade_label(char *buf, size_t len, int k)
+{
+	if (k >= -1 && k <= 3)
+		snprintf(buf, len, "%g", pow(10, k));
+	else
+		snprintf(buf, len, "1e%d", k);
+}
+
+int gt_svg_roofline(FILE *f, const char *title, double mem_gbps, const char *mem_label,
+                    const struct gt_svg_roof *roofs, size_t nroofs, const struct gt_svg_point *pts, size_t npts)
+{
+	if (!finite_pos(mem_gbps))
+		return GT_ERR_ARG;
+	/* The data's extent: points, and each roof's ridge (where it meets the memory line). */
+	double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY, wmax = 0;
+	size_t shown = 0;
+	for (size_t i = 0; i < npts; i++) {
+		if (!finite_pos(pts[i].intensity) || !finite_pos(pts[i].gflops))
+			continue;
+		shown++;
+		xlo = fmin(xlo, pts[i].intensity);
+		xhi = fmax(xhi, pts[i].intensity);
+		ylo = fmin(ylo, pts[i].gflops);
+		yhi = fmax(yhi, pts[i].gflops);
+		if (isfinite(pts[i].weight))
+			wmax = fmax(wmax, pts[i].weight);
+	}
+	for (size_t r = 0; r < nroofs; r++) {
+		if (!finite_pos(roofs[r].gflops))
+			continue;
+		double ridge = roofs[r].gflops / mem_gbps;
+		xlo = fmin(xlo, ridge);
+		xhi = fmax(xhi, ridge);
+		yhi = fmax(yhi, roofs[r].gflops);
+		ylo = fmin(ylo, roofs[r].gflops);
+	}
+	if (!isfinite(xlo)) { /* nothing but the memory line: a span around intensity 1 */
+		xlo = 0.1;
+		xhi = 10;
+	}
+	ylo = fmin(ylo, mem_gbps * xlo);
+	yhi = fmax(yhi, mem_gbps * xlo);
+	if (!isfinite(ylo) || !isfinite(yhi)) {
+		ylo = mem_gbps * xlo;
+		yhi = mem_gbps * xhi;
+	}
+	const double W = 960, H = 560;
+	struct loglog p = { 90, 44, W - 90 - 40, H - 44 - 70, floor(log10(xlo)) - 1, ceil(log10(xhi)) + 1,
+		            floor(log10(ylo)) - 1, ceil(log10(yhi)) + 1 };
+	if (p.x1 - p.x0 > 24) /* names can hold any value: keep the grid finite */
+		p.x0 = p.x1 - 24;
+	if (p.y1 - p.y0 > 24)
+		p.y0 = p.y1 - 24;
+	char desc[600];
+	snprintf(desc, sizeof desc,
+	         "Roofline, log-log: arithmetic intensity (FLOP per DRAM byte) across, GFLOP/s up. The memory "
+	         "ceiling (%.1f GB/s, %s) is the sloped line, each compute ceiling a flat roof. %zu kernels as "
+	         "points, area proportional to total GPU time; %zu without both DRAM bytes and FLOPs left out.",
+	         mem_gbps, mem_label, shown, npts - shown);
+	head(f, W, H, title, desc);
+	char lab[32];
+	for (int k = (int)p.x0; k <= (int)p.x1; k++) {
+		double x = lx(&p, pow(10, k));
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\" stroke-width=\"1\"/>\n",
+		        x, p.top, x, p.top + p.ph);
+		decade_label(lab, sizeof lab, k);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x,
+		        p.top + p.ph + 16, lab);
+	}
+	for (int k = (int)p.y0; k <= (int)p.y1; k++) {
+		double y = ly(&p, pow(10, k));
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\" stroke-width=\"1\"/>\n",
+		        p.left, y, p.left + p.pw, y);
+		decade_label(lab, sizeof lab, k);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"11\" text-anchor=\"end\">%s</text>\n",
+		        p.left - 6, y + 4, lab);
+	}
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#333333\"/>\n",
+	        p.left, p.top, p.pw, p.ph);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"12\" text-anchor=\"middle\">arithmetic intensity "
+	           "(FLOP/byte of DRAM traffic)</text>\n", p.left + p.pw / 2, p.top + p.ph + 40);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"12\" text-anchor=\"middle\" "
+	           "transform=\"rotate(-90 %.1f %.1f)\">GFLOP/s</text>\n",
+	        p.left - 60, p.top + p.ph / 2, p.left - 60, p.top + p.ph / 2);
+	/* The memory line up to the highest roof (or across), then each roof from its ridge. */
+	double xa = pow(10, p.x0), xb = pow(10, p.x1), top_roof = 0;
+	for (size_t r = 0; r < nroofs; r++)
+		if (finite_pos(roofs[r].gflops))
+			top_roof = fmax(top_roof, roofs[r].gflops);
+	double xm = top_roof > 0 ? fmin(top_roof / mem_gbps, xb) : xb;
+	double ya = fmax(mem_gbps * xa, pow(10, p.y0)), xa2 = ya / mem_gbps;
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#cc3311\" stroke-width=\"2\"/>\n",
+	        lx(&p, xa2), ly(&p, ya), lx(&p, xm), ly(&p, fmin(mem_gbps * xm, pow(10, p.y1))));
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"11\" fill=\"#cc3311\">", lx(&p, xa2) + 6,
+	        ly(&p, ya) - 6);
+	fprintf(f, "memory %.0f GB/s (", mem_gbps);
+	gt_esc_xml(f, mem_label);
+	fputs(")</text>\n", f);
+	for (size_t r = 0; r < nroofs; r++) {
+		if (!finite_pos(roofs[r].gflops))
+			continue;
+		double y = ly(&p, roofs[r].gflops), x = lx(&p, fmax(roofs[r].gflops / mem_gbps, xa));
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#4477aa\" stroke-width=\"2\"/>\n",
+		        x, y, p.left + p.pw, y);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"11\" fill=\"#4477aa\" text-anchor=\"end\">",
+		        p.left + p.pw - 4, y - 5);
+		gt_esc_xml(f, roofs[r].label);
+		fprintf(f, " %.0f GFLOP/s</text>\n", roofs[r].gflops);
+	}
+	for (size_t i = 0; i < npts; i++) {
+		if (!finite_pos(pts[i].intensity) || !finite_pos(pts[i].gflops))
+			continue;
+		double w = isfinite(pts[i].weight) && wmax > 0 ? fmax(pts[i].weight, 0) / wmax : 0;
+		double x = lx(&p, pts[i].intensity), y = ly(&p, pts[i].gflops), rad = 3 + 12 * sqrt(w);
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"#228833\" fill-opacity=\"0.5\" "
+		           "stroke=\"#116622\"/>\n", x, y, rad);
+		char name[33];
+		snprintf(name, sizeof name, "%s", pts[i].label ? pts[i].label : "");
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"11\">", x + rad + 3, y + 4);
+		gt_esc_xml(f, name);
+		fputs("</text>\n", f);
+	}
+	return tail(f);
+}

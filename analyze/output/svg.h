@@ -19,6 +19,12 @@
  *               figure kernel time, other GPU work and GPU idle, which add up to the unit's wall time.
  *               Beyond GT_SVG_MAX_BARS units, that many are drawn at evenly spaced positions and the
  *               description says which.
+ *   roofline    log-log: arithmetic intensity (FLOP/byte) across, GFLOP/s up; the memory ceiling as
+ *               the line GFLOP/s = GB/s x intensity, each compute ceiling as a flat roof from where
+ *               it meets that line, each labelled with its value; one point per kernel, its area
+ *               proportional to its weight (total GPU time), labelled with its name (cut to 32
+ *               characters). Points without a finite positive position are left out and counted in
+ *               the description. Decades carry ticks; the axes reach a decade past the data.
  */
 #ifndef GT_SVG_H
 #define GT_SVG_H
@@ -50,5 +56,21 @@ struct gt_svg_part {
 int gt_svg_stacked(FILE *f, const char *title, const char *xlabel, const char *unit,
                    const struct gt_svg_part *parts, size_t nparts, const double *v, size_t nbars,
                    const uint64_t *index);
+
+struct gt_svg_roof {
+	const char *label;       /* "fp32_fma" */
+	double gflops;
+};
+
+struct gt_svg_point {
+	const char *label;
+	double intensity, gflops; /* FLOP/byte, GFLOP/s */
+	double weight;           /* >= 0 */
+};
+
+/* Writes the roofline: the memory ceiling mem_gbps (labelled mem_label), nroofs compute ceilings and
+ * npts points. 0, GT_ERR_ARG (mem_gbps not positive), GT_ERR_NOMEM, or GT_ERR_IO. */
+int gt_svg_roofline(FILE *f, const char *title, double mem_gbps, const char *mem_label,
+                    const struct gt_svg_roof *roofs, size_t nroofs, const struct gt_svg_point *pts, size_t npts);
 
 #endif

@@ -204,6 +204,15 @@ void gt_table_num_as(struct gt_table *t, double machine, double hum, int decimal
 
 void gt_table_num(struct gt_table *t, double v, int decimals) { gt_table_num_as(t, v, v, decimals); }
 
+void gt_table_num_or(struct gt_table *t, double machine, double hum, int decimals, const char *absent)
+{
+	if (human(t) && isnan(hum)) {
+		put(t, CELL_NA, absent, strlen(absent));
+		return;
+	}
+	gt_table_num_as(t, machine, hum, decimals);
+}
+
 void gt_table_null(struct gt_table *t)
 {
 	if (human(t))

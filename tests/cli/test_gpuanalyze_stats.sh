@@ -139,7 +139,7 @@ done
 	fail "stats nvtx_kern_sum does not say that it dropped attributions past the cap"
 
 . "$root/tests/cli/golden.sh"
-error 2 "gpuanalyze: stats: unknown report 'cuda_api' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, kern_launch_sum, cuda_gpu_trace, cuda_api_trace, cuda_kern_exec_trace, cuda_kern_exec_sum, cuda_api_gpu_sum, nvtx_pushpop_sum, nvtx_pushpop_trace, nvtx_gpu_proj_trace or nvtx_gpu_proj_sum)" \
+error 2 "gpuanalyze: stats: unknown report 'cuda_api' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, kern_launch_sum, cuda_gpu_trace, cuda_api_trace, cuda_kern_exec_trace, cuda_kern_exec_sum, cuda_api_gpu_sum, nvtx_pushpop_sum, nvtx_pushpop_trace, nvtx_gpu_proj_trace, nvtx_gpu_proj_sum or gpu_metrics_sum)" \
 	"$G" stats cuda_api "$T/stats.gtrace"
 error 2 "gpuanalyze: cannot open trace 'missing.gtrace': No such file or directory" "$G" stats nvtx_sum missing.gtrace
 error 2 "gpuanalyze: stats: too few operands (wants a FILE after the report) (see 'gpuanalyze stats --help')" "$G" stats nvtx_sum

@@ -27,6 +27,8 @@
 # names at the reader's 1 MiB cap over many records (longnames); a million names in short kernel
 # records (shortnames, 500,000: memory); one process identity claimed by many traces (sameproc,
 # 250 copies of one trace given to ranks: a warning per pair, 0.25, 0.96, 3.8 s).
+# Hardware counters (metrics: gt_synth's renderer with --metrics both, a counter sample per metric
+# every 100 us and a value per launch and metric) through the commands that read them.
 #
 # Memory too: every run's largest resident set (getrusage, through build/tools/gt_rusage, so that
 # GNU time is not needed) must be at most 8 times the decompressed bytes of the traces it reads
@@ -43,11 +45,13 @@ case $build in /*) ;; *) build="$root/$build" ;; esac
 case ${build%/} in */san) echo "skipped: timings under the sanitizers measure the sanitizers"; exit 77 ;; esac
 G="$build/gpuanalyze"
 H="$build/tools/gt_hostile"
+SY="$build/tools/gt_synth"
 RU="$build/tools/gt_rusage"
 CH="$build/tools/gt_chunks"
 fail() { echo "FAIL: $*"; exit 1; }
 [ -x "$G" ] || fail "no analyzer at $G"
 [ -x "$H" ] || fail "no trace writer at $H"
+[ -x "$SY" ] || fail "no trace writer at $SY"
 [ -x "$RU" ] || fail "no rusage wrapper at $RU"
 [ -x "$CH" ] || fail "no chunk lister at $CH"
 T=$(mktemp -d /tmp/gt_cli_scaling_XXXXXX) || fail "mktemp"
@@ -55,7 +59,7 @@ trap 'rm -rf "$T"' EXIT
 
 # shape and its smaller size: large enough that the slower commands take 0.2 s and more
 SHAPES=${GT_SCALING_SHAPES:-"instant samestart threads streams deep names overlap devices apithreads synccopies
-	jumble nestlaunch longnames shortnames sameproc counters"}
+	jumble nestlaunch longnames shortnames sameproc counters metrics"}
 size_of() {
 	case $1 in
 	instant) echo 5000 ;;
@@ -65,6 +69,7 @@ size_of() {
 	nestlaunch) echo 20000 ;;
 	shortnames) echo 500000 ;;
 	sameproc) echo 250 ;;
+	metrics) echo 60000 ;;
 	*) echo 150000 ;;
 	esac
 }
@@ -76,6 +81,7 @@ commands_of() {
 	longnames) echo "nvtxsum apisum ranks" ;;
 	shortnames) echo "summary report kernsum" ;;
 	sameproc) echo "rankscopies" ;;
+	metrics) echo "ceiling report diff chrome sqlite metricssum" ;;
 	*) echo "$COMMANDS" ;;
 	esac
 }
@@ -85,6 +91,7 @@ commands_of() {
 write_trace() {
 	case $1 in
 	sameproc) "$H" -o "$3" --shape instant -n 10 && echo "$2" > "$3.copies" ;;
+	metrics) "$SY" -o "$3" -n "$2" --metrics both ;;
 	*) "$H" -o "$3" --shape "$1" -n "$2" ;;
 	esac || fail "cannot write the $1 trace"
 	"$CH" "$3" | awk '/^chunk / { for (i = 1; i < NF; i++) if ($i == "rsize") s += $(i + 1) }
@@ -106,6 +113,7 @@ time_cmd() {
 	nvtxsum) set -- stats nvtx_sum "$2" ;;
 	apisum) set -- stats cuda_api_sum "$2" ;;
 	kernsum) set -- stats cuda_gpu_kern_sum "$2" ;;
+	metricssum) set -- stats gpu_metrics_sum "$2" ;;
 	rankscopies)
 		ntraces=$(cat "$tr.copies")
 		set -- ranks

@@ -84,7 +84,7 @@ for rep in $NEW; do
 done
 
 . "$root/tests/cli/golden.sh"
-error 2 "gpuanalyze: stats: unknown report 'cuda_gpu' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, kern_launch_sum, cuda_gpu_trace, cuda_api_trace, cuda_kern_exec_trace, cuda_kern_exec_sum, cuda_api_gpu_sum, nvtx_pushpop_sum, nvtx_pushpop_trace, nvtx_gpu_proj_trace or nvtx_gpu_proj_sum)" \
+error 2 "gpuanalyze: stats: unknown report 'cuda_gpu' (cuda_api_sum, nvtx_sum, nvtx_kern_sum, cuda_gpu_kern_sum, cuda_gpu_mem_time_sum, cuda_gpu_mem_size_sum, kern_launch_sum, cuda_gpu_trace, cuda_api_trace, cuda_kern_exec_trace, cuda_kern_exec_sum, cuda_api_gpu_sum, nvtx_pushpop_sum, nvtx_pushpop_trace, nvtx_gpu_proj_trace, nvtx_gpu_proj_sum or gpu_metrics_sum)" \
 	"$G" stats -r nvtx_sum,cuda_gpu "$S"
 error 2 "gpuanalyze: cannot open trace 'missing.gtrace': No such file or directory" \
 	"$G" stats -r nvtx_sum,cuda_api_trace "$S" missing.gtrace

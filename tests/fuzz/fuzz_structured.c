@@ -45,6 +45,8 @@
 #include "fuzz_analyze.h"
 
 #include "analyze/engines/bandwidth.h"
+#include "analyze/blocks/metric_roles.h"
+#include "analyze/engines/ceiling.h"
 #include "analyze/shadow/calibrate.h"
 #include "analyze/engines/diff.h"
 #include "analyze/export/export.h"
@@ -517,7 +519,16 @@ static void op_graph(struct desc *d, struct rank *r, struct cursor *c)
 }
 
 /* A counter record: which bit 0 a sample or a launch's value, bits 1-2 its device, bit 3 flags;
- * the value from two bytes: a mantissa and an exponent (and the odd NaN, infinity and negative). */
+ * the value from two bytes: a mantissa and an exponent (and the odd NaN, infinity and negative).
+ * which bit 7: the metric is one the role table names (so the ceiling analysis uses it), else
+ * a name of the usual set. */
+static uint32_t metric_id(struct desc *d, uint8_t which, uint8_t name)
+{
+	if (!(which & 0x80))
+		return name_id(d, name);
+	return gt_writer_intern(d->r[d->cur].w, gt_metric_role_rows[name % gt_metric_role_nrows].metric);
+}
+
 static void op_metric(struct desc *d, struct rank *r, struct cursor *c)
 {
 	uint8_t which = arg(c), name = arg(c), vlo = arg(c), vhi = arg(c), dur = arg(c), after = arg(c);
@@ -531,12 +542,12 @@ static void op_metric(struct desc *d, struct rank *r, struct cursor *c)
 	uint32_t flags = which >> 3 & 3;
 	if (which & 1) {
 		struct gt_launch_metric m = { .start = start, .end = end, .value = v, .device_id = which >> 1 & 3,
-			.metric_id = name_id(d, name), .name_id = name_id(d, (uint8_t)(name + 1)),
+			.metric_id = metric_id(d, which, name), .name_id = name_id(d, (uint8_t)(name + 1)),
 			.correlation_id = r->corr, .passes = 1u + (which >> 5), .flags = flags };
 		add(r, GT_REC_LAUNCH_METRIC, &m);
 	} else {
 		struct gt_metric_sample m = { .start = start, .end = end, .value = v, .device_id = which >> 1 & 3,
-			.metric_id = name_id(d, name), .flags = flags };
+			.metric_id = metric_id(d, which, name), .flags = flags };
 		add(r, GT_REC_METRIC_SAMPLE, &m);
 	}
 	advance(r, after);
@@ -684,11 +695,11 @@ static void load_hostile_refs(void)
 /* The engines, each one target: what a subcommand computes before it prints. */
 enum engine {
 	E_INFO, E_SUMMARY, E_SPLIT, E_BANDWIDTH, E_FINDINGS, E_DIFF, E_EXPORT, E_STATS, E_RANKS,
-	E_SHADOW, E_CALIBRATE, E_REPORT, E_CAPTURE_SET, E_COUNT
+	E_SHADOW, E_CALIBRATE, E_REPORT, E_CAPTURE_SET, E_CEILING, E_COUNT
 };
 static const char *const engine_names[E_COUNT] = {
 	"info+fields", "summary", "split", "bandwidth", "findings", "diff", "export", "stats", "ranks",
-	"shadow", "calibrate", "report", "capture-set",
+	"shadow", "calibrate", "report", "capture-set", "ceiling",
 };
 
 static struct gt_name_filter *kernel_filter(void)
@@ -896,6 +907,16 @@ static void engine(enum engine e, const char *a, const char *b, unsigned v, FILE
 		}
 		break;
 	}
+	case E_CEILING: {
+		struct gt_ceil_analysis ce;
+		char *paths[] = { (char *)a, (char *)b };
+		if (gt_ceiling_run(&ce, paths, (v & 1) ? 2 : 1, NULL) == 0)
+			for (size_t i = 0; i < ce.nkernels; i++)
+				sum += (uint64_t)isfinite(ce.kernels[i].dram_gbps) + (uint64_t)isfinite(ce.kernels[i].compute_pct) +
+				       (uint64_t)ce.kernels[i].bound + ce.kernels[i].launches;
+		gt_ceiling_release(&ce);
+		break;
+	}
 	case E_COUNT:
 		break;
 	}
@@ -904,13 +925,13 @@ static void engine(enum engine e, const char *a, const char *b, unsigned v, FILE
 
 /* One subcommand in one of its formats, so that what the printers do with hostile names is
  * fuzzed too. */
-#define N_COMMANDS 28
+#define N_COMMANDS 30
 static const char *const command_names[N_COMMANDS] = {
 	"summary md", "summary csv", "summary json", "split md", "split csv --range", "findings",
 	"findings json", "diff md", "diff junit", "export csv", "report", "ranks", "ranks csv", "dump",
 	"info json", "bandwidth md", "shadow", "shadow md", "shadow json", "shadow junit", "calibrate",
 	"calibrate json", "stats nvtx_kern_sum", "stats cuda_api_sum csv", "dump jsonl",
-	"split --distribution", "diff pooled json", "export sqlite",
+	"split --distribution", "diff pooled json", "export sqlite", "ceiling md", "ceiling json",
 };
 
 static void command(const char *a, const char *b, unsigned c)
@@ -949,6 +970,8 @@ static void command(const char *a, const char *b, unsigned c)
 	case 27: fa_cmd(cmd_export, (const char *const[]){ "export", "--format", "sqlite", "-o", sqlite_path, a, NULL });
 		unlink(sqlite_path);
 		break;
+	case 28: fa_cmd(cmd_ceiling, (const char *const[]){ "ceiling", "--format", "md", a, NULL }); break;
+	case 29: fa_cmd(cmd_ceiling, (const char *const[]){ "ceiling", "--format", "json", a, b, NULL }); break;
 	default: fa_cmd(cmd_calibrate, (const char *const[]){ "calibrate", "--ref", lib, "--kernel", "saxpy", "--format", "json", a, NULL }); break;
 	}
 }
