@@ -6,6 +6,7 @@
 #include "analyze/output/table.h"
 
 #include "analyze/output/escape.h"
+#include "analyze/output/output_direct.h"
 #include "analyze/output/render.h"
 #include "gputrace.h"
 

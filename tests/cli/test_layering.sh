@@ -8,6 +8,8 @@
 #   analyze/  traces/, common/ and analyze/ (never cupti/, preload/, nor a CUDA/CUPTI header);
 #             inside it output/ < support/ < shadow/, blocks/ < export/, engines/ < commands/: each
 #             uses only those before it (export/ and engines/ never each other)
+#   output    only analyze/output/ includes output_direct.h (writing a table, a note or a heading
+#             straight to a FILE): every other file fills a document
 #   engines   analyze/blocks/, export/, engines/ and shadow/ never speak: no #include of analyze/support/diag.h,
 #             no call of gt_error, gt_warn or gt_diag_*, no stdout or stderr (outside comments and
 #             strings); they return error codes and hold their words with failure.h's gt_fail
@@ -167,6 +169,25 @@ $hits
 EOF
 done
 rule_end "analyze/blocks/, export/, engines/ and shadow/ never speak: no diag.h, gt_error, gt_warn, gt_diag_*, stdout or stderr ($n files)"
+
+# --- commands fill documents: only the output layer writes straight to a FILE ----------------
+bad=0 n=0
+for f in $(find analyze -name '*.[ch]' | sort); do
+	case $f in analyze/output/*) continue ;; esac
+	n=$((n + 1))
+	list=$(includes "$f")
+	while IFS=: read -r g l k name; do
+		[ -n "$g" ] || continue
+		r=
+		[ "$k" = q ] && resolve "$g" "$name"
+		include_line "$k" "$name"
+		[ "$r" = analyze/output/output_direct.h ] &&
+			offence "$g:$l: $inc: outside analyze/output/, fill a document (doc.h) instead"
+	done <<EOF
+$list
+EOF
+done
+rule_end "only analyze/output/ includes output_direct.h; the rest fills documents ($n files)"
 
 # --- the launcher: no CUDA/CUPTI header, followed through the project's headers ---------------
 # Its sources and the CUDA include folders, as the build has them (make evaluates the Makefile and

@@ -27,6 +27,7 @@
 
 #include "analyze/output/escape.h"
 #include "analyze/output/output.h"
+#include "analyze/output/output_direct.h"
 #include "gputrace.h"
 #include "test_shadow_synth.h"
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analyze/output/output.h"
+#include "analyze/output/output_direct.h"
 #include "gputrace.h"
 
 /* An in-memory stream and what was written to it. */
