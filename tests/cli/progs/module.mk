@@ -25,7 +25,7 @@ PROGS_BINS := $(PROGS_DIR)/plain $(PROGS_DIR)/trace_peek
 $(PROGS_DIR)/replay_metrics_write: tests/cli/progs/replay_metrics_write.c \
                                    $(OBJ)/preload/launcher/launcher_replay_metrics.o $(BUILD)/libgttrace.a $(PROGS_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(PROGS_CFLAGS) -I. -Itraces -o $@ $< $(OBJ)/preload/launcher/launcher_replay_metrics.o \
+	$(call quiet,LD,$@)$(CC) $(PROGS_CFLAGS) -I. -Itraces -o $@ $< $(OBJ)/preload/launcher/launcher_replay_metrics.o \
 	    $(BUILD)/libgttrace.a -lzstd -lm
 
 PROGS_BINS += $(PROGS_DIR)/replay_metrics_write
