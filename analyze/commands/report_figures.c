@@ -8,7 +8,7 @@
 #include "analyze/output/svg.h"
 #include "analyze/support/diag.h"
 #include "analyze/support/outfile.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <errno.h>
 #include <math.h>

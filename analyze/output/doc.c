@@ -8,7 +8,7 @@
 #include "analyze/output/json_member.h"
 #include "analyze/output/output_direct.h"
 #include "analyze/output/render.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 
 #include "analyze/output/escape.h"
 #include "analyze/output/render.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -21,8 +21,8 @@
  * call off), to learn which of the two survives being switched off and on. CUPTI_PRICE_START=kinds
  * switches kinds on at load, before the program's first CUDA call (as gputrace does).
  */
-#include "api_select.h"
-#include "libs.h"
+#include "cupti/api_select.h"
+#include "cupti/libs.h"
 
 #include <cupti.h>
 #include <pthread.h>

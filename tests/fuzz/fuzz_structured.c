@@ -42,7 +42,7 @@
  *
  * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lsqlite3 -ldl
  */
-#include "fuzz_analyze.h"
+#include "tests/fuzz/fuzz_analyze.h"
 
 #include "analyze/engines/bandwidth.h"
 #include "analyze/shadow/calibrate.h"

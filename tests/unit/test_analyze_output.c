@@ -17,7 +17,7 @@
 
 #include "analyze/output/output.h"
 #include "analyze/output/output_direct.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 /* An in-memory stream and what was written to it. */
 struct sink {

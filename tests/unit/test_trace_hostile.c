@@ -25,8 +25,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "format.h"
-#include "gputrace.h"
+#include "traces/format.h"
+#include "traces/gputrace.h"
 
 /* ---- helpers -------------------------------------------------------------------------------- */
 
