@@ -34,7 +34,7 @@ NVCC_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=c
 WARN     := -Wall -Wextra -Werror
 CSTD     := -std=c11 -D_GNU_SOURCE
 OPT      ?= -O2 -g
-CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) -fPIC -fvisibility=hidden -I. -Itraces $(EXTRA_CFLAGS)
+CFLAGS_ALL := $(CSTD) $(WARN) $(OPT) -fPIC -fvisibility=hidden -I. $(EXTRA_CFLAGS)
 LDFLAGS_ALL := $(EXTRA_LDFLAGS)
 ifeq ($(SAN),1)
 CFLAGS_ALL  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -1,5 +1,5 @@
 /* demangler.c: finds __cxa_demangle (demangler.h). */
-#include "demangler.h"
+#include "common/demangler.h"
 
 #include <dlfcn.h>
 #include <string.h>

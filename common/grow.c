@@ -1,5 +1,5 @@
 /* grow.c: doubling a growing array (grow.h). */
-#include "grow.h"
+#include "common/grow.h"
 
 #include <stdint.h>
 #include <stdlib.h>

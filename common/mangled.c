@@ -12,7 +12,7 @@
  * Where the reading meets grammar it does not know, it gives up on the structure and falls back on
  * a bound that needs none: every reference may double what precedes it.
  */
-#include "mangled.h"
+#include "common/mangled.h"
 
 #include <stdint.h>
 #include <stdlib.h>

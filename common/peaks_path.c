@@ -1,5 +1,5 @@
 /* peaks_path.c: the one rule for the measured-peaks file's place (peaks_path.h). */
-#include "peaks_path.h"
+#include "common/peaks_path.h"
 
 #include <stdio.h>
 #include <stdlib.h>

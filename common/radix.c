@@ -1,5 +1,5 @@
 /* radix.c: the stable LSD radix sort of radix.h. */
-#include "radix.h"
+#include "common/radix.h"
 
 #include <stdint.h>
 #include <stdlib.h>

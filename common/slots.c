@@ -1,5 +1,5 @@
 /* slots.c: growing and filling the hash index of slots.h. */
-#include "slots.h"
+#include "common/slots.h"
 
 #include <stdlib.h>
 #include <string.h>

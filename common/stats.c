@@ -11,9 +11,9 @@
  * The three element types (double, uint64_t, uint32_t) share one implementation through at();
  * each public function passes a constant kind, so the compiler specialises the loops.
  */
-#include "stats.h"
+#include "common/stats.h"
 
-#include "radix.h"
+#include "common/radix.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* ulp.c: ULP distances between floats and between doubles (ulp.h). */
-#include "ulp.h"
+#include "common/ulp.h"
 
 #include <math.h>
 

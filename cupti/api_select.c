@@ -4,8 +4,8 @@
  * Async forms, ones a newer CUDA adds) is matched by its prefix, and the names come from CUPTI
  * itself (cuptiGetCallbackName), so the set follows the library that is loaded.
  */
-#include "api_select.h"
-#include "libs.h"
+#include "cupti/api_select.h"
+#include "cupti/libs.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* buffers.c: the activity buffer pool and CUPTI's buffer callbacks (see buffers.h). */
-#include "buffers.h"
+#include "cupti/buffers.h"
 #include "common/grow.h"
-#include "libs.h"
+#include "cupti/libs.h"
 
 #include <pthread.h>
 #include <stdlib.h>

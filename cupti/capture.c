@@ -8,14 +8,14 @@
  * writer thread. Locks are never held across a driver call: a driver call can load a module, whose
  * callback (on this same thread) takes the module store's lock.
  */
-#include "capture.h"
-#include "capture_copy.h"
-#include "capture_item.h"
-#include "capture_layout.h"
-#include "capture_modules.h"
-#include "capture_select.h"
-#include "libs.h"
-#include "nvinfo.h"
+#include "cupti/capture.h"
+#include "cupti/capture_copy.h"
+#include "cupti/capture_item.h"
+#include "cupti/capture_layout.h"
+#include "cupti/capture_modules.h"
+#include "cupti/capture_select.h"
+#include "cupti/libs.h"
+#include "cupti/nvinfo.h"
 
 #include <cuda.h>
 #include <cupti.h>

@@ -37,8 +37,8 @@
 #ifndef GT_CUPTI_CAPTURE_H
 #define GT_CUPTI_CAPTURE_H
 
-#include "gputrace.h"
-#include "session.h"
+#include "traces/gputrace.h"
+#include "cupti/session.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,8 +4,8 @@
  * and a failure only marks the copy as failed. The writer thread only gives buffers back to the
  * pool (no driver call there).
  */
-#include "capture_copy.h"
-#include "libs.h"
+#include "cupti/capture_copy.h"
+#include "cupti/libs.h"
 
 #include <pthread.h>
 #include <stdlib.h>

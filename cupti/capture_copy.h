@@ -18,7 +18,7 @@
 #ifndef GT_CUPTI_CAPTURE_COPY_H
 #define GT_CUPTI_CAPTURE_COPY_H
 
-#include "capture_item.h"
+#include "cupti/capture_item.h"
 
 #include <cuda.h>
 #include <stdint.h>

@@ -8,8 +8,8 @@
 #ifndef GT_CUPTI_CAPTURE_ITEM_H
 #define GT_CUPTI_CAPTURE_ITEM_H
 
-#include "capture_modules.h"
-#include "gputrace.h"
+#include "cupti/capture_modules.h"
+#include "traces/gputrace.h"
 
 #include <stddef.h>
 #include <stdint.h>

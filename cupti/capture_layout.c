@@ -1,8 +1,8 @@
 /* capture_layout.c: choosing a kernel's parameter layout and rebuilding a launch's parameter bytes
  * (capture_layout.h). Only capture_layout_from_driver calls the driver. */
-#include "capture_layout.h"
-#include "gputrace.h"
-#include "libs.h"
+#include "cupti/capture_layout.h"
+#include "traces/gputrace.h"
+#include "cupti/libs.h"
 
 #include <cuda.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #ifndef GT_CUPTI_CAPTURE_LAYOUT_H
 #define GT_CUPTI_CAPTURE_LAYOUT_H
 
-#include "nvinfo.h"
+#include "cupti/nvinfo.h"
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* capture_modules.c: kept cubins of loaded modules (capture_modules.h). */
-#include "capture_modules.h"
+#include "cupti/capture_modules.h"
 #include "common/fnv.h"
-#include "nvinfo.h"
+#include "cupti/nvinfo.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
  * Launching threads push under a mutex; the writer thread takes the whole list at once and writes
  * it without holding the lock, so a launch never waits for compression or the disk.
  */
-#include "capture_copy.h"
-#include "capture_item.h"
+#include "cupti/capture_copy.h"
+#include "cupti/capture_item.h"
 
 #include <pthread.h>
 #include <stdlib.h>

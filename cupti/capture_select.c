@@ -1,5 +1,5 @@
 /* capture_select.c: the name pattern, the spread rule and the byte budget (capture_select.h). */
-#include "capture_select.h"
+#include "cupti/capture_select.h"
 
 #include "common/mangled.h"
 

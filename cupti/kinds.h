@@ -22,7 +22,7 @@ enum session_kind {
 	SK_GRAPH = 1u << 9,    /* GRAPH_TRACE: one record per graph launch instead of per node */
 	SK_API_ALL = 1u << 10, /* runtime/driver: every call, not only those the analyses use */
 };
-/* Not among the defaults, measured on the H200 (issue 12):
+/* Not among the defaults, measured on the H200:
  * - CUPTI's sync records: switched on from the start they cost a PyTorch tiny op +35% (7.5 -> 10.1
  *   us, both rounds of tests/bench/probe_kind_alone.sh, no other kind did), and the analyses have
  *   the same waits from the synchronising API calls the defaults record (split, findings);

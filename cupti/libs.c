@@ -1,5 +1,5 @@
 /* libs.c: opens libcupti and libcuda with dlopen and resolves the functions the recorder calls. */
-#include "libs.h"
+#include "cupti/libs.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * read and written and L2 traffic for `memory`; SM throughput, the FMA, FP64 and tensor pipes'
  * activity and instruction issue for `compute`.
  */
-#include "metric_sets.h"
+#include "cupti/metric_sets.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * read from the image is checked against the image's length before use, with the arithmetic done
  * in 64 bits so that a huge offset cannot wrap around.
  */
-#include "nvinfo.h"
+#include "cupti/nvinfo.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,9 +7,9 @@
  * it fills. The functions are looked up in the libcupti the recorder already opened (libs.h), so a
  * CUPTI without PM sampling only means no counters.
  */
-#include "pmsampling.h"
+#include "cupti/pmsampling.h"
 
-#include "libs.h"
+#include "cupti/libs.h"
 
 #include <cupti_pmsampling.h>
 #include <cupti_profiler_host.h>

@@ -11,8 +11,8 @@
 #ifndef GT_CUPTI_PMSAMPLING_H
 #define GT_CUPTI_PMSAMPLING_H
 
-#include "gputrace.h"
-#include "metric_sets.h"
+#include "traces/gputrace.h"
+#include "cupti/metric_sets.h"
 
 #include <stddef.h>
 #include <stdint.h>

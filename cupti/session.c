@@ -1,8 +1,8 @@
 /* session.c: subscribes to CUPTI, enables activity kinds, routes resource callbacks (see session.h). */
-#include "session.h"
-#include "buffers.h"
-#include "api_select.h"
-#include "libs.h"
+#include "cupti/session.h"
+#include "cupti/buffers.h"
+#include "cupti/api_select.h"
+#include "cupti/libs.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -9,7 +9,7 @@
 #ifndef GT_CUPTI_SESSION_H
 #define GT_CUPTI_SESSION_H
 
-#include "kinds.h" /* enum session_kind, SK_DEFAULT, SK_ALL */
+#include "cupti/kinds.h" /* enum session_kind, SK_DEFAULT, SK_ALL */
 
 #include <cupti.h>
 #include <stddef.h>

@@ -4,9 +4,9 @@
  * what CUPTI could not measure rather than inventing a value. Caches keep the per-record cost low: API
  * names by callback id, kernel-filter decisions by string id.
  */
-#include "translate.h"
+#include "cupti/translate.h"
 
-#include "translate_kinds.h"
+#include "cupti/translate_kinds.h"
 
 #include "common/grow.h"
 

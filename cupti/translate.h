@@ -8,7 +8,7 @@
 #ifndef GT_CUPTI_TRANSLATE_H
 #define GT_CUPTI_TRANSLATE_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <cupti.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * The asserts say where the two numberings coincide: old traces were written with CUPTI's numbers,
  * so the format's must stay those; should a CUPTI header ever renumber a kind, the build stops here
  * instead of the recorder silently writing a different kind. */
-#include "translate_kinds.h"
+#include "cupti/translate_kinds.h"
 
 #define SAME(cupti, gt) _Static_assert((int)(cupti) == (int)(gt), #cupti " is " #gt)
 

@@ -9,7 +9,7 @@
 #ifndef GT_CUPTI_TRANSLATE_KINDS_H
 #define GT_CUPTI_TRANSLATE_KINDS_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <cupti.h>
 #include <stdint.h>

@@ -3,10 +3,10 @@
  * One table lists every variable with its default and meaning; --help prints it, and gputrace(1)
  * repeats it, so a test can check that the two agree.
  */
-#include "config.h"
+#include "preload/config.h"
 #include "cupti/kinds.h" /* CUPTI-free: this file is also part of the gputrace launcher */
 #include "cupti/metric_sets.h" /* CUPTI-free too */
-#include "log.h"
+#include "preload/log.h"
 
 #include <errno.h>
 #include <regex.h>

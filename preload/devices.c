@@ -1,7 +1,7 @@
 /* devices.c: device records and clock samples (see devices.h). */
-#include "devices.h"
+#include "preload/devices.h"
 #include "cupti/libs.h"
-#include "nvml.h"
+#include "preload/nvml.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #ifndef GT_PRELOAD_DEVICES_H
 #define GT_PRELOAD_DEVICES_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdint.h>
 

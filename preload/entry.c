@@ -11,8 +11,8 @@
  * - The destructor finishes a trace whose exit hook did not run.
  */
 #include "cupti/libs.h"
-#include "log.h"
-#include "recorder.h"
+#include "preload/log.h"
+#include "preload/recorder.h"
 
 #include <dlfcn.h>
 #include <limits.h>

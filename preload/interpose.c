@@ -7,8 +7,8 @@
  * "gputrace:" line and in the trace. The caller gets CUPTI's answer unchanged.
  */
 #include "cupti/libs.h"
-#include "log.h"
-#include "recorder.h"
+#include "preload/log.h"
+#include "preload/recorder.h"
 
 #include <dlfcn.h>
 #include <stdatomic.h>

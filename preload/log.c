@@ -1,5 +1,5 @@
 /* log.c: "gputrace:" lines on stderr (see log.h). */
-#include "log.h"
+#include "preload/log.h"
 
 #include <errno.h>
 #include <stdarg.h>

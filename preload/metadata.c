@@ -1,8 +1,8 @@
 /* metadata.c: host, process and toolchain facts as META records (see metadata.h). */
-#include "metadata.h"
+#include "preload/metadata.h"
 #include "cupti/libs.h"
-#include "nvml.h"
-#include "output.h"
+#include "preload/nvml.h"
+#include "preload/output.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>

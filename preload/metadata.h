@@ -7,7 +7,7 @@
 #ifndef GT_PRELOAD_METADATA_H
 #define GT_PRELOAD_METADATA_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 /* via: "LD_PRELOAD" or "CUDA_INJECTION64_PATH". */
 int metadata_write(struct gt_writer *w, const char *via);

@@ -1,9 +1,9 @@
 /* metrics.c: GPUTRACE_METRICS in the recorder: a PM sampler per device (cupti/pmsampling.h), its
  * samples written as they are decoded, and what was and was not sampled in META (metrics.h). */
-#include "metrics.h"
+#include "preload/metrics.h"
 
 #include "cupti/pmsampling.h"
-#include "log.h"
+#include "preload/log.h"
 
 #include <inttypes.h>
 #include <stdio.h>

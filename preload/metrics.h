@@ -8,8 +8,8 @@
 #ifndef GT_PRELOAD_METRICS_H
 #define GT_PRELOAD_METRICS_H
 
-#include "config.h"
-#include "gputrace.h"
+#include "preload/config.h"
+#include "traces/gputrace.h"
 
 #include <stdint.h>
 

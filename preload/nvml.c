@@ -1,5 +1,5 @@
 /* nvml.c: NVML through dlopen (see nvml.h). Declarations mirror nvml.h's stable ABI. */
-#include "nvml.h"
+#include "preload/nvml.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

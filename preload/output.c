@@ -1,7 +1,7 @@
 /* output.c: trace path patterns and a safe, non-clobbering open (see output.h). */
-#include "output.h"
+#include "preload/output.h"
 
-#include "log.h"
+#include "preload/log.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  * plus a pipe: the exiting thread (or signal handler) sets the flag and waits on the pipe, with a
  * time limit, for the writer to finish the file.
  */
-#include "recorder.h"
+#include "preload/recorder.h"
 #include "common/demangler.h"
 #include "cupti/api_select.h"
 #include "cupti/buffers.h"
@@ -14,13 +14,13 @@
 #include "cupti/libs.h"
 #include "cupti/session.h"
 #include "cupti/translate.h"
-#include "devices.h"
-#include "log.h"
-#include "metadata.h"
-#include "metrics.h"
-#include "nvml.h"
-#include "output.h"
-#include "signals.h"
+#include "preload/devices.h"
+#include "preload/log.h"
+#include "preload/metadata.h"
+#include "preload/metrics.h"
+#include "preload/nvml.h"
+#include "preload/output.h"
+#include "preload/signals.h"
 #include "common/mangled.h"
 
 #include <errno.h>

@@ -9,7 +9,7 @@
 #ifndef GT_PRELOAD_RECORDER_H
 #define GT_PRELOAD_RECORDER_H
 
-#include "config.h"
+#include "preload/config.h"
 
 enum recorder_end {
 	RECORDER_END_EXIT = 1,     /* exit(status) or return from main */

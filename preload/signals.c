@@ -1,6 +1,6 @@
 /* signals.c: fatal-signal handlers that finish the trace first (see signals.h). */
-#include "signals.h"
-#include "recorder.h"
+#include "preload/signals.h"
+#include "preload/recorder.h"
 
 #include <signal.h>
 #include <string.h>

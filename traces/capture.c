@@ -1,5 +1,5 @@
 /* capture.c: the CAPTURE record's byte layout: header, parameter table, raw parameter bytes. */
-#include "format.h"
+#include "traces/format.h"
 
 #include <stdlib.h>
 #include <string.h>

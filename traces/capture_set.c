@@ -1,5 +1,5 @@
 /* capture_set.c: load picked captures and the blobs they use (see capture_set.h). */
-#include "capture_set.h"
+#include "traces/capture_set.h"
 
 #include "common/grow.h"
 

@@ -14,7 +14,7 @@
 #ifndef GT_CAPTURE_SET_H
 #define GT_CAPTURE_SET_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
  * (0 stays 0: "not measured"); "delta32" fields (correlation ids) as the wrapping difference to the
  * previous record's. Which field is coded how is the schema's (schema.c).
  */
-#include "format.h"
+#include "traces/format.h"
 
 #include <pthread.h>
 #include <stddef.h>

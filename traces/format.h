@@ -9,8 +9,8 @@
 #ifndef GT_FORMAT_H
 #define GT_FORMAT_H
 
-#include "gputrace.h"
-#include "schema.h"
+#include "traces/gputrace.h"
+#include "traces/schema.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -8,8 +8,8 @@
  * the file and the byte offset of the chunk where it was found.
  */
 #include "common/grow.h"
-#include "format.h"
-#include "strtab.h"
+#include "traces/format.h"
+#include "traces/strtab.h"
 
 #include <errno.h>
 #include <fcntl.h>

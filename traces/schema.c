@@ -1,7 +1,7 @@
 /* schema.c: the field table of every record struct in gputrace.h (see schema.h), what generic code
  * knows of each event kind (its name, time, interval, device), and the names of the enumerations
  * that only the table shows. */
-#include "schema.h"
+#include "traces/schema.h"
 
 #include <pthread.h>
 

@@ -10,7 +10,7 @@
 #ifndef GT_SCHEMA_H
 #define GT_SCHEMA_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* schema_value.c: reading a field of the schema (schema.h) out of a record: as a number, or as the
  * text `dump` and the exports show. */
-#include "schema.h"
+#include "traces/schema.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,9 +4,9 @@
  * first header the reader would refuse, and the reader, given what was held, refuses it with the
  * same words at the same offset.
  */
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
-#include "format.h"
+#include "traces/format.h"
 
 #include <string.h>
 #include <zstd.h>

@@ -1,5 +1,5 @@
 /* strtab.c: string interning for trace definitions (see strtab.h). */
-#include "strtab.h"
+#include "traces/strtab.h"
 
 #include "common/fnv.h"
 

@@ -5,8 +5,8 @@
  * (strings, metadata, devices) go first in every chunk, before the events that may use them.
  * The writer is not thread-safe: the recorder gives it to one thread.
  */
-#include "format.h"
-#include "strtab.h"
+#include "traces/format.h"
+#include "traces/strtab.h"
 
 #include <errno.h>
 #include <stddef.h>

@@ -43,7 +43,7 @@
 #ifndef GT_ALIGN_H
 #define GT_ALIGN_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -7,7 +7,7 @@
  * pieces with those ends integrates every rate over every piece.
  */
 #include "analyze/blocks/apportion.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #ifndef GT_KERNEL_IDS_H
 #define GT_KERNEL_IDS_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "common/slots.h"
 #include "common/stats.h"
 

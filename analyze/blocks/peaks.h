@@ -31,7 +31,7 @@
 #ifndef GT_PEAKS_H
 #define GT_PEAKS_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "common/peaks_path.h" /* gt_peaks_default_path: the file's place, shared with gputrace peak */
 
 #include <stddef.h>

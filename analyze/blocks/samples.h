@@ -22,7 +22,7 @@
 
 #include "analyze/support/filter.h"
 #include "analyze/support/growbuf.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "common/stats.h"
 
 #include <stddef.h>

@@ -11,7 +11,7 @@
 
 #include "common/grow.h"
 #include "common/radix.h"
-#include "schema.h"
+#include "traces/schema.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -28,7 +28,7 @@
 #define GT_TIMELINE_H
 
 #include "analyze/support/growbuf.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stddef.h>
 #include <stdint.h>

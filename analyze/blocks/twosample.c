@@ -9,7 +9,7 @@
  */
 #include "analyze/blocks/twosample.h"
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "common/fnv.h"
 #include "common/stats.h"
 

@@ -8,7 +8,7 @@
 #include "analyze/commands/cmd_output.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "analyze/output/json_member.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"

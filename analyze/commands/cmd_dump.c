@@ -14,7 +14,7 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/demangle.h"
 #include "analyze/support/diag.h"
-#include "schema.h"
+#include "traces/schema.h"
 #include "analyze/support/load.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"

@@ -12,7 +12,7 @@
 #include "analyze/export/export.h"
 #include "analyze/export/export_sqlite.h"
 #include "analyze/support/outfile.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "analyze/support/options.h"
 #include "analyze/support/progress.h"
 

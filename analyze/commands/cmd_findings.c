@@ -9,7 +9,7 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "analyze/engines/findings.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
 

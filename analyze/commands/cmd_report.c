@@ -11,7 +11,7 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "analyze/support/failure.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "analyze/support/options.h"
 #include "analyze/support/progress.h"
 #include "analyze/commands/report_doc.h"

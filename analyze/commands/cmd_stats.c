@@ -14,7 +14,7 @@
 #include "analyze/engines/stats_metrics.h"
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
 #include "analyze/engines/stats_reports.h"

@@ -20,7 +20,7 @@
 #define GT_COMMANDS_H
 
 #include "analyze/support/options.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 /* The analyzer's version is the tool's one (GT_TOOL_VERSION, traces/gputrace.h), as the recorder's. */
 #define GT_VERSION GT_TOOL_VERSION

@@ -6,7 +6,7 @@
  */
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdio.h>
 #include <string.h>

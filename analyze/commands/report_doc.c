@@ -12,7 +12,7 @@
 #include "analyze/support/load.h"
 #include "analyze/support/units.h"
 #include "common/stats.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 #include "analyze/support/kname.h"
 #include "analyze/support/diag.h"
 #include "analyze/support/outfile.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <errno.h>
 #include <math.h>

@@ -9,7 +9,7 @@
 #include "analyze/output/escape.h"
 #include "analyze/output/output.h"
 #include "analyze/support/load.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -66,7 +66,7 @@
 #ifndef GT_BANDWIDTH_H
 #define GT_BANDWIDTH_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "analyze/blocks/peaks.h"
 #include "analyze/blocks/timeline.h"
 

@@ -32,7 +32,7 @@
 #ifndef GT_CEILING_H
 #define GT_CEILING_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "analyze/blocks/metric_roles.h"
 #include "analyze/blocks/peaks.h"
 

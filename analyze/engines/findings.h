@@ -61,7 +61,7 @@
 #define GT_FINDINGS_H
 
 #include "analyze/engines/bandwidth.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stddef.h>
 #include <stdint.h>

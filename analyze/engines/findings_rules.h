@@ -12,7 +12,7 @@
 #define GT_FINDINGS_RULES_H
 
 #include "analyze/engines/findings_pass.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stddef.h>
 

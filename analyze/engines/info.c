@@ -1,6 +1,6 @@
 /* info.c: counts records by type and losses by reason, and the span of GPU activity. */
 #include "analyze/engines/info.h"
-#include "schema.h"
+#include "traces/schema.h"
 
 #include <string.h>
 

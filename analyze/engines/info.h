@@ -8,7 +8,7 @@
 #ifndef GT_INFO_H
 #define GT_INFO_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdint.h>
 

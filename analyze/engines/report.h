@@ -33,7 +33,7 @@
 #include "analyze/engines/split.h"
 #include "analyze/shadow/shadow.h"
 #include "analyze/support/growbuf.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1356,7 +1356,7 @@ static int finish(struct pass *p, const struct gt_reader *r)
 	struct gt_split *s = p->s;
 	if (gt_trace_end(r, &s->complete, &s->lost_bytes, &s->synthetic))
 		return GT_ERR_NOMEM;
-	/* Sync records are off by default (CUPTI's sync kind costs every launch, issue 12): a trace
+	/* Sync records are off by default (CUPTI's sync kind costs every launch): a trace
 	 * without them is cut at its synchronising API calls instead, which the defaults record. */
 	if (!p->syncs.n) {
 		struct gt_tl_vec v = p->syncs;

@@ -51,7 +51,7 @@
 #define GT_SPLIT_H
 
 #include "analyze/support/growbuf.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "common/stats.h"
 
 #include <stddef.h>

@@ -8,7 +8,7 @@
 #include "analyze/support/load.h"
 #include "analyze/support/trace_end.h"
 #include "common/grow.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #include "analyze/engines/stats_nsys.h"
 #include "analyze/engines/stats_reports.h"
 #include "analyze/blocks/timeline.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 /* The trace's strings by id, copied when first used (the reader is closed before the cells are
  * made); kernel names also demangled. */

@@ -16,7 +16,7 @@
 #include "common/grow.h"
 #include "common/slots.h"
 #include "analyze/support/demangle.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "analyze/support/idmap.h"
 #include "analyze/support/load.h"
 #include "analyze/blocks/timeline.h"

@@ -27,7 +27,7 @@
 
 #include "analyze/blocks/kernel_ids.h"
 #include "analyze/support/filter.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "common/slots.h"
 #include "common/stats.h"
 

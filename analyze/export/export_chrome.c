@@ -4,7 +4,7 @@
  * the output buffer, not their words. */
 #include "analyze/export/export_internal.h"
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include "analyze/output/output.h"
 

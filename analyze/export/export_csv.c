@@ -3,7 +3,7 @@
  * the Chrome emitter (export_chrome.c): the same tracks and lanes, other words. */
 #include "analyze/export/export_internal.h"
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdio.h>
 

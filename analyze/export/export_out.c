@@ -3,7 +3,7 @@
  * because it is the only part that writes to the file. */
 #include "analyze/export/export_out.h"
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "analyze/support/gzwrite.h"
 
 void gt_ex_out_flush(struct out *o)

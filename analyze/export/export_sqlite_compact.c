@@ -17,7 +17,7 @@
  */
 #include "analyze/export/export_sqlite_internal.h"
 
-#include "schema.h"
+#include "traces/schema.h"
 #include "analyze/support/failure.h"
 #include "common/fnv.h"
 #include "common/grow.h"

@@ -9,7 +9,7 @@
 #ifndef GT_EXPORT_SQLITE_INTERNAL_H
 #define GT_EXPORT_SQLITE_INTERNAL_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "common/slots.h"
 
 #include <sqlite3.h>

@@ -4,7 +4,7 @@
 #ifndef GT_EXPORT_SQLITE_METRICS_H
 #define GT_EXPORT_SQLITE_METRICS_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <sqlite3.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * placement (export_lanes.c) and the writing (export_chrome.c, export_csv.c), which read what it
  * collects; slice_of is the one definition of a slice that both passes follow. */
 #include "analyze/export/export_internal.h"
-#include "schema.h"
+#include "traces/schema.h"
 
 /* ---- tracks --------------------------------------------------------------------------------- */
 

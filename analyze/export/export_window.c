@@ -8,7 +8,7 @@
 #include "common/grow.h"
 #include "analyze/support/progress.h"
 #include "analyze/blocks/timeline.h"
-#include "schema.h"
+#include "traces/schema.h"
 
 #include <stdio.h>
 #include <stdlib.h>

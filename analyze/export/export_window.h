@@ -23,7 +23,7 @@
 
 #include "analyze/blocks/align.h"
 #include "analyze/support/filter.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,8 +6,9 @@
 
 #include "analyze/output/escape.h"
 #include "analyze/output/json_member.h"
+#include "analyze/output/output_direct.h"
 #include "analyze/output/render.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #include "common/grow.h"
 
 #include "analyze/output/escape.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,10 +6,11 @@
  * it), so filling a cell costs no allocation, and a dump streams millions of rows through it.
  */
 #include "analyze/output/output.h"
+#include "analyze/output/output_direct.h"
 
 #include "analyze/output/escape.h"
 #include "analyze/output/render.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <math.h>
 #include <stdlib.h>

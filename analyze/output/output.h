@@ -1,19 +1,27 @@
 /* output.h: how gpuanalyze prints, so that every subcommand prints every format the same way.
  *
  * Four formats: an aligned text table for a terminal, a Markdown (GFM) table, JSON and CSV. A
- * subcommand describes a table once (columns with a machine key and a human title), fills its cells
- * in column order without asking which format is active, and the table prints itself:
+ * command fills a document (doc.h) that the runner opens on its output; a table in it is described
+ * once (columns with a machine key and a human title) and filled in column order without asking
+ * which format is active:
  *
- *     struct gt_table *t = gt_table_new(fmt, out, &json);      // json: NULL unless fmt is JSON
- *     gt_table_column(t, "name", "name", GT_COL_LEFT | GT_COL_CODE);
- *     gt_table_column(t, "median_ns", "median us", 0);
- *     for (...) {
- *             gt_table_str(t, row->display);
- *             gt_table_num_as(t, median_ns, median_ns / 1e3, 3); // machine value, human value
- *             gt_table_end_row(t);
+ *     static int fill(struct gt_doc *d, void *ctx)          // a gt_cmd_filler (cmd_output.h)
+ *     {
+ *             static const struct gt_column cols[] = {
+ *                     { "name", "name", GT_COL_LEFT | GT_COL_CODE },
+ *                     { "median_ns", "median us", 0 },
+ *             };
+ *             struct gt_table *t = gt_doc_table(d, "kernels", GT_COLUMNS(cols));
+ *             if (!t)
+ *                     return GT_ERR_NOMEM;
+ *             for (...) {
+ *                     gt_table_str(t, row->display);
+ *                     gt_table_num_as(t, median_ns, median_ns / 1e3, 3); // machine, human value
+ *                     gt_table_end_row(t);
+ *             }
+ *             return gt_table_close(t); // prints text/md; closes the JSON array; 0 or GT_ERR_*
  *     }
- *     rc = gt_table_finish(t);   // prints text/md; closes the JSON array; 0 or GT_ERR_*
- *     gt_table_free(t);
+ *     ... return gt_cmd_render(call, fmt, fill, &ctx);
  *
  * Text and Markdown show the human value (rounded to the given decimals, "n/a" for NaN); JSON and
  * CSV show the machine value with enough digits to read back the same double (shortest of %.15g,
@@ -21,13 +29,15 @@
  * in every row and every file), integers exactly, and NaN/inf as JSON null or an empty CSV field.
  * A column flagged GT_COL_HUMAN appears only in text/md, GT_COL_MACHINE only in JSON/CSV; cells set
  * for a hidden column are ignored. CSV and JSON rows are written as they end (a dump of millions of
- * rows is never held); text and Markdown tables are held until finish to align them.
+ * rows is never held); text and Markdown tables are held until they close to align them.
  *
  * Escaping is this layer's, by escape.h's rule for each format, so that no command can forget it:
  * every string cell, note and JSON string is escaped as it is written (text: controls shown as
  * visible escapes; Markdown: markup backslash-escaped, GT_COL_CODE cells in a code span; CSV: RFC
  * 4180 quoting and formula neutralisation of string cells, never of numbers; JSON: valid always),
  * and bytes that are not UTF-8 become U+FFFD in every format. Numbers are written by the table.
+ * What writes straight to a FILE (a table, a note, a heading) is the layer's own, beneath the
+ * document: output_direct.h, which only analyze/output/ and its tests include.
  */
 #ifndef GT_OUTPUT_H
 #define GT_OUTPUT_H
@@ -54,16 +64,6 @@ const char *gt_format_list(unsigned allowed, char *buf, size_t len);
 void gt_out_csv_field(FILE *f, const char *s);   /* a string field: gt_esc_csv */
 void gt_out_json_string(FILE *f, const char *s); /* with the surrounding quotes: gt_esc_json */
 void gt_out_md_cell(FILE *f, const char *s, int code); /* a table cell: gt_esc_md_cell, _code_cell */
-/* A line of notes in a human format: escaped by the text rule in text, a list item escaped by the
- * Markdown rule in Markdown (the leading spaces with which text indents sub-items dropped: a list
- * item starts at its text), nothing in JSON or CSV, which carry the same facts as fields. The
- * whole line is escaped, so a name in it cannot end it or start another. Lines longer than 4 KiB
- * are cut. */
-void gt_out_note(FILE *f, enum gt_format fmt, const char *format, ...) __attribute__((format(printf, 3, 4)));
-void gt_out_vnote(FILE *f, enum gt_format fmt, const char *format, va_list ap);
-/* A section title: "\n## TITLE\n\n" in Markdown (level #s), "\nTITLE\n" in text, nothing else.
- * The title is our words, written by the text rule in both (one line, no controls). */
-void gt_out_heading(FILE *f, enum gt_format fmt, int level, const char *title);
 /* Shortest decimal text that reads back as v (%.15g..%.17g); "nan"/"inf" are the caller's to avoid. */
 void gt_out_format_double(char *buf, size_t len, double v);
 /* The same, with ".0" added to an integral value, so that JSON readers type a real field as real
@@ -115,9 +115,6 @@ int gt_json_finish(struct gt_json *j);
 #define GT_COL_CODE    0x8u /* md: shown as a code span (names that hold <, *, _) */
 
 struct gt_table;
-/* json is where a JSON table writes (an array of row objects, at the json's current position);
- * it is required for GT_FMT_JSON and ignored otherwise. NULL when out of memory. */
-struct gt_table *gt_table_new(enum gt_format fmt, FILE *out, struct gt_json *json);
 /* key: JSON member and CSV header; title: text/md header. Columns are added before the first cell. */
 int gt_table_column(struct gt_table *t, const char *key, const char *title, unsigned flags);
 /* A column as data, so that a table's columns are declared as one array. */
@@ -130,10 +127,6 @@ struct gt_column {
 #define GT_COLUMNS(array) (array), sizeof(array) / sizeof((array)[0])
 /* gt_table_column for each of the n columns in order; 0, or the table's first error. */
 int gt_table_columns(struct gt_table *t, const struct gt_column *cols, size_t n);
-/* gt_table_new with the n columns added: NULL when out of memory at the start; a column that could
- * not be added is the table's first error, reported by gt_table_finish like any other. */
-struct gt_table *gt_table_open(enum gt_format fmt, FILE *out, struct gt_json *json,
-                               const struct gt_column *cols, size_t n);
 void gt_table_str(struct gt_table *t, const char *s);  /* NULL: empty / null */
 void gt_table_u64(struct gt_table *t, uint64_t v);
 void gt_table_i64(struct gt_table *t, int64_t v);
@@ -145,7 +138,7 @@ void gt_table_num_as(struct gt_table *t, double machine, double human, int decim
 void gt_table_null(struct gt_table *t);                /* "n/a", null, empty */
 /* gt_table_num_as, with the human formats saying absent (a literal, "not measured") for a NaN. */
 void gt_table_num_or(struct gt_table *t, double machine, double human, int decimals, const char *absent);
-/* Text and Markdown: a table that ends without a row prints this note (gt_out_note) instead of
+/* Text and Markdown: a table that ends without a row prints this note instead of
  * its header; JSON and CSV print the empty table as always. note is copied. */
 void gt_table_when_empty(struct gt_table *t, const char *note);
 int gt_table_end_row(struct gt_table *t);

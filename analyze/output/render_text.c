@@ -6,7 +6,7 @@
 
 #include "analyze/output/escape.h"
 #include "analyze/output/table.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include "analyze/output/svg.h"
 
 #include "analyze/output/escape.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "common/stats.h"
 
 #include <math.h>

@@ -6,8 +6,9 @@
 #include "analyze/output/table.h"
 
 #include "analyze/output/escape.h"
+#include "analyze/output/output_direct.h"
 #include "analyze/output/render.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  */
 #include "analyze/shadow/compare.h"
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <math.h>
 #include <stdio.h>

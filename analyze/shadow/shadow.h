@@ -31,7 +31,7 @@
 
 #include "analyze/shadow/compare.h"
 #include "analyze/support/filter.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "analyze/shadow/gputrace_ref.h"
 #include "analyze/support/kname.h"
 

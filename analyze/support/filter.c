@@ -1,7 +1,7 @@
 /* filter.c: --kernel REGEX, compiled once and matched against a kernel's two names. */
 #include "analyze/support/filter.h"
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdio.h>
 #include <stdlib.h>

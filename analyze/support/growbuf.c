@@ -7,7 +7,7 @@
  */
 #include "analyze/support/growbuf.h"
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  */
 #include "analyze/support/gzwrite.h"
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdint.h>
 #include <stdlib.h>

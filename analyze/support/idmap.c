@@ -3,7 +3,7 @@
 #include "analyze/support/idmap.h"
 
 #include "common/grow.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #ifndef GT_LOAD_H
 #define GT_LOAD_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 /* Called for every record in file order. Return 0 to go on, or a negative GT_ERR_* to stop (the
  * loader holds "cannot read trace" with it). r is there for lookups (gt_reader_string, ...). */

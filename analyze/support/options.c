@@ -6,7 +6,7 @@
 
 #include "analyze/support/diag.h"
 #include "analyze/support/stdin_trace.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
 #include "analyze/support/outfile.h"
 
 #include "analyze/support/diag.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <errno.h>
 #include <fcntl.h>

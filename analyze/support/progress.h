@@ -12,7 +12,7 @@
 #ifndef GT_PROGRESS_H
 #define GT_PROGRESS_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 /* Turns the line on for this command when stderr is a terminal and quiet is 0. */
 void gt_progress_start(const char *command, int quiet);

@@ -2,7 +2,7 @@
 #include "analyze/support/stdin_trace.h"
 
 #include "analyze/support/failure.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <errno.h>
 #include <stdint.h>

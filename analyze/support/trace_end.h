@@ -7,7 +7,7 @@
 #ifndef GT_TRACE_END_H
 #define GT_TRACE_END_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdint.h>
 

@@ -15,7 +15,7 @@
 #include "preload/config.h"
 #include "preload/launcher/launcher.h"
 #include "preload/log.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <errno.h>
 #include <limits.h>

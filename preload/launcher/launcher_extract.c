@@ -5,11 +5,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "preload/launcher/launcher_extract.h"
 
-#include "capture_set.h"
+#include "traces/capture_set.h"
 #include "preload/replay/captured_buffer.h"
 #include "common/text_escape.h"
 #include "cupti/nvinfo.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <dirent.h>
 #include <errno.h>

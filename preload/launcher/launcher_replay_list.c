@@ -2,7 +2,7 @@
  * so a user can pick --capture ID or --extract ID. Reads only the capture records (no buffers). */
 #include "preload/launcher/launcher_replay.h"
 
-#include "capture_set.h"
+#include "traces/capture_set.h"
 #include "common/text_escape.h"
 
 #include <inttypes.h>

@@ -16,8 +16,8 @@
 
 #include "common/grow.h"
 #include "common/text_escape.h"
-#include "gputrace.h"
-#include "schema.h"
+#include "traces/gputrace.h"
+#include "traces/schema.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -14,7 +14,7 @@
 
 #include "common/grow.h"
 #include "common/stats.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -8,7 +8,7 @@
 #ifndef GT_CAPTURED_BUFFER_H
 #define GT_CAPTURED_BUFFER_H
 
-#include "capture_set.h"
+#include "traces/capture_set.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -14,7 +14,7 @@
 
 #include "common/demangler.h"
 #include "preload/replay/replay_metric_sets.h"
-#include "capture_set.h"
+#include "traces/capture_set.h"
 
 #include <regex.h>
 #include <stddef.h>

@@ -17,7 +17,7 @@
 #include "preload/replay/replay_compare.h"
 #include "preload/replay/replay_cuda.h"
 #include "preload/replay/replay_profiler.h"
-#include "capture_set.h"
+#include "traces/capture_set.h"
 
 #include <stdio.h>
 

@@ -3,7 +3,7 @@
 #   tests/bench/bench_ab_analyzer.sh OLD_GPUANALYZE NEW_GPUANALYZE [RECORDS] [RUNS]
 #                                                                  defaults: 2000000 5
 #
-# For a change that must leave the analyzer no slower (issue 14's redesign: commands fill a
+# For a change that must leave the analyzer no slower (such as the redesign in which commands fill a
 # document that a renderer prints). Writes two synthetic traces of about RECORDS records with
 # gt_synth (the "renderer" shape: NVTX ranges, copies, memsets, kernels, syncs and their API
 # records) and times each command in text and in JSON with both binaries, the runs interleaved

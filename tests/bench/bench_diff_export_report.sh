@@ -13,7 +13,7 @@
 #   report                  its own pass, then split, bandwidth, findings (each reads the trace)
 # and prints each command's CPU time (user + sys, the median of RUNS runs) and its ratio to summary's
 # on the same trace (diff: to summary of both traces). CPU time rather than wall time because this
-# machine is shared; wall time is printed beside it. The target (issue 4) is each command within 3x
+# machine is shared; wall time is printed beside it. The target is each command within 3x
 # summary.
 set -u
 records=${1:-10000000}

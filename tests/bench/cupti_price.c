@@ -1,5 +1,5 @@
 /* cupti_price.c: CUPTI activity kinds switched on and off inside one running program, to price
- * each kind alone (issue 12; tests/bench/price_kinds.py drives it).
+ * each kind alone (tests/bench/price_kinds.py drives it).
  *
  * Why in one process: between processes the lent VM's spread is as large as the differences being
  * measured (a kind that costs 3% cannot be seen when two bare runs differ by 10%). Here the program
@@ -21,8 +21,8 @@
  * call off), to learn which of the two survives being switched off and on. CUPTI_PRICE_START=kinds
  * switches kinds on at load, before the program's first CUDA call (as gputrace does).
  */
-#include "api_select.h"
-#include "libs.h"
+#include "cupti/api_select.h"
+#include "cupti/libs.h"
 
 #include <cupti.h>
 #include <pthread.h>

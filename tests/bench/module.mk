@@ -6,6 +6,6 @@ ifneq ($(CUPTI_INC),)
 $(BUILD)/tests/bench/libcuptiprice.so: tests/bench/cupti_price.c cupti/libs.c cupti/api_select.c
 	@mkdir -p $(dir $@)
 	$(call quiet,LD,$@)$(CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -fPIC -shared -fvisibility=hidden \
-	    -Icupti -I$(CUPTI_INC) -I$(CUDA_INC) -o $@ $^ -ldl -lpthread
+	    -I. -I$(CUPTI_INC) -I$(CUDA_INC) -o $@ $^ -ldl -lpthread
 ALL_TARGETS += $(BUILD)/tests/bench/libcuptiprice.so
 endif

@@ -1,4 +1,4 @@
-"""Prices each CUPTI activity kind alone, inside one process (issue 12), with cupti_price.c preloaded.
+"""Prices each CUPTI activity kind alone, inside one process, with cupti_price.c preloaded.
 
     LD_PRELOAD=build/tests/bench/libcuptiprice.so python3 price_kinds.py [--rounds R] [--configs A;B]
 

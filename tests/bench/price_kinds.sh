@@ -1,5 +1,5 @@
 #!/bin/bash
-# The price of each CUPTI activity kind alone, measured inside one process (issue 12): runs
+# The price of each CUPTI activity kind alone, measured inside one process: runs
 # tests/bench/price_kinds.py with tests/bench/cupti_price.c preloaded, between two bare processes that
 # time the same workloads with no tool (CUPTI attached with nothing enabled vs not attached).
 #   bash tests/bench/price_kinds.sh [ROUNDS]      (repository root, GPU machine; after make)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Which kind, switched on from the start and never switched, costs a process more than kernel and
-# memcpy records do? Issue 12. In-process switching (price_kinds.py) cannot see a cost that stays
+# memcpy records do? In-process switching (price_kinds.py) cannot see a cost that stays
 # once a kind was on, so here each process keeps one set from load (CUPTI_PRICE_START, no switch):
 # kernel,memcpy alone, and kernel,memcpy with one more kind, alternated in rounds.
 #   bash tests/bench/probe_kind_alone.sh [ROUNDS]     (repository root, GPU machine; after make)

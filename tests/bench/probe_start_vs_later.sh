@@ -1,6 +1,6 @@
 #!/bin/bash
 # Does it cost more to switch CUPTI's kinds on before the program's first CUDA call (as gputrace
-# does) than after CUDA is up (as a window does)? Issue 12. Alternates, 3 rounds: a bare process,
+# does) than after CUDA is up (as a window does)? Alternates, 3 rounds: a bare process,
 # one with tests/bench/cupti_price.c enabling the defaults' non-API kinds at load
 # (CUPTI_PRICE_START), and one enabling the same kinds after PyTorch and CuPy have initialised.
 # Measured on the H200 (2026-12-02): no difference beyond the noise (Transformer step at start

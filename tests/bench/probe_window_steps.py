@@ -1,4 +1,4 @@
-"""Where windowed recording's cost lies (issue 12): times every Transformer training step of a
+"""Where windowed recording's cost lies: times every Transformer training step of a
 launch-bound PyTorch run, and prints the distribution of step times and the slowest steps with
 their offset from the first timed step, so that a cost paid once per window (CUPTI attaching or
 detaching) shows as spikes a period apart and a cost paid inside windows as a shifted band.

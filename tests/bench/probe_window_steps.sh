@@ -1,5 +1,5 @@
 #!/bin/bash
-# Per-step view of windowed recording's cost (issue 12): tests/bench/probe_window_steps.py bare, with
+# Per-step view of windowed recording's cost: tests/bench/probe_window_steps.py bare, with
 # each window setting of WINDOWS (default "100/1000": 100 ms of every 1 s), and with the defaults
 # recording throughout, alternating, ROUNDS rounds of SECONDS each.
 #   bash tests/bench/probe_window_steps.sh [ROUNDS] [SECONDS]      (repository root, GPU machine; exit 77 without one)

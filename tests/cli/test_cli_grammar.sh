@@ -8,7 +8,7 @@
 #     "TOOL: CMD: unknown option '--no-such-option' (see 'TOOL CMD --help')" (and the same shape
 #     for an option without its value), nothing on stdout, exit status 2;
 #   - the aliases the grammar keeps work (record/replay --kernels, report --shadow) and the letters
-#     it freed are refused (gputrace's -f is no longer --force), report takes --format md only.
+#     it freed are refused (gputrace's -f is not --force), report takes --format md only.
 # No GPU and no trace needed: everything stops at the parser.
 . tests/cli/progs/common.sh
 need_gputrace

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every fuzz target of tests/fuzz/ builds and runs (issue 16). The fuzzers build with clang and
+# Every fuzz target of tests/fuzz/ builds and runs. The fuzzers build with clang and
 # libFuzzer, the project with gcc, and nothing else built them: a clang-only error
 # (-Wstring-plus-int in analyze/) stopped tests/fuzz/run.sh (now a wrapper of run_all.sh), unnoticed until someone fuzzed.
 #

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make install and make uninstall (issue 13), staged with DESTDIR into a temporary tree under a
+# make install and make uninstall, staged with DESTDIR into a temporary tree under a
 # PREFIX that does not exist on this machine, as a package build does:
 # - every file lands under DESTDIR/PREFIX, and every piece is there: both programs, the recorder
 #   (where CUPTI was found), the bandwidth probe in libexec/gputrace/ (where nvcc was found), the

@@ -8,15 +8,17 @@
 #   analyze/  traces/, common/ and analyze/ (never cupti/, preload/, nor a CUDA/CUPTI header);
 #             inside it output/ < support/ < shadow/, blocks/ < export/, engines/ < commands/: each
 #             uses only those before it (export/ and engines/ never each other)
+#   output    only analyze/output/ includes output_direct.h (writing a table, a note or a heading
+#             straight to a FILE): every other file fills a document
 #   engines   analyze/blocks/, export/, engines/ and shadow/ never speak: no #include of analyze/support/diag.h,
 #             no call of gt_error, gt_warn or gt_diag_*, no stdout or stderr (outside comments and
 #             strings); they return error codes and hold their words with failure.h's gt_fail
 #   launcher  its sources (LAUNCHER_SRCS, LAUNCHER_SHARED of preload/module.mk) reach no CUDA/CUPTI
 #             header, directly or through project headers followed transitively, and compile with
-#             -I. -Itraces alone (no CUDA include path)
+#             -I. alone (no CUDA include path)
 #   linking   gpuanalyze, gputrace and libgputrace.so need no libcuda, libcupti, libcudart or NVML
-# A quoted #include is resolved as the compiler does with the build's -I. -Itraces: the including
-# file's folder, then the root, then traces/. One line per rule; each offence as FILE:LINE; exit 1
+# A quoted #include is resolved as the compiler does with the build's -I.: the including
+# file's folder, then the root. One line per rule; each offence as FILE:LINE; exit 1
 # when any rule is broken. Needs only sh, awk, the C compiler and readelf (or objdump).
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -40,7 +42,7 @@ includes() {
 # (a header from outside the tree, found on a system or CUDA include path).
 resolve() {
 	r=
-	for c in "${1%/*}/$2" "$2" "traces/$2"; do
+	for c in "${1%/*}/$2" "$2"; do
 		if [ -f "$c" ]; then r=$c; break; fi
 	done
 	case $r in
@@ -168,6 +170,25 @@ EOF
 done
 rule_end "analyze/blocks/, export/, engines/ and shadow/ never speak: no diag.h, gt_error, gt_warn, gt_diag_*, stdout or stderr ($n files)"
 
+# --- commands fill documents: only the output layer writes straight to a FILE ----------------
+bad=0 n=0
+for f in $(find analyze -name '*.[ch]' | sort); do
+	case $f in analyze/output/*) continue ;; esac
+	n=$((n + 1))
+	list=$(includes "$f")
+	while IFS=: read -r g l k name; do
+		[ -n "$g" ] || continue
+		r=
+		[ "$k" = q ] && resolve "$g" "$name"
+		include_line "$k" "$name"
+		[ "$r" = analyze/output/output_direct.h ] &&
+			offence "$g:$l: $inc: outside analyze/output/, fill a document (doc.h) instead"
+	done <<EOF
+$list
+EOF
+done
+rule_end "only analyze/output/ includes output_direct.h; the rest fills documents ($n files)"
+
 # --- the launcher: no CUDA/CUPTI header, followed through the project's headers ---------------
 # Its sources and the CUDA include folders, as the build has them (make evaluates the Makefile and
 # preload/module.mk; nothing is built).
@@ -230,8 +251,8 @@ done
 # The compiler's word too: with no CUDA include path a CUDA header is an error, and one found on a
 # default path (CPATH, /usr/include) shows in the dependency list.
 for s in $launcher; do
-	if ! deps=$(${CC:-cc} -std=c11 -D_GNU_SOURCE -I. -Itraces -M "$s" 2>"$scratch/cc.err"); then
-		offence "$s does not compile with -I. -Itraces alone: $(head -n 3 "$scratch/cc.err")"
+	if ! deps=$(${CC:-cc} -std=c11 -D_GNU_SOURCE -I. -M "$s" 2>"$scratch/cc.err"); then
+		offence "$s does not compile with -I. alone: $(head -n 3 "$scratch/cc.err")"
 		continue
 	fi
 	for d in $(echo "$deps" | tr -d '\134'); do # the backslashes of make's continued lines
@@ -239,7 +260,7 @@ for s in $launcher; do
 		is_cuda_header "${d##*/}" && offence "$s: the compiler reaches $d (a CUDA/CUPTI header)"
 	done
 done
-rule_end "the launcher ($(echo "$launcher" | tr -s ' ' '\n' | paste -s -d ' ' -)) reaches no CUDA/CUPTI header (followed through $(echo "$seen" | wc -w | tr -d ' ') files; compiles with -I. -Itraces alone, and so does the build)"
+rule_end "the launcher ($(echo "$launcher" | tr -s ' ' '\n' | paste -s -d ' ' -)) reaches no CUDA/CUPTI header (followed through $(echo "$seen" | wc -w | tr -d ' ') files; compiles with -I. alone, and so does the build)"
 
 # --- linking: libcuda, libcupti and NVML are dlopen'ed, never NEEDED ----------------------------
 needed() {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every command in every format on traces whose every string is hostile (issue 11): kernel, API,
+# Every command in every format on traces whose every string is hostile: kernel, API,
 # NVTX range and domain names, metadata keys and values, the device's name and a captured kernel's
 # name hold a newline followed by "## Correctness", a spreadsheet formula, terminal escapes, HTML,
 # table pipes, backtick fences, C1 and bidi controls and bytes that are not UTF-8. The traces and

@@ -122,7 +122,7 @@ ls -A "$T/full" | grep -q '^\.' && fail "temporary files left behind: $(ls -A "$
 ok "-f replaces the reproducer's files, and only those"
 
 # ---- a hostile kernel name ----------------------------------------------------------------------
-$CC -std=c11 -D_GNU_SOURCE -O1 -Wall -Wextra -Werror -Itraces -o "$T/extract_synth" \
+$CC -std=c11 -D_GNU_SOURCE -O1 -Wall -Wextra -Werror -I. -o "$T/extract_synth" \
 	tests/cli/progs/extract_synth.c "$P/libgttrace.a" -lzstd -lm >"$T/cc.log" 2>&1 ||
 	fail "extract_synth does not build: $(head -5 "$T/cc.log")"
 name=$(printf '_Z4evil"\\n*/??=/*`` <b>x</b> | [a](b) # $(id) %%s \377\nNEXTLINE')

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Every command's time grows as n log n in the records it reads, whatever shape the traced program
-# gave them (issue 11: 100,000 zero-length ranges and kernels at one instant, a 1.4 KB trace, took
+# gave them (100,000 zero-length ranges and kernels at one instant, a 1.4 KB trace, once took
 # split 44 s). For each shape gt_hostile writes (tests/tools/gt_hostile.c: ranges and kernels at one
 # instant, ranges with one start, a thread per range, a stream per kernel, deep nesting, a name per
 # range and kernel, kernels across every range, a device per kernel, a thread per API call,

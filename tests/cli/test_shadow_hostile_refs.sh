@@ -1,6 +1,6 @@
 #!/bin/sh
-# gpuanalyze shadow and calibrate with hostile reference libraries (tests/fuzz/hostile_refs.c,
-# issue 11): a library is code the user chose to run, but one that misbehaves within the contract
+# gpuanalyze shadow and calibrate with hostile reference libraries (tests/fuzz/hostile_refs.c):
+# a library is code the user chose to run, but one that misbehaves within the contract
 # of gputrace-ref(3) must not make the analyzer misbehave.
 #   1. Twelve malformed tables (another ABI, another struct size, a count past the cap, no table,
 #      an output twice, a NaN tolerance, an unknown type, no kernel name, no run function, an output

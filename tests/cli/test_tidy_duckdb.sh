@@ -1,5 +1,5 @@
 #!/bin/sh
-# gpuanalyze's CSV and JSON Lines outputs in DuckDB, the consumer issue 13 names: summary, split
+# gpuanalyze's CSV and JSON Lines outputs in DuckDB, a consumer users name: summary, split
 # (units and --distribution), bandwidth, stats cuda_gpu_kern_sum and the JSON Lines dump of real
 # H200 samples and synthetic fixtures, loaded with DuckDB's own type detection (read_csv,
 # read_json); duckdb_check.mjs says what it checks (typed columns, reals DOUBLE in every file, and

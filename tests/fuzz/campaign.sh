@@ -1,5 +1,5 @@
 #!/bin/sh
-# A long structured fuzzing campaign on a machine with many cores (issue 11: millions of
+# A long structured fuzzing campaign on a machine with many cores (millions of
 # executions of fuzz_structured, more than make check's seconds can give).
 #
 #   tests/fuzz/campaign.sh build DIR

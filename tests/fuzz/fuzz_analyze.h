@@ -23,7 +23,7 @@
 #ifndef GT_FUZZ_ANALYZE_H
 #define GT_FUZZ_ANALYZE_H
 
-#include "fuzz_common.h"
+#include "tests/fuzz/fuzz_common.h"
 
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"

@@ -4,7 +4,7 @@
  *
  * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
-#include "fuzz_analyze.h"
+#include "tests/fuzz/fuzz_analyze.h"
 
 #include "analyze/engines/findings.h"
 

@@ -5,7 +5,7 @@
  *
  * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
-#include "fuzz_analyze.h"
+#include "tests/fuzz/fuzz_analyze.h"
 
 #include "analyze/commands/report_doc.h"
 #include "analyze/engines/report.h"

@@ -13,7 +13,7 @@
  *
  * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
-#include "fuzz_analyze.h"
+#include "tests/fuzz/fuzz_analyze.h"
 
 #include "analyze/shadow/shadow.h"
 

@@ -5,7 +5,7 @@
  *
  * FUZZ_LIBS: libgtanalyze.a libgttrace.a -ldl
  */
-#include "fuzz_analyze.h"
+#include "tests/fuzz/fuzz_analyze.h"
 
 #include "analyze/engines/summary.h"
 

@@ -15,7 +15,7 @@
  *
  * FUZZ_LIBS: libgttrace.a
  */
-#include "fuzz_analyze.h"
+#include "tests/fuzz/fuzz_analyze.h"
 
 #include "traces/capture_set.h"
 

@@ -8,7 +8,7 @@
  * frames around whatever blocks, counts and records the fuzzer made. tests/tools/gt_chunks --raw
  * turns a real trace into this form for the seed corpus.
  */
-#include "fuzz_common.h"
+#include "tests/fuzz/fuzz_common.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* fuzz_common.c: the shared half of the fuzz targets (see fuzz_common.h). */
-#include "fuzz_common.h"
+#include "tests/fuzz/fuzz_common.h"
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdio.h>
 #include <stdlib.h>

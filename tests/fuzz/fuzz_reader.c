@@ -4,7 +4,7 @@
  * the chunk headers and the zstd frames; anything inside a frame is guarded by zstd's checksum, so
  * the decompressed side gets its own target, fuzz_chunks.c.
  */
-#include "fuzz_common.h"
+#include "tests/fuzz/fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* fuzz_structured.c: structure-aware fuzzing of gpuanalyze (issue 11, item 1).
+/* fuzz_structured.c: structure-aware fuzzing of gpuanalyze.
  *
  * The byte-level targets (fuzz_analyze_*.c) mutate compressed, checksummed files, so few of their
  * inputs get past the reader into the analyses. Here the input is a small program instead: each
@@ -42,7 +42,7 @@
  *
  * FUZZ_LIBS: libgtanalyze.a libgttrace.a -lsqlite3 -ldl
  */
-#include "fuzz_analyze.h"
+#include "tests/fuzz/fuzz_analyze.h"
 
 #include "analyze/engines/bandwidth.h"
 #include "analyze/blocks/metric_roles.h"

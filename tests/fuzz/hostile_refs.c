@@ -1,5 +1,5 @@
 /* hostile_refs.c: a reference library (gputrace-ref(3)) built to hurt `gpuanalyze shadow` and
- * `calibrate`, for fuzz_structured and tests/cli/test_shadow_hostile_refs.sh (issue 11).
+ * `calibrate`, for fuzz_structured and tests/cli/test_shadow_hostile_refs.sh.
  *
  * A reference library is code the user chose to load, so it can always crash the analyzer by
  * crashing itself. What it must not be able to do by behaving badly within its contract is make

@@ -9,7 +9,7 @@
 FUZZ_CC     ?= clang
 FUZZ_BUILD  ?= $(BUILD)/fuzz-check
 FUZZ_SAN    ?= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -I. -Itraces $(FUZZ_SAN)
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -I. $(FUZZ_SAN)
 FUZZ_OBJ    := $(FUZZ_BUILD)/obj
 FUZZ_NAMES  := $(filter-out common,$(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS   := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/fuzz/run.sh [SECONDS] [TARGET...]: fuzzes every target (or those named) for SECONDS each
 # (default 60). Kept for the habit of typing it: everything, builds, seeds and the table, is
-# run_all.sh's (its --help says more), so that the two can no longer drift apart.
+# run_all.sh's (its --help says more), so that the two cannot drift apart.
 secs=60
 case ${1:-} in
 '' | *[!0-9]*) ;;

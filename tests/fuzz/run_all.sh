@@ -34,7 +34,7 @@ cd "$(dirname "$0")/../.." || exit 2
 CC=${FUZZ_CC:-clang}
 FB=${FUZZ_BUILD:-build/fuzz-analyze}
 SAN=${FUZZ_SAN:-"-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"}
-CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -I. -Itraces $SAN"
+CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g -I. $SAN"
 CUDA_INC=${CUDA_HOME:-/usr/local/cuda}/include
 
 mode=fuzz

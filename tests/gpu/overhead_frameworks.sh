@@ -1,5 +1,5 @@
 #!/bin/bash
-# Recording cost on frameworks this project did not write (issue 12): a launch-bound PyTorch
+# Recording cost on frameworks this project did not write: a launch-bound PyTorch
 # Transformer step, a tiny-op loop, and CuPy (which launches through the driver API), measured side
 # by side in one run, alternating the modes in rounds so that the machine's drift hits every mode
 # alike. Prints medians with min..max, ratios to bare, the share of torch.profiler's added cost,

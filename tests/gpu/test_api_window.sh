@@ -1,5 +1,5 @@
 #!/bin/bash
-# What the defaults record of the API, and windowed recording, on the real GPU (issue 12):
+# What the defaults record of the API, and windowed recording, on the real GPU:
 # - defaults: runtime and driver API records only for the calls the analyses use; the trace's META
 #   trace.api_calls says "selected: ..."; at most 2 API records per kernel on launch_storm, on a
 #   PyTorch tiny-op loop and Transformer step, and on CuPy (which launches through the driver API);
@@ -99,7 +99,7 @@ for k in outside[:10]:
     print(f"  kernel [{k[0]}, {k[1]}]: {(k[0] - a) / 1e3:+.1f} us from the nearest window's open, "
           f"{(k[0] - b) / 1e3:+.1f} us from its close")
 # Inside windows only the calls the analyses use are recorded, as in a full recording: the launch
-# call of each kernel, and few others (at most 2 API records per kernel, issue 12's bound). A launch
+# call of each kernel, and few others (at most 2 API records per kernel, the defaults' bound). A launch
 # call already running when its window opened has no record while its kernel has (measured on the
 # H200: 38,828 API records for 38,832 kernels in 6 windows), hence one per window less.
 sys.exit(0 if len(wins) >= 4 and kernels and not outside and

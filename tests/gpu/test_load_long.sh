@@ -1,5 +1,5 @@
 #!/bin/bash
-# A long run, on the GPU machine (issue 6, "Long runs"). Expected run time: about 85 s of GPU time
+# A long run, on the GPU machine. Expected run time: about 85 s of GPU time
 # (a 5 s bare run, a 10 s and a 60 s traced run; kept under 120 s on purpose: the issue's "several
 # minutes" is scaled down to fit the session's GPU budget, and the checks are about trends that a
 # minute shows).

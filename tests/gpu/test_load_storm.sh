@@ -1,5 +1,5 @@
 #!/bin/bash
-# Counts under load, on the GPU machine (issue 6, "Counts under load"). Expected run time: about
+# Counts under load, on the GPU machine. Expected run time: about
 # 40 s of GPU time (two storms, each run bare for its rate and traced).
 #
 # kernels/launch_storm launches tiny kernels (<<<1, 32>>>) as fast as the host can:

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 13's outputs on fresh H200 recordings (about 40 s):
+# The analyzer's outputs on fresh H200 recordings (about 40 s):
 #   - `gputrace peak` writes its peaks under $XDG_CACHE_HOME/gputrace/peaks, and gpuanalyze
 #     bandwidth reads them from there: synchronous pageable copies are paired with their calls and
 #     judged by the call's rate against the measured pageable peak, pinned ones by DMA time against

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The traced program, on the GPU machine (issue 6, "The traced program"). Expected run time: about
+# The traced program, on the GPU machine. Expected run time: about
 # 2.5 minutes of GPU time (about 45 cells, each run bare and traced; the PyTorch cells take most).
 #
 # Programs: the plain C program of tests/cli/progs (plain), the nvcc-built CUDA program

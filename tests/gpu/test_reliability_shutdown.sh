@@ -1,6 +1,5 @@
 #!/bin/bash
-# Shutdown and the known CUPTI pitfalls, on the GPU machine (issue 6, "Shutdown" and "Known CUPTI
-# pitfalls"). Expected run time: about 60 s of GPU time. Every run is bounded by timeout(1), so a
+# Shutdown and the known CUPTI pitfalls, on the GPU machine. Expected run time: about 60 s of GPU time. Every run is bounded by timeout(1), so a
 # hang is a FAIL, never a stuck batch.
 #
 # With tests/gpu/progs/rel_cuda, each cell run bare and under LD_PRELOAD=libgputrace.so

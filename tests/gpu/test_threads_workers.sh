@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 13 on the H200 (about 60 s):
+# Threads and worker processes on the H200 (about 60 s):
 #   - host threads carry their OS thread ids (gettid), as nsys and torch.profiler show them: the
 #     trace says trace.thread_ids=os, the main thread's id is the process id, and every API and
 #     NVTX thread id is a real tid (at most pid_max), one per launching thread of rel_cuda threads;

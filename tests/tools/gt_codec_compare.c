@@ -17,9 +17,9 @@
  *
  *   gt_codec_compare [--block N] [--level L] [--max RECORDS] FILE
  */
-#include "format.h"
-#include "gputrace.h"
-#include "schema.h"
+#include "traces/format.h"
+#include "traces/gputrace.h"
+#include "traces/schema.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  *
  *   gt_count [--time] [--passes N] FILE
  */
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -49,7 +49,7 @@
  *
  *   gt_hostile -o FILE --shape SHAPE [-n N]
  */
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -15,8 +15,8 @@
  *
  *   gt_retime -i IN -o OUT --kernel SUBSTRING --factor F
  */
-#include "gputrace.h"
-#include "schema.h"
+#include "traces/gputrace.h"
+#include "traces/schema.h"
 
 #include <errno.h>
 #include <math.h>

@@ -32,7 +32,7 @@
  *            [--level L] [--truncate] [--no-end] [--all-types] [--kernel-name NAME] [--stats]
  *            [--metrics samples|launches|both] [--metrics-us N]
  */
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "analyze/blocks/align.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #define R0 1700000000000000000ll /* a realtime near 2^60.56: products overflow 64 bits */
 

@@ -29,7 +29,7 @@
 #include "analyze/commands/commands.h"
 #include "analyze/support/diag.h"
 #include "analyze/blocks/peaks.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/synth_trace.h"
 #include "helpers/tl_synth.h"
 

@@ -23,7 +23,7 @@
 #include "analyze/blocks/metric_roles.h"
 #include "analyze/engines/ceiling.h"
 #include "analyze/engines/stats_metrics.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/synth_trace.h"
 
 static void read_all(const char *path, struct gt_tail *t, uint64_t *kernels)

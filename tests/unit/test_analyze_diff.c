@@ -23,7 +23,7 @@
 #include "analyze/support/diag.h"
 #include "analyze/engines/diff.h"
 #include "analyze/blocks/twosample.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "analyze/output/doc.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 /* A hostile name: markup, a control character and a line break. */
 #define NAME "k<*_|`\x1b[31m\nx"

@@ -27,8 +27,9 @@
 
 #include "analyze/output/escape.h"
 #include "analyze/output/output.h"
-#include "gputrace.h"
-#include "test_shadow_synth.h"
+#include "analyze/output/output_direct.h"
+#include "traces/gputrace.h"
+#include "tests/unit/test_shadow_synth.h"
 
 #define FFFD "\xef\xbf\xbd"
 

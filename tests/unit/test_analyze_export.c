@@ -26,7 +26,7 @@
 #include "analyze/support/diag.h"
 #include "analyze/export/export.h"
 #include "analyze/support/gzwrite.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"
 

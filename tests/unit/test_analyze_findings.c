@@ -26,7 +26,7 @@
 #include "analyze/support/diag.h"
 #include "analyze/engines/findings.h"
 #include "common/stats.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/synth_trace.h"
 #include "helpers/tl_synth.h"
 

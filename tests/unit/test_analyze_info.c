@@ -17,7 +17,7 @@
 #include "analyze/support/diag.h"
 #include "analyze/engines/info.h"
 #include "analyze/support/load.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"
 

@@ -16,7 +16,8 @@
 #include <string.h>
 
 #include "analyze/output/output.h"
-#include "gputrace.h"
+#include "analyze/output/output_direct.h"
+#include "traces/gputrace.h"
 
 /* An in-memory stream and what was written to it. */
 struct sink {

@@ -22,7 +22,7 @@
 
 #include "analyze/commands/commands.h"
 #include "analyze/blocks/peaks.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"
 

@@ -43,7 +43,7 @@
 
 #include "analyze/support/diag.h"
 #include "analyze/engines/ranks.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/synth_trace.h"
 
 #define T0 1700000000000000000ull /* true time zero, on CLOCK_REALTIME */

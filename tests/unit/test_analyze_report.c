@@ -28,7 +28,7 @@
 #include "analyze/support/outfile.h"
 #include "analyze/engines/report.h"
 #include "analyze/output/svg.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/cmd_test.h"
 #include "helpers/synth_trace.h"
 

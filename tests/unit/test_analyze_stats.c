@@ -28,7 +28,7 @@
 #include "analyze/support/demangle.h"
 #include "analyze/support/diag.h"
 #include "analyze/engines/stats_reports.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/synth_trace.h"
 #include "helpers/tl_synth.h"
 

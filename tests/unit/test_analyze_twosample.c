@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "common/stats.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "analyze/blocks/twosample.h"
 
 /* Relative tolerance for p-values: SciPy evaluates the same closed forms in a slightly different

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "analyze/shadow/compare.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 static const struct gt_ref_tol exact = { 0 };
 

@@ -27,7 +27,7 @@
 #include "cupti/capture_item.h"
 #include "cupti/libs.h"
 #include "cupti/nvinfo.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 /* ---- a synthetic cubin --------------------------------------------------------------------------- */
 

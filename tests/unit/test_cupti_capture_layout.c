@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "cupti/capture_layout.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <cuda.h>
 

@@ -26,7 +26,7 @@
 
 #include "cupti/libs.h"
 #include "cupti/pmsampling.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <cupti_pmsampling.h>
 #include <cupti_profiler_host.h>

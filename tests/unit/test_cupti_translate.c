@@ -22,7 +22,7 @@
 
 #include "cupti/translate.h"
 #include "cupti/translate_kinds.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 /* ---- fixture: a writer on a temporary file, and what came back ---------------------------- */
 

@@ -24,8 +24,8 @@
 
 #include "analyze/support/diag.h"
 #include "analyze/shadow/shadow.h"
-#include "gputrace.h"
-#include "test_shadow_synth.h"
+#include "traces/gputrace.h"
+#include "tests/unit/test_shadow_synth.h"
 
 #define SAXPY "_Z5saxpyifPKfPf"
 #define SAXPY_NB "_Z14saxpy_noboundsifPKfPf"

@@ -29,10 +29,10 @@
 #include "analyze/shadow/calibrate.h"
 #include "analyze/support/diag.h"
 #include "analyze/shadow/shadow.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "kernels/shadow_kernels.h"
 #include "kernels/splat.h"
-#include "test_shadow_synth.h"
+#include "tests/unit/test_shadow_synth.h"
 
 #define K_SAXPY "_Z5saxpyifPKfPf"
 #define K_SAXPY_NB "_Z14saxpy_noboundsifPKfPf"

@@ -8,7 +8,7 @@
 #ifndef TEST_SHADOW_SYNTH_H
 #define TEST_SHADOW_SYNTH_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdint.h>
 #include <stdlib.h>

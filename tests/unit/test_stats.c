@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "common/stats.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #define REL_SUMS 1e-14
 #define REL_SCIPY_NORMAL 2e-6

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "analyze/engines/stats_nsys.h"
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/synth_trace.h"
 #include "helpers/tl_synth.h"
 

@@ -25,8 +25,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "format.h"
-#include "gputrace.h"
+#include "traces/format.h"
+#include "traces/gputrace.h"
 
 /* ---- helpers -------------------------------------------------------------------------------- */
 
@@ -1256,7 +1256,7 @@ static int code_by_name(const char *s)
 
 /* FILE.err holds one line: the expected code's name, then (for errors) the byte offset the message
  * must name and a piece of the message: "GT_ERR_CORRUPT 32 string id". GT_OK means FILE must read
- * to its end without error (a fuzzer finding that used to crash on a valid or truncated trace). */
+ * to its end without error (a fuzzer found each one crashing the reader on a valid or truncated trace). */
 static void test_known_bad_inputs(void **state)
 {
 	(void)state;

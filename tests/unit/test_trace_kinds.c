@@ -22,8 +22,8 @@
 #include "analyze/export/export_window.h"
 #include "analyze/blocks/timeline.h"
 #include "analyze/support/options.h"
-#include "gputrace.h"
-#include "schema.h"
+#include "traces/gputrace.h"
+#include "traces/schema.h"
 
 /* The kinds: the rows of fixed record types, in schema order. */
 #define FOR_KINDS(k)                                                                               \

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gputrace.h"
-#include "schema.h"
+#include "traces/gputrace.h"
+#include "traces/schema.h"
 
 /* A deterministic generator so that failures reproduce. */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;

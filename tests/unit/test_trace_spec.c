@@ -27,9 +27,9 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "format.h"
-#include "gputrace.h"
-#include "schema.h"
+#include "traces/format.h"
+#include "traces/gputrace.h"
+#include "traces/schema.h"
 
 /* ---- the page's tables ---------------------------------------------------------------------- */
 

@@ -15,7 +15,7 @@
  *      allocation the kernel changed (at offset 8 * (i % 8)), the others 8-byte integers
  * The trace says META trace.synthetic. Exits 0, or 2 with a message.
  */
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
  * Prints a line to stdout and one to stderr, so that output can be compared with and without the
  * recorder. Exits 90+ when the fake driver cannot be used.
  */
-#include "endings.h"
+#include "tests/cli/progs/endings.h"
 
 #include <cupti.h>
 #include <dlfcn.h>

@@ -8,7 +8,7 @@
 # pass uses the plain build's copies (GT_PLAIN_BUILD), and the scripts compile a missing one
 # themselves.
 PROGS_DIR    := $(BUILD)/tests/progs
-PROGS_CFLAGS := -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -pthread
+PROGS_CFLAGS := -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -pthread -I.
 PROGS_DEPS   := tests/cli/progs/endings.h tests/cli/progs/module.mk
 
 $(PROGS_DIR)/plain: tests/cli/progs/plain.c $(PROGS_DEPS)
@@ -17,7 +17,7 @@ $(PROGS_DIR)/plain: tests/cli/progs/plain.c $(PROGS_DEPS)
 
 $(PROGS_DIR)/trace_peek: tests/cli/progs/trace_peek.c $(BUILD)/libgttrace.a $(PROGS_DEPS)
 	@mkdir -p $(dir $@)
-	$(call quiet,LD,$@)$(CC) $(PROGS_CFLAGS) -Itraces -o $@ $< $(BUILD)/libgttrace.a -lzstd -lm
+	$(call quiet,LD,$@)$(CC) $(PROGS_CFLAGS) -o $@ $< $(BUILD)/libgttrace.a -lzstd -lm
 
 PROGS_BINS := $(PROGS_DIR)/plain $(PROGS_DIR)/trace_peek
 
@@ -25,7 +25,7 @@ PROGS_BINS := $(PROGS_DIR)/plain $(PROGS_DIR)/trace_peek
 $(PROGS_DIR)/replay_metrics_write: tests/cli/progs/replay_metrics_write.c \
                                    $(OBJ)/preload/launcher/launcher_replay_metrics.o $(BUILD)/libgttrace.a $(PROGS_DEPS)
 	@mkdir -p $(dir $@)
-	$(CC) $(PROGS_CFLAGS) -I. -Itraces -o $@ $< $(OBJ)/preload/launcher/launcher_replay_metrics.o \
+	$(call quiet,LD,$@)$(CC) $(PROGS_CFLAGS) -o $@ $< $(OBJ)/preload/launcher/launcher_replay_metrics.o \
 	    $(BUILD)/libgttrace.a -lzstd -lm
 
 PROGS_BINS += $(PROGS_DIR)/replay_metrics_write

@@ -8,7 +8,7 @@
  * STATUS"; "threads" prints from 8 threads, then returns STATUS. Whatever a preloaded library does,
  * its output and ending must be the same as without it.
  */
-#include "endings.h"
+#include "tests/cli/progs/endings.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * process record, "dropped REASON COUNT" per dropped-records entry (enum gt_drop_reason), "device NAME" per device. Exits
  * 2 with the reader's message when the file cannot be read.
  */
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <inttypes.h>
 #include <stdio.h>

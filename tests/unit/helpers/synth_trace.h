@@ -8,7 +8,7 @@
 #ifndef SYNTH_TRACE_H
 #define SYNTH_TRACE_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 
 #include <stddef.h>
 #include <stdint.h>

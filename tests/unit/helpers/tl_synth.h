@@ -8,7 +8,7 @@
 #ifndef TL_SYNTH_H
 #define TL_SYNTH_H
 
-#include "gputrace.h"
+#include "traces/gputrace.h"
 #include "helpers/synth_trace.h"
 
 #include <string.h>
