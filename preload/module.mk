@@ -38,9 +38,11 @@ endif
 # the toolkit's headers are; it reads traces with libgttrace.a and cubins with cupti/nvinfo.c.
 ifneq ($(CUDA_INC),)
 REPLAY_OBJS := $(REPLAY_SRCS:%.c=$(OBJ)/%.o)
-# cupti_profiler_host.h includes <string>, a C++ header, though it declares only C: an empty one.
-$(OBJ)/preload/replay/replay_profiler.o: CFLAGS_preload += -Ipreload/replay/compat
-$(BUILD)/gputrace-replay: $(REPLAY_OBJS) $(OBJ)/cupti/nvinfo.o $(BUILD)/libgttrace.a
+# cupti_profiler_host.h includes <string>, a C++ header, though it declares only C: cupti/compat's
+# empty one. The profiler's host side is cupti/profiler_host.c, shared with the recorder's sampler.
+$(OBJ)/preload/replay/replay_profiler.o: CFLAGS_preload += -Icupti/compat
+REPLAY_CUPTI_OBJS := $(OBJ)/cupti/nvinfo.o $(if $(CUPTI_INC),$(OBJ)/cupti/profiler_host.o)
+$(BUILD)/gputrace-replay: $(REPLAY_OBJS) $(REPLAY_CUPTI_OBJS) $(BUILD)/libgttrace.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -ldl -lm
 
 ALL_TARGETS += $(BUILD)/gputrace-replay
