@@ -5,7 +5,8 @@
 #   support/   shared by all: trace loading, options, diagnostics, kernel names, atomic output files
 #   shadow/    shadow replay (shadow, compare, calibrate) and the installed gputrace_ref.h
 #   blocks/    the pieces several analyses share: timelines, clock alignment, event origins, per-kernel
-#              samples and their counting rules, two-sample tests, wavelets, the peaks file
+#              samples and their counting rules, two-sample tests, wavelets, the peaks file, launches
+#              paired with their calls
 #   export/    the export family (`gpuanalyze export`): Chrome/Perfetto JSON, CSV, SQLite, with its
 #              private header export_internal.h
 #   engines/   one analysis per command, argv-free so tests call them (summary, diff, split, ranks...)

@@ -61,8 +61,7 @@ static int usage_error(const struct gt_usage *u, const char *fmt, ...)
 	return rc;
 }
 
-/* How the option is written in messages and the synopsis: "--warmup" or "-o". */
-static const char *spelling(const struct gt_option *o, char *buf, size_t len)
+const char *gt_cli_spelling(const struct gt_option *o, char *buf, size_t len)
 {
 	if (o->long_name)
 		snprintf(buf, len, "--%s", o->long_name);
@@ -101,7 +100,7 @@ const char *gt_cli_synopsis(const struct gt_usage *u, char *buf, size_t len)
 		pos = (size_t)k;
 	for (const struct gt_option *o = u->options; o && o->kind != GT_OPT_END; o++) {
 		char sp[64], an[128];
-		spelling(o, sp, sizeof sp);
+		gt_cli_spelling(o, sp, sizeof sp);
 		if (o->kind == GT_OPT_FLAG)
 			k = snprintf(buf + pos, len > pos ? len - pos : 0, " [%s]", sp);
 		else
@@ -256,7 +255,7 @@ static int apply_percent(const struct gt_usage *u, const struct gt_option *o, co
 		*(double *)o->value = v;
 		return 0;
 	}
-	spelling(o, sp, sizeof sp);
+	gt_cli_spelling(o, sp, sizeof sp);
 	if (rc < 0)
 		return usage_error(u, "option '%s' wants a percentage such as 5%% (0 to 1000), not '%s'", sp, value);
 	if (v > 0 && v <= 1)
@@ -281,7 +280,7 @@ static int apply(const struct gt_usage *u, const struct gt_option *o, const char
 	case GT_OPT_UINT:
 		if (parse_uint(value, (uint64_t *)o->value) != 0)
 			return usage_error(u, "option '%s' wants a non-negative integer, not '%s'",
-			                   spelling(o, sp, sizeof sp), value);
+			                   gt_cli_spelling(o, sp, sizeof sp), value);
 		return 0;
 	case GT_OPT_STRING:
 		*(const char **)o->value = value;
@@ -293,7 +292,7 @@ static int apply(const struct gt_usage *u, const struct gt_option *o, const char
 				return 0;
 			}
 		}
-		return usage_error(u, "option '%s' wants one of %s, not '%s'", spelling(o, sp, sizeof sp),
+		return usage_error(u, "option '%s' wants one of %s, not '%s'", gt_cli_spelling(o, sp, sizeof sp),
 		                   arg_name(u, o, an, sizeof an), value);
 	case GT_OPT_PERCENT:
 		return apply_percent(u, o, value);
@@ -301,12 +300,12 @@ static int apply(const struct gt_usage *u, const struct gt_option *o, const char
 		if (gt_parse_time_ns(value, (uint64_t *)o->value) != 0)
 			return usage_error(u, "option '%s' wants a time with its unit (1.5s, 200ms, 350us, 20ns), "
 			                   "not '%s'",
-			                   spelling(o, sp, sizeof sp), value);
+			                   gt_cli_spelling(o, sp, sizeof sp), value);
 		return 0;
 	case GT_OPT_CALL: {
 		int rc = o->call(o, value, err, sizeof err);
 		if (rc > 0)
-			return usage_error(u, "option '%s' %s", spelling(o, sp, sizeof sp), err);
+			return usage_error(u, "option '%s' %s", gt_cli_spelling(o, sp, sizeof sp), err);
 		return rc < 0 ? GT_CLI_USAGE : 0;
 	}
 	}
@@ -406,7 +405,7 @@ static int one_option(const struct gt_usage *u, int argc, char **argv, int *i, i
 	if (o->kind != GT_OPT_FLAG && !value) {
 		char sp[64], an[128];
 		if (*i + 1 >= argc) {
-			*status = usage_error(u, "option '%s' needs a value (%s)", spelling(o, sp, sizeof sp),
+			*status = usage_error(u, "option '%s' needs a value (%s)", gt_cli_spelling(o, sp, sizeof sp),
 			                      arg_name(u, o, an, sizeof an));
 			return 0;
 		}

@@ -85,6 +85,13 @@ struct gt_cli_tool {
 	void (*release)(const struct gt_option *o);
 };
 
+/* A tool's version line, "gputrace 0.1.0 (trace format 1.0)", from its name, its version string
+ * and the trace format's major and minor numbers (macros: they are written as numbers). */
+#define GT_CLI_VERSION(tool, version, major, minor) \
+	tool " " version " (trace format " GT_CLI_STR_(major) "." GT_CLI_STR_(minor) ")"
+#define GT_CLI_STR_(x) GT_CLI_STR__(x)
+#define GT_CLI_STR__(x) #x
+
 struct gt_usage {
 	const struct gt_cli_tool *tool;
 	const char *name;            /* "summary" */
@@ -112,6 +119,8 @@ int gt_cli_parse(const struct gt_usage *u, int argc, char **argv, char ***operan
                  int *status, int *dashdash_at);
 /* Releases what the tool's kinds in the table kept (each can be released twice). */
 void gt_cli_release(const struct gt_usage *u);
+/* How an option is written in messages and the synopsis, "--warmup" or "-o", into buf. */
+const char *gt_cli_spelling(const struct gt_option *o, char *buf, size_t len);
 /* The synopsis line, without "usage: ", into buf. */
 const char *gt_cli_synopsis(const struct gt_usage *u, char *buf, size_t len);
 /* The option lines of --help, -h and -V included. */

@@ -1,18 +1,18 @@
 /* pmsampling.c: hardware counters sampled with CUPTI's PM sampling API (pmsampling.h).
  *
- * The host side (cupti_profiler_host.h) turns metric names into a config image for the device's
- * chip, and later evaluates the raw counters of a decoded sample into metric values; the target
- * side (cupti_pmsampling.h) enables sampling on a device, starts it, and decodes the hardware
- * buffer into a counter-data image of a fixed number of samples, which is re-initialised whenever
- * it fills. The functions are looked up in the libcupti the recorder already opened (libs.h), so a
- * CUPTI without PM sampling only means no counters.
+ * The host side (cupti_profiler_host.h, called through profiler_host.h) turns metric names into a
+ * config image for the device's chip, and later evaluates the raw counters of a decoded sample into
+ * metric values; the target side (cupti_pmsampling.h) enables sampling on a device, starts it, and
+ * decodes the hardware buffer into a counter-data image of a fixed number of samples, which is
+ * re-initialised whenever it fills. The functions are looked up in the libcupti the recorder
+ * already opened (libs.h), so a CUPTI without PM sampling only means no counters.
  */
 #include "cupti/pmsampling.h"
 
 #include "cupti/libs.h"
+#include "cupti/profiler_host.h"
 
 #include <cupti_pmsampling.h>
-#include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 #include <dlfcn.h>
@@ -34,13 +34,6 @@ static struct {
 	PM_FN(cuptiProfilerInitialize);
 	PM_FN(cuptiDeviceGetChipName);
 	PM_FN(cuptiPmSamplingGetCounterAvailability);
-	PM_FN(cuptiProfilerHostInitialize);
-	PM_FN(cuptiProfilerHostDeinitialize);
-	PM_FN(cuptiProfilerHostConfigAddMetrics);
-	PM_FN(cuptiProfilerHostGetConfigImageSize);
-	PM_FN(cuptiProfilerHostGetConfigImage);
-	PM_FN(cuptiProfilerHostGetNumOfPasses);
-	PM_FN(cuptiProfilerHostEvaluateToGpuValues);
 	PM_FN(cuptiPmSamplingEnable);
 	PM_FN(cuptiPmSamplingDisable);
 	PM_FN(cuptiPmSamplingSetConfig);
@@ -56,9 +49,9 @@ static struct {
 struct pm_sampler {
 	uint32_t ordinal;
 	CUpti_PmSampling_Object *obj;
-	CUpti_Profiler_Host_Object *host;
-	uint8_t *avail, *config, *data;
-	size_t config_size, data_size;
+	struct profiler_host host;
+	uint8_t *avail, *data;
+	size_t data_size;
 	size_t next;                  /* the first sample of the image not yet written */
 	struct metric_list kept;
 	const char *names[METRICS_MAX];
@@ -84,10 +77,12 @@ static int load(char *why, size_t n)
 		return -1;                                                                         \
 	}
 	GET(cuptiProfilerInitialize) GET(cuptiDeviceGetChipName) GET(cuptiPmSamplingGetCounterAvailability)
-	GET(cuptiProfilerHostInitialize) GET(cuptiProfilerHostDeinitialize)
-	GET(cuptiProfilerHostConfigAddMetrics) GET(cuptiProfilerHostGetConfigImageSize)
-	GET(cuptiProfilerHostGetConfigImage) GET(cuptiProfilerHostGetNumOfPasses)
-	GET(cuptiProfilerHostEvaluateToGpuValues) GET(cuptiPmSamplingEnable) GET(cuptiPmSamplingDisable)
+	const char *missing = profiler_host_load(h);
+	if (missing) {
+		snprintf(why, n, "this libcupti has no %s (CUPTI 12.6 or later has PM sampling)", missing);
+		return -1;
+	}
+	GET(cuptiPmSamplingEnable) GET(cuptiPmSamplingDisable)
 	GET(cuptiPmSamplingSetConfig) GET(cuptiPmSamplingStart) GET(cuptiPmSamplingStop)
 	GET(cuptiPmSamplingDecodeData) GET(cuptiPmSamplingGetCounterDataSize)
 	GET(cuptiPmSamplingCounterDataImageInitialize) GET(cuptiPmSamplingGetCounterDataInfo)
@@ -106,78 +101,17 @@ static int load(char *why, size_t n)
 /* Why a device's counters cannot be had, in the user's words, from CUPTI's result. */
 static void reason(char *why, size_t n, const char *call, CUptiResult r)
 {
-	switch (r) {
-	case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-		snprintf(why, n, "GPU performance counters are restricted to admin users "
-		                 "(NVreg_RestrictProfilingToAdminUsers=1; %s: %s)", call, libs_cupti_error(r));
-		break;
-	case CUPTI_ERROR_NOT_SUPPORTED:
-	case CUPTI_ERROR_NOT_COMPATIBLE:
-		snprintf(why, n, "PM sampling is not supported on this GPU or configuration (MIG, vGPU, a "
-		                 "GPU older than Turing; %s: %s)", call, libs_cupti_error(r));
-		break;
-	case CUPTI_ERROR_INVALID_OPERATION:
-	case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-		snprintf(why, n, "another profiler holds the GPU's counters (%s: %s)", call, libs_cupti_error(r));
-		break;
-	default: snprintf(why, n, "%s: %s", call, libs_cupti_error(r)); break;
-	}
-}
-
-static void host_free(struct pm_sampler *s)
-{
-	if (s->host) {
-		CUpti_Profiler_Host_Deinitialize_Params p = {
-			.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE, .pHostObject = s->host };
-		pm.cuptiProfilerHostDeinitialize(&p);
-		s->host = NULL;
-	}
-	free(s->config);
-	s->config = NULL;
+	profiler_reason(why, n, "PM sampling", call, r, libs_cupti_error(r));
 }
 
 static CUptiResult host_new(struct pm_sampler *s, const char *chip)
 {
-	CUpti_Profiler_Host_Initialize_Params p = { .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
-		.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING, .pChipName = chip,
-		.pCounterAvailabilityImage = s->avail };
-	CUptiResult r = pm.cuptiProfilerHostInitialize(&p);
-	s->host = r == CUPTI_SUCCESS ? p.pHostObject : NULL;
-	return r;
+	return profiler_host_new(&s->host, CUPTI_PROFILER_TYPE_PM_SAMPLING, chip, s->avail);
 }
 
 static CUptiResult add_metric(struct pm_sampler *s, const char *name)
 {
-	CUpti_Profiler_Host_ConfigAddMetrics_Params p = {
-		.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE, .pHostObject = s->host,
-		.ppMetricNames = &name, .numMetrics = 1 };
-	return pm.cuptiProfilerHostConfigAddMetrics(&p);
-}
-
-/* The config image of the metrics in the host object, and the passes it needs. */
-static CUptiResult config_image(struct pm_sampler *s, size_t *passes)
-{
-	CUpti_Profiler_Host_GetConfigImageSize_Params zp = {
-		.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE, .pHostObject = s->host };
-	CUptiResult r = pm.cuptiProfilerHostGetConfigImageSize(&zp);
-	if (r != CUPTI_SUCCESS)
-		return r;
-	free(s->config);
-	if (!(s->config = malloc(zp.configImageSize ? zp.configImageSize : 1)))
-		return CUPTI_ERROR_OUT_OF_MEMORY;
-	s->config_size = zp.configImageSize;
-	CUpti_Profiler_Host_GetConfigImage_Params ip = {
-		.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE, .pHostObject = s->host,
-		.configImageSize = s->config_size, .pConfigImage = s->config };
-	if ((r = pm.cuptiProfilerHostGetConfigImage(&ip)) != CUPTI_SUCCESS)
-		return r;
-	CUpti_Profiler_Host_GetNumOfPasses_Params pp = {
-		.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE,
-		.configImageSize = s->config_size, .pConfigImage = s->config };
-	if ((r = pm.cuptiProfilerHostGetNumOfPasses(&pp)) != CUPTI_SUCCESS)
-		return r;
-	*passes = pp.numOfPasses;
-	return CUPTI_SUCCESS;
+	return profiler_host_add(&s->host, &name, 1);
 }
 
 static void append(char *buf, size_t n, const char *word)
@@ -199,25 +133,23 @@ static int choose(struct pm_sampler *s, const char *chip, const struct metric_li
 			reason(why, nwhy, "cuptiProfilerHostInitialize", r);
 			return -1;
 		}
-		size_t passes = 0;
-		if (add_metric(s, want->names[i]) == CUPTI_SUCCESS && config_image(s, &passes) == CUPTI_SUCCESS &&
-		    passes == 1)
+		if (add_metric(s, want->names[i]) == CUPTI_SUCCESS && profiler_host_config(&s->host) == CUPTI_SUCCESS &&
+		    s->host.passes == 1)
 			memcpy(s->kept.names[s->kept.n++], want->names[i], sizeof want->names[i]);
 		else
 			append(dropped, ndropped, want->names[i]);
-		host_free(s);
+		profiler_host_free(&s->host);
 	}
 	while (s->kept.n) {
 		if ((r = host_new(s, chip)) != CUPTI_SUCCESS) {
 			reason(why, nwhy, "cuptiProfilerHostInitialize", r);
 			return -1;
 		}
-		size_t passes = 0;
 		for (size_t i = 0; i < s->kept.n && r == CUPTI_SUCCESS; i++)
 			r = add_metric(s, s->kept.names[i]);
-		if (r == CUPTI_SUCCESS && (r = config_image(s, &passes)) == CUPTI_SUCCESS && passes == 1)
+		if (r == CUPTI_SUCCESS && (r = profiler_host_config(&s->host)) == CUPTI_SUCCESS && s->host.passes == 1)
 			break;
-		host_free(s);
+		profiler_host_free(&s->host);
 		append(dropped, ndropped, s->kept.names[--s->kept.n]);
 	}
 	if (!s->kept.n) {
@@ -254,7 +186,7 @@ static void sampler_free(struct pm_sampler *s)
 			.pPmSamplingObject = s->obj };
 		pm.cuptiPmSamplingDisable(&dp);
 	}
-	host_free(s);
+	profiler_host_free(&s->host);
 	free(s->avail);
 	free(s->data);
 	free(s);
@@ -308,7 +240,7 @@ int pm_start(struct pm_sampler **out, uint32_t ordinal, const struct metric_list
 	}
 	s->obj = ep.pPmSamplingObject;
 	CUpti_PmSampling_SetConfig_Params sp = { .structSize = CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE,
-		.pPmSamplingObject = s->obj, .configSize = s->config_size, .pConfig = s->config,
+		.pPmSamplingObject = s->obj, .configSize = s->host.config_size, .pConfig = s->host.config,
 		.hardwareBufferSize = PM_HW_BUFFER_BYTES, .samplingInterval = interval_ns,
 		.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL,
 		.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST };
@@ -355,14 +287,9 @@ static int write_samples(struct pm_sampler *s, struct gt_writer *w, size_t compl
 			.pPmSamplingObject = s->obj, .pCounterDataImage = s->data,
 			.counterDataImageSize = s->data_size, .sampleIndex = s->next };
 		CUptiResult r = pm.cuptiPmSamplingCounterDataGetSampleInfo(&ip);
-		if (r == CUPTI_SUCCESS) {
-			CUpti_Profiler_Host_EvaluateToGpuValues_Params ep = {
-				.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE,
-				.pHostObject = s->host, .pCounterDataImage = s->data,
-				.counterDataImageSize = s->data_size, .rangeIndex = s->next,
-				.ppMetricNames = s->names, .numMetrics = s->kept.n, .pMetricValues = s->values };
-			r = pm.cuptiProfilerHostEvaluateToGpuValues(&ep);
-		}
+		if (r == CUPTI_SUCCESS)
+			r = profiler_host_evaluate(&s->host, s->data, s->data_size, s->next, s->names, s->kept.n,
+			                           s->values);
 		if (r != CUPTI_SUCCESS) {
 			reason(why, nwhy, "decoding a PM sample", r);
 			s->failed = 1;

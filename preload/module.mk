@@ -35,19 +35,23 @@ $(info gputrace: CUPTI headers not found under CUDA_HOME=$(CUDA_HOME): skipping 
 endif
 
 # The replay worker needs cuda.h (types only: libcuda is opened with dlopen), so it is built where
-# the toolkit's headers are; it reads traces with libgttrace.a and cubins with cupti/nvinfo.c.
+# the toolkit's headers are; it reads traces with libgttrace.a, cubins with cupti/nvinfo.c and
+# --metrics with cupti/metric_names.c (CUPTI-free, the launcher's too).
 ifneq ($(CUDA_INC),)
 REPLAY_OBJS := $(REPLAY_SRCS:%.c=$(OBJ)/%.o)
-# cupti_profiler_host.h includes <string>, a C++ header, though it declares only C: an empty one.
-$(OBJ)/preload/replay/replay_profiler.o: CFLAGS_preload += -Ipreload/replay/compat
-$(BUILD)/gputrace-replay: $(REPLAY_OBJS) $(OBJ)/cupti/nvinfo.o $(BUILD)/libgttrace.a
+# cupti_profiler_host.h includes <string>, a C++ header, though it declares only C: cupti/compat's
+# empty one. The profiler's host side is cupti/profiler_host.c, shared with the recorder's sampler.
+$(OBJ)/preload/replay/replay_profiler.o: CFLAGS_preload += -Icupti/compat
+REPLAY_CUPTI_OBJS := $(OBJ)/cupti/nvinfo.o $(OBJ)/cupti/metric_names.o $(if $(CUPTI_INC),$(OBJ)/cupti/profiler_host.o)
+$(BUILD)/gputrace-replay: $(REPLAY_OBJS) $(REPLAY_CUPTI_OBJS) $(BUILD)/libgttrace.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -ldl -lm
 
 ALL_TARGETS += $(BUILD)/gputrace-replay
 INSTALL_LIBEXEC += $(BUILD)/gputrace-replay
 endif
 
-$(BUILD)/gputrace: $(LAUNCHER_OBJS) $(OBJ)/cupti/nvinfo.o $(OBJ)/cupti/metric_sets.o $(BUILD)/libgttrace.a
+$(BUILD)/gputrace: $(LAUNCHER_OBJS) $(OBJ)/cupti/nvinfo.o $(OBJ)/cupti/metric_sets.o $(OBJ)/cupti/metric_names.o \
+                   $(BUILD)/libgttrace.a
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ -lzstd -lm
 
 ALL_TARGETS += $(BUILD)/gputrace

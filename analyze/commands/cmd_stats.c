@@ -18,6 +18,7 @@
 #include "analyze/support/options.h"
 #include "analyze/output/output.h"
 #include "analyze/engines/stats_reports.h"
+#include "analyze/commands/stats_doc.h"
 #include "analyze/commands/stats_nsys_doc.h"
 #include "analyze/support/load.h"
 
@@ -41,11 +42,6 @@ static const char *const measured[GT_STATS_NKINDS] = {
 	"kernel launches by kernel and launch configuration (grid, block, static and dynamic shared "
 	"memory per block, registers per thread): count, total and median GPU duration, ns",
 };
-
-#define STATISTICS                                                                                 \
-	"statistics: Med = median (the mean of the two middle values when n is even); StdDev = "      \
-	"sample standard deviation (n - 1; n/a for one value); Time (%) = the row's total over the "  \
-	"report's total x 100; gpuanalyze(1) defines each"
 
 enum col {
 	C_PCT, C_TOTAL, C_COUNT, C_AVG, C_MED, C_MIN, C_MAX, C_STDDEV, C_NAME, C_DEMANGLED, C_STYLE,
@@ -167,39 +163,23 @@ static int rows_table(struct gt_doc *d, const struct gt_stats_report *rep)
 	return gt_table_close(t);
 }
 
-static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
-
 /* The human formats' notes on the trace, what the report measures and what it left out (JSON
  * says them as facts), and the report's heading. */
 static void notes(struct gt_doc *d, const struct gt_stats_report *rep)
 {
 	const char *name = gt_stats_report_names[rep->kind];
-	gt_doc_title(d, "gpuanalyze stats %s", name);
-	gt_doc_note(d, "trace: %s (%llu records of the kinds this report reads)", rep->path,
-	            (unsigned long long)rep->records);
-	gt_cmd_doc_synthetic(d, rep->path, rep->synthetic);
-	gt_cmd_doc_incomplete(d, rep->path, rep->complete, rep->lost_bytes);
-	gt_doc_note(d, "%s: %s", name, measured[rep->kind]);
-	if (rep->bad_times)
-		gt_doc_note(d, "excluded: %llu %s with bad timestamps (end < start, or flagged so)",
-		            (unsigned long long)rep->bad_times, pl(rep->bad_times, "record", "records"));
-	if (rep->tool_copies)
-		gt_doc_note(d, "excluded: %llu %s made by gputrace's shadow capture, not by the program",
-		            (unsigned long long)rep->tool_copies, pl(rep->tool_copies, "copy", "copies"));
-	if (rep->marks || rep->unclosed)
-		gt_doc_note(d, "excluded: %llu NVTX %s (instants), %llu %s never closed",
-		            (unsigned long long)rep->marks, pl(rep->marks, "mark", "marks"),
-		            (unsigned long long)rep->unclosed, pl(rep->unclosed, "range", "ranges"));
+	const struct gt_stats_trace *t = &rep->trace;
+	gt_stats_doc_notes(d, name, measured[rep->kind], t);
 	if (rep->kind == GT_STATS_NVTX_KERN_SUM) {
 		gt_doc_note(d, "not in any range: %llu %s whose launching call is not in the trace, %llu whose "
-		            "call is inside no range", (unsigned long long)rep->no_call, pl(rep->no_call, "kernel", "kernels"),
-		            (unsigned long long)rep->outside);
+		            "call is inside no range", (unsigned long long)t->no_call,
+		            gt_stats_doc_plural(t->no_call, "kernel", "kernels"), (unsigned long long)rep->outside);
 		if (rep->capped)
 			gt_doc_note(d, "NOTE: %llu attributions dropped: more than %d ranges open at a call's start",
 			            (unsigned long long)rep->capped, GT_NVTX_KERN_MAX_OPEN);
 	}
 	if (rep->kind != GT_STATS_KERN_LAUNCH_SUM)
-		gt_doc_note(d, "%s", STATISTICS);
+		gt_doc_note(d, "%s", GT_STATS_STATISTICS);
 	gt_doc_heading(d, 2, name);
 }
 
@@ -207,24 +187,11 @@ static void notes(struct gt_doc *d, const struct gt_stats_report *rep)
  * command's own, not gt_cmd_doc_head. */
 static void facts(struct gt_doc *d, const struct gt_stats_report *rep)
 {
-	gt_doc_object(d, NULL);
-	gt_doc_str(d, "command", "stats");
-	gt_doc_str(d, "report", gt_stats_report_names[rep->kind]);
-	gt_doc_str(d, "version", GT_VERSION);
-	gt_cmd_doc_trace(d, rep->path, rep->complete, rep->lost_bytes, rep->synthetic != NULL);
-	gt_doc_u64(d, "records", rep->records);
-	gt_doc_end(d);
-	gt_doc_str(d, "measured", measured[rep->kind]);
-	gt_doc_str(d, "statistics", STATISTICS);
-	gt_doc_object(d, "excluded");
-	const struct {
-		const char *key;
-		uint64_t v;
-	} ex[] = { { "bad_times", rep->bad_times }, { "tool_copies", rep->tool_copies }, { "nvtx_marks", rep->marks },
-		   { "nvtx_unclosed", rep->unclosed }, { "kernels_without_call", rep->no_call },
-		   { "kernels_outside_ranges", rep->outside }, { "attributions_capped", rep->capped } };
-	for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++)
-		gt_doc_u64(d, ex[i].key, ex[i].v);
+	gt_stats_doc_facts(d, gt_stats_report_names[rep->kind], measured[rep->kind], &rep->trace);
+	gt_doc_str(d, "statistics", GT_STATS_STATISTICS);
+	gt_stats_doc_excluded(d, &rep->trace);
+	gt_doc_u64(d, "kernels_outside_ranges", rep->outside);
+	gt_doc_u64(d, "attributions_capped", rep->capped);
 	gt_doc_end(d);
 	gt_doc_num(d, rep->kind == GT_STATS_GPU_MEM_SIZE_SUM ? "total_bytes" : "total_ns", rep->total);
 }

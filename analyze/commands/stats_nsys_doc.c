@@ -5,8 +5,7 @@
  */
 #include "analyze/commands/stats_nsys_doc.h"
 
-#include "analyze/commands/cmd_output.h"
-#include "analyze/commands/commands.h"
+#include "analyze/commands/stats_doc.h"
 #include "analyze/output/output.h"
 
 #include <stdlib.h>
@@ -38,64 +37,31 @@ static const char *const measured[GT_NSYS_NKINDS] = {
 	"of the projected durations, GPU operations, average level and children, ns",
 };
 
-#define STATISTICS                                                                                 \
-	"statistics: Med = median (the mean of the two middle values when n is even); StdDev = "      \
-	"sample standard deviation (n - 1; n/a for one value); Time (%) = the row's total over the "  \
-	"report's total x 100; gpuanalyze(1) defines each"
-
 static int is_summary(int kind)
 {
 	return kind == GT_NSYS_KERN_EXEC_SUM || kind == GT_NSYS_API_GPU_SUM || kind == GT_NSYS_PUSHPOP_SUM ||
 	       kind == GT_NSYS_GPU_PROJ_SUM;
 }
 
-static const char *pl(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
-
 static void notes(struct gt_doc *d, const struct gt_nsys_report *rep)
 {
 	const char *name = gt_nsys_report_names[rep->kind];
-	gt_doc_title(d, "gpuanalyze stats %s", name);
-	gt_doc_note(d, "trace: %s (%llu records of the kinds this report reads)", rep->path,
-	            (unsigned long long)rep->records);
-	gt_cmd_doc_synthetic(d, rep->path, rep->synthetic);
-	gt_cmd_doc_incomplete(d, rep->path, rep->complete, rep->lost_bytes);
-	gt_doc_note(d, "%s: %s", name, measured[rep->kind]);
-	if (rep->bad_times)
-		gt_doc_note(d, "excluded: %llu %s with bad timestamps (end < start, or flagged so)",
-		            (unsigned long long)rep->bad_times, pl(rep->bad_times, "record", "records"));
-	if (rep->tool_copies)
-		gt_doc_note(d, "excluded: %llu %s made by gputrace's shadow capture, not by the program",
-		            (unsigned long long)rep->tool_copies, pl(rep->tool_copies, "copy", "copies"));
-	if (rep->marks || rep->unclosed)
-		gt_doc_note(d, "excluded: %llu NVTX %s (instants), %llu %s never closed",
-		            (unsigned long long)rep->marks, pl(rep->marks, "mark", "marks"),
-		            (unsigned long long)rep->unclosed, pl(rep->unclosed, "range", "ranges"));
-	if (rep->no_call)
+	const struct gt_stats_trace *t = &rep->trace;
+	gt_stats_doc_notes(d, name, measured[rep->kind], t);
+	if (t->no_call)
 		gt_doc_note(d, "excluded: %llu %s whose launching call is not in the trace",
-		            (unsigned long long)rep->no_call, pl(rep->no_call, "kernel", "kernels"));
+		            (unsigned long long)t->no_call, gt_stats_doc_plural(t->no_call, "kernel", "kernels"));
 	if (is_summary(rep->kind))
-		gt_doc_note(d, "%s", STATISTICS);
+		gt_doc_note(d, "%s", GT_STATS_STATISTICS);
 	gt_doc_heading(d, 2, name);
 }
 
 static void facts(struct gt_doc *d, const struct gt_nsys_report *rep)
 {
-	gt_doc_object(d, NULL);
-	gt_doc_str(d, "command", "stats");
-	gt_doc_str(d, "report", gt_nsys_report_names[rep->kind]);
-	gt_doc_str(d, "version", GT_VERSION);
-	gt_cmd_doc_trace(d, rep->path, rep->complete, rep->lost_bytes, rep->synthetic != NULL);
-	gt_doc_u64(d, "records", rep->records);
-	gt_doc_end(d);
-	gt_doc_str(d, "measured", measured[rep->kind]);
+	gt_stats_doc_facts(d, gt_nsys_report_names[rep->kind], measured[rep->kind], &rep->trace);
 	if (is_summary(rep->kind))
-		gt_doc_str(d, "statistics", STATISTICS);
-	gt_doc_object(d, "excluded");
-	gt_doc_u64(d, "bad_times", rep->bad_times);
-	gt_doc_u64(d, "tool_copies", rep->tool_copies);
-	gt_doc_u64(d, "nvtx_marks", rep->marks);
-	gt_doc_u64(d, "nvtx_unclosed", rep->unclosed);
-	gt_doc_u64(d, "kernels_without_call", rep->no_call);
+		gt_doc_str(d, "statistics", GT_STATS_STATISTICS);
+	gt_stats_doc_excluded(d, &rep->trace);
 	gt_doc_end(d);
 	if (is_summary(rep->kind))
 		gt_doc_num(d, "total_ns", rep->total);

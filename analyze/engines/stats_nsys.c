@@ -133,27 +133,6 @@ const char *nsys_name(struct nsys_state *st, const struct gt_reader *r, uint32_t
 	return nm->dem[id];
 }
 
-int nsys_load(struct gt_nsys_report *rep, const char *path,
-              int (*fn)(void *ctx, const struct gt_reader *r, const struct gt_event *ev))
-{
-	struct gt_reader *r;
-	int rc = gt_load_open(&r, path);
-	if (rc)
-		return rc;
-	rc = gt_load_stream(r, fn, rep);
-	if (!rc) {
-		struct gt_tail t;
-		gt_reader_tail(r, &t);
-		rep->complete = t.complete;
-		rep->lost_bytes = t.lost_bytes;
-		const char *syn = gt_load_synthetic(r);
-		if (syn && !(rep->synthetic = strdup(syn)))
-			rc = GT_ERR_NOMEM;
-	}
-	gt_reader_close(r);
-	return rc;
-}
-
 void nsys_u64(struct gt_nsys_cell *c, uint64_t v) { c->type = GT_NSYS_U64, c->u = v; }
 void nsys_i64(struct gt_nsys_cell *c, int64_t v) { c->type = GT_NSYS_I64, c->i = v; }
 void nsys_str(struct gt_nsys_cell *c, const char *s) { c->type = GT_NSYS_STR, c->s = s; }
@@ -179,18 +158,18 @@ int gt_nsys_report_run(struct gt_nsys_report *rep, int kind, const char *path)
 {
 	memset(rep, 0, sizeof *rep);
 	rep->kind = kind;
-	if (!(rep->path = strdup(path)) || !(rep->state = calloc(1, sizeof *rep->state)))
+	if (!(rep->trace.path = strdup(path)) || !(rep->state = calloc(1, sizeof *rep->state)))
 		return GT_ERR_NOMEM;
 	switch (kind) {
 	case GT_NSYS_CUDA_GPU_TRACE:
-	case GT_NSYS_CUDA_API_TRACE: return nsys_trace_run(rep, path);
+	case GT_NSYS_CUDA_API_TRACE: return nsys_trace_run(rep);
 	case GT_NSYS_KERN_EXEC_TRACE:
-	case GT_NSYS_KERN_EXEC_SUM: return nsys_kexec_run(rep, path);
+	case GT_NSYS_KERN_EXEC_SUM: return nsys_kexec_run(rep);
 	case GT_NSYS_API_GPU_SUM:
-	case GT_NSYS_PUSHPOP_SUM: return nsys_merge_run(rep, path);
+	case GT_NSYS_PUSHPOP_SUM: return nsys_merge_run(rep);
 	case GT_NSYS_GPU_PROJ_TRACE:
-	case GT_NSYS_GPU_PROJ_SUM: return nsys_proj_run(rep, path);
-	default: return nsys_pushpop_run(rep, path);
+	case GT_NSYS_GPU_PROJ_SUM: return nsys_proj_run(rep);
+	default: return nsys_pushpop_run(rep);
 	}
 }
 
@@ -236,7 +215,6 @@ void gt_nsys_report_release(struct gt_nsys_report *rep)
 			gt_stats_report_release(&st->parts[i]);
 		free(st);
 	}
-	free(rep->path);
-	free(rep->synthetic);
+	gt_stats_trace_release(&rep->trace);
 	memset(rep, 0, sizeof *rep);
 }

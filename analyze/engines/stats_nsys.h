@@ -46,6 +46,7 @@
 #ifndef GT_STATS_NSYS_H
 #define GT_STATS_NSYS_H
 
+#include "analyze/engines/stats_trace.h"
 #include "common/stats.h"
 
 #include <stddef.h>
@@ -100,12 +101,7 @@ struct gt_nsys_report {
 	int kind;                /* enum gt_nsys_kind */
 	size_t nrows;
 	double total;            /* summaries: the sum of every row's total (ns), else 0 */
-	uint64_t records;        /* records of the kinds the report reads */
-	uint64_t bad_times, tool_copies, unclosed, marks, no_call;
-	char *path;
-	int complete;
-	uint64_t lost_bytes;
-	char *synthetic;         /* META trace.synthetic when it says synthetic, else NULL */
+	struct gt_stats_trace trace; /* the trace read */
 	struct nsys_state *state;
 };
 

@@ -39,10 +39,6 @@ struct nsys_state {
 /* The id's text ("" for an unknown id), or NULL when out of memory; demangled when dem. */
 const char *nsys_name(struct nsys_state *st, const struct gt_reader *r, uint32_t id, int dem);
 
-/* Opens path, streams every record to fn(ctx = rep), fills rep's trace facts, closes. */
-int nsys_load(struct gt_nsys_report *rep, const char *path,
-              int (*fn)(void *ctx, const struct gt_reader *r, const struct gt_event *ev));
-
 /* Cell setters. */
 void nsys_u64(struct gt_nsys_cell *c, uint64_t v);
 void nsys_i64(struct gt_nsys_cell *c, int64_t v);
@@ -65,17 +61,18 @@ int nsys_pp_tree(struct gt_tl_vec *v);
  * when cut; made in st->buf. */
 void nsys_range_stack(struct nsys_state *st, const struct nsys_pp *p, size_t row, struct gt_nsys_cell *c);
 
-/* The families: run fills rep (rep->state allocated, kind set); cell as gt_nsys_cell. */
-int nsys_trace_run(struct gt_nsys_report *rep, const char *path);    /* cuda_gpu_trace, cuda_api_trace */
+/* The families: run reads rep->trace.path and fills rep (rep->state allocated, kind set); cell as
+ * gt_nsys_cell. */
+int nsys_trace_run(struct gt_nsys_report *rep);    /* cuda_gpu_trace, cuda_api_trace */
 void nsys_trace_cell(const struct gt_nsys_report *rep, size_t row, size_t col, struct gt_nsys_cell *c);
-int nsys_kexec_run(struct gt_nsys_report *rep, const char *path);    /* cuda_kern_exec_trace, _sum */
+int nsys_kexec_run(struct gt_nsys_report *rep);    /* cuda_kern_exec_trace, _sum */
 void nsys_kexec_cell(const struct gt_nsys_report *rep, size_t row, size_t col, struct gt_nsys_cell *c);
-int nsys_merge_run(struct gt_nsys_report *rep, const char *path);    /* cuda_api_gpu_sum, nvtx_pushpop_sum */
+int nsys_merge_run(struct gt_nsys_report *rep);    /* cuda_api_gpu_sum, nvtx_pushpop_sum */
 void nsys_merge_cell(const struct gt_nsys_report *rep, size_t row, size_t col, struct gt_nsys_cell *c);
-int nsys_proj_run(struct gt_nsys_report *rep, const char *path);     /* nvtx_gpu_proj_trace, _sum */
+int nsys_proj_run(struct gt_nsys_report *rep);     /* nvtx_gpu_proj_trace, _sum */
 void nsys_proj_cell(const struct gt_nsys_report *rep, size_t row, size_t col, struct gt_nsys_cell *c);
 void nsys_proj_release(struct proj_state *ps);
-int nsys_pushpop_run(struct gt_nsys_report *rep, const char *path);  /* nvtx_pushpop_trace */
+int nsys_pushpop_run(struct gt_nsys_report *rep);  /* nvtx_pushpop_trace */
 void nsys_pushpop_cell(const struct gt_nsys_report *rep, size_t row, size_t col, struct gt_nsys_cell *c);
 
 #endif

@@ -5,6 +5,7 @@
  * takes the statistics of each run.
  */
 #include "analyze/engines/stats_nsys_internal.h"
+#include "analyze/blocks/launch_join.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,11 +24,18 @@ struct kern {                    /* 64 bytes */
 	uint32_t dev, grid[3], block[3], pad;
 };
 
+struct id {                      /* what cuda_kern_exec_sum groups launches by: 32 bytes */
+	uint64_t tid;
+	uint32_t pid, dev;
+	const char *api, *kname;
+};
+
 struct launch {                  /* 104 bytes */
 	uint64_t key;            /* the call's start */
-	uint64_t api_start, api_end, k_start, k_end, tid;
-	const char *api, *kname, *kdem;
-	uint32_t pid, dev, grid[3], block[3];
+	uint64_t api_start, api_end, k_start, k_end;
+	struct id id;
+	const char *kdem;
+	uint32_t grid[3], block[3];
 };
 
 struct five {
@@ -35,9 +43,9 @@ struct five {
 };
 
 struct group {
-	uint64_t tid, count, qcount;
-	uint32_t pid, dev;
-	const char *api, *kname, *kdem;
+	struct id id;
+	uint64_t count, qcount;
+	const char *kdem;
 	double total;            /* the sum of total times, for the order of the rows */
 	struct five t, a, q, k;
 };
@@ -53,9 +61,9 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 	struct kx_state *kx = st->groups;
 	if (ev->type == GT_REC_API) {
 		const struct gt_api *a = &ev->u.api;
-		rep->records++;
+		rep->trace.records++;
 		if (a->end < a->start) {
-			rep->bad_times++;
+			rep->trace.bad_times++;
 			return 0;
 		}
 		const char *name = nsys_name(st, r, a->name_id, 0);
@@ -65,9 +73,9 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 		*c = (struct call){ a->start, a->start, a->end, a->thread_id, name, a->correlation_id, a->process_id };
 	} else if (ev->type == GT_REC_KERNEL) {
 		const struct gt_kernel *k = &ev->u.kernel;
-		rep->records++;
+		rep->trace.records++;
 		if ((k->flags & GT_KERNEL_BAD_TIMES) || k->end < k->start) {
-			rep->bad_times++;
+			rep->trace.bad_times++;
 			return 0;
 		}
 		const char *name = nsys_name(st, r, k->name_id, 0), *dem = nsys_name(st, r, k->name_id, 1);
@@ -80,43 +88,34 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 	return 0;
 }
 
+static int add_launch(void *ctx, const void *call, const void *kern)
+{
+	struct gt_nsys_report *rep = ctx;
+	struct nsys_state *st = rep->state;
+	const struct call *c = call;
+	const struct kern *k = kern;
+	if (k->end < c->start) { /* a kernel that ended before its launch began */
+		rep->trace.bad_times++;
+		return 0;
+	}
+	struct launch *l = gt_tl_vec_push(&st->recs);
+	if (!l)
+		return GT_ERR_NOMEM;
+	*l = (struct launch){ c->start, c->start, c->end, k->start, k->end, { c->tid, c->pid, k->dev, c->name, k->name },
+		              k->dem, { k->grid[0], k->grid[1], k->grid[2] }, { k->block[0], k->block[1], k->block[2] } };
+	return 0;
+}
+
 /* The launches, into st->recs, sorted by the call's start. */
 static int join(struct gt_nsys_report *rep, struct kx_state *kx)
 {
 	struct nsys_state *st = rep->state;
-	if (gt_tl_vec_sort(&kx->calls))
-		return GT_ERR_NOMEM;
-	for (size_t i = 0; i < kx->calls.n; i++) {
-		struct call *c = gt_tl_vec_at(&kx->calls, i);
-		c->key = c->corr;
-	}
-	if (gt_tl_vec_sort(&kx->calls) || gt_tl_vec_sort(&kx->kerns))
-		return GT_ERR_NOMEM;
-	size_t j = 0;
-	for (size_t i = 0; i < kx->kerns.n; i++) {
-		const struct kern *k = gt_tl_vec_at(&kx->kerns, i);
-		while (j < kx->calls.n && ((const struct call *)gt_tl_vec_at(&kx->calls, j))->corr < k->corr)
-			j++;
-		const struct call *c = j < kx->calls.n ? gt_tl_vec_at(&kx->calls, j) : NULL;
-		if (!c || c->corr != k->corr) {
-			rep->no_call++;
-			continue;
-		}
-		if (k->end < c->start) { /* a kernel that ended before its launch began */
-			rep->bad_times++;
-			continue;
-		}
-		struct launch *l = gt_tl_vec_push(&st->recs);
-		if (!l)
-			return GT_ERR_NOMEM;
-		*l = (struct launch){ c->start, c->start, c->end, k->start, k->end, c->tid, c->name, k->name, k->dem,
-			              c->pid, k->dev, { k->grid[0], k->grid[1], k->grid[2] },
-			              { k->block[0], k->block[1], k->block[2] } };
-	}
-	return gt_tl_vec_sort(&st->recs) ? GT_ERR_NOMEM : 0;
+	int rc = gt_launch_join(&kx->calls, offsetof(struct call, corr), &kx->kerns, add_launch, rep,
+	                        &rep->trace.no_call);
+	return rc ? rc : gt_tl_vec_sort(&st->recs) ? GT_ERR_NOMEM : 0;
 }
 
-static int cmp_key(const struct launch *a, const struct launch *b)
+static int cmp_id(const struct id *a, const struct id *b)
 {
 	if (a->pid != b->pid)
 		return a->pid < b->pid ? -1 : 1;
@@ -128,21 +127,18 @@ static int cmp_key(const struct launch *a, const struct launch *b)
 	return c ? c : strcmp(a->kname, b->kname);
 }
 
-static int cmp_launch(const void *pa, const void *pb) { return cmp_key(pa, pb); }
+static int cmp_launch(const void *pa, const void *pb)
+{
+	const struct launch *a = pa, *b = pb;
+	return cmp_id(&a->id, &b->id);
+}
 
 static int cmp_group(const void *pa, const void *pb)
 {
 	const struct group *a = pa, *b = pb;
 	if (a->total != b->total)
 		return a->total > b->total ? -1 : 1;
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	if (a->tid != b->tid)
-		return a->tid < b->tid ? -1 : 1;
-	if (a->dev != b->dev)
-		return a->dev < b->dev ? -1 : 1;
-	int c = strcmp(a->api, b->api);
-	return c ? c : strcmp(a->kname, b->kname);
+	return cmp_id(&a->id, &b->id);
 }
 
 static struct five five_of(uint64_t *v, size_t n)
@@ -171,12 +167,11 @@ static int groups(struct gt_nsys_report *rep)
 	size_t ng = 0;
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1, q = 0;
-		while (j < n && !cmp_key(&l[i], &l[j]))
+		while (j < n && !cmp_id(&l[i].id, &l[j].id))
 			j++;
 		struct group *x = &g[ng++];
 		memset(x, 0, sizeof *x);
-		x->tid = l[i].tid, x->count = j - i, x->pid = l[i].pid, x->dev = l[i].dev;
-		x->api = l[i].api, x->kname = l[i].kname, x->kdem = l[i].kdem;
+		x->id = l[i].id, x->count = j - i, x->kdem = l[i].kdem;
 		for (size_t m = i; m < j; m++)
 			x->total += (double)(v[m - i] = l[m].k_end - l[m].api_start);
 		x->t = five_of(v, j - i);
@@ -203,7 +198,7 @@ static int groups(struct gt_nsys_report *rep)
 	return 0;
 }
 
-int nsys_kexec_run(struct gt_nsys_report *rep, const char *path)
+int nsys_kexec_run(struct gt_nsys_report *rep)
 {
 	struct nsys_state *st = rep->state;
 	struct kx_state kx;
@@ -211,7 +206,7 @@ int nsys_kexec_run(struct gt_nsys_report *rep, const char *path)
 	gt_tl_vec_init(&kx.kerns, sizeof(struct kern));
 	gt_tl_vec_init(&st->recs, sizeof(struct launch));
 	st->groups = &kx;
-	int rc = nsys_load(rep, path, on_record);
+	int rc = gt_stats_trace_read(&rep->trace, on_record, rep);
 	st->groups = NULL;
 	if (!rc)
 		rc = join(rep, &kx);
@@ -245,13 +240,13 @@ static void trace_cell(struct nsys_state *st, const struct launch *l, size_t col
 	case 4: nsys_u64(c, l->k_start); break;
 	case 5: nsys_u64(c, l->k_end - l->k_start); break;
 	case 6: nsys_u64(c, l->k_end - l->api_start); break;
-	case 7: nsys_u64(c, l->pid); break;
-	case 8: nsys_u64(c, l->tid); break;
-	case 9: nsys_u64(c, l->dev); break;
-	case 10: nsys_str(c, l->api); break;
+	case 7: nsys_u64(c, l->id.pid); break;
+	case 8: nsys_u64(c, l->id.tid); break;
+	case 9: nsys_u64(c, l->id.dev); break;
+	case 10: nsys_str(c, l->id.api); break;
 	case 11: dims(st, l->grid, c); break;
 	case 12: dims(st, l->block, c); break;
-	case 13: nsys_str(c, l->kname); break;
+	case 13: nsys_str(c, l->id.kname); break;
 	default: nsys_str(c, l->kdem); break;
 	}
 }
@@ -266,13 +261,13 @@ static void five_cell(const struct five *f, size_t i, struct gt_nsys_cell *c)
 static void sum_cell(const struct group *g, size_t col, struct gt_nsys_cell *c)
 {
 	switch (col) {
-	case 0: nsys_u64(c, g->pid); return;
-	case 1: nsys_u64(c, g->tid); return;
-	case 2: nsys_u64(c, g->dev); return;
+	case 0: nsys_u64(c, g->id.pid); return;
+	case 1: nsys_u64(c, g->id.tid); return;
+	case 2: nsys_u64(c, g->id.dev); return;
 	case 3: nsys_u64(c, g->count); return;
 	case 4: nsys_u64(c, g->qcount); return;
-	case 25: nsys_str(c, g->api); return;
-	case 26: nsys_str(c, g->kname); return;
+	case 25: nsys_str(c, g->id.api); return;
+	case 26: nsys_str(c, g->id.kname); return;
 	case 27: nsys_str(c, g->kdem); return;
 	default: break;
 	}

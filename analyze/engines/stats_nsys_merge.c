@@ -47,9 +47,9 @@ static int api_gpu_sum(struct gt_nsys_report *rep, const char *path)
 		memcpy(st->rows + rep->nrows, p->rows, p->nrows * sizeof *p->rows);
 		rep->nrows += p->nrows;
 		rep->total += p->total;
-		rep->records += p->records;
-		rep->bad_times += p->bad_times;
-		rep->tool_copies += p->tool_copies;
+		rep->trace.records += p->trace.records;
+		rep->trace.bad_times += p->trace.bad_times;
+		rep->trace.tool_copies += p->trace.tool_copies;
 	}
 	if (n)
 		qsort(st->rows, n, sizeof *st->rows, cmp_rows);
@@ -70,10 +70,10 @@ static int pushpop_sum(struct gt_nsys_report *rep, const char *path)
 	size_t n = p->nrows ? p->nrows : 1;
 	if (!(st->rows = malloc(n * sizeof *st->rows)) || !(st->labels = calloc(n, sizeof *st->labels)))
 		return GT_ERR_NOMEM;
-	rep->records = p->records;
-	rep->bad_times = p->bad_times;
-	rep->marks = p->marks;
-	rep->unclosed = p->unclosed;
+	rep->trace.records = p->trace.records;
+	rep->trace.bad_times = p->trace.bad_times;
+	rep->trace.marks = p->trace.marks;
+	rep->trace.unclosed = p->trace.unclosed;
 	for (size_t i = 0; i < p->nrows; i++) {
 		const struct gt_stats_row *r = &p->rows[i];
 		if (strcmp(r->style, "PushPop"))
@@ -96,14 +96,15 @@ static int pushpop_sum(struct gt_nsys_report *rep, const char *path)
 	return 0;
 }
 
-int nsys_merge_run(struct gt_nsys_report *rep, const char *path)
+int nsys_merge_run(struct gt_nsys_report *rep)
 {
 	struct nsys_state *st = rep->state;
+	const char *path = rep->trace.path;
 	int rc = rep->kind == GT_NSYS_API_GPU_SUM ? api_gpu_sum(rep, path) : pushpop_sum(rep, path);
 	const struct gt_stats_report *p = &st->parts[0];
-	rep->complete = p->complete;
-	rep->lost_bytes = p->lost_bytes;
-	if (!rc && p->synthetic && !(rep->synthetic = strdup(p->synthetic)))
+	rep->trace.complete = p->trace.complete;
+	rep->trace.lost_bytes = p->trace.lost_bytes;
+	if (!rc && p->trace.synthetic && !(rep->trace.synthetic = strdup(p->trace.synthetic)))
 		rc = GT_ERR_NOMEM;
 	return rc;
 }

@@ -10,6 +10,7 @@
  * deeply ranges nest.
  */
 #include "analyze/engines/stats_nsys_internal.h"
+#include "analyze/blocks/launch_join.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -69,7 +70,7 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 		return 0;
 	case GT_REC_API: {
 		const struct gt_api *a = &ev->u.api;
-		rep->records++;
+		rep->trace.records++;
 		struct call *c = gt_tl_vec_push(&ps->calls);
 		if (!c)
 			return GT_ERR_NOMEM;
@@ -80,7 +81,7 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 	case GT_REC_MEMCPY:
 	case GT_REC_MEMSET: {
 		uint64_t s, e, corr;
-		rep->records++;
+		rep->trace.records++;
 		if (ev->type == GT_REC_KERNEL) {
 			const struct gt_kernel *k = &ev->u.kernel;
 			if (k->flags & GT_KERNEL_BAD_TIMES)
@@ -91,7 +92,7 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 		} else if (ev->type == GT_REC_MEMCPY) {
 			const struct gt_memcpy *m = &ev->u.memcpy;
 			if (m->flags & GT_COPY_TOOL) {
-				rep->tool_copies++;
+				rep->trace.tool_copies++;
 				return 0;
 			}
 			s = m->start, e = m->end, corr = m->correlation_id;
@@ -99,7 +100,7 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 			s = ev->u.memset.start, e = ev->u.memset.end, corr = ev->u.memset.correlation_id;
 		}
 		if (e < s) {
-			rep->bad_times++;
+			rep->trace.bad_times++;
 			return 0;
 		}
 		struct op *o = gt_tl_vec_push(&ps->ops);
@@ -110,19 +111,8 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 	}
 	case GT_REC_NVTX: {
 		const struct gt_nvtx *n = &ev->u.nvtx;
-		rep->records++;
-		if (n->kind == GT_NVTX_MARK) {
-			rep->marks++;
+		if (!gt_stats_trace_nvtx(&rep->trace, n, 0))
 			return 0;
-		}
-		if (!n->end) {
-			rep->unclosed++;
-			return 0;
-		}
-		if (n->end < n->start) {
-			rep->bad_times++;
-			return 0;
-		}
 		const char *name = nsys_name(st, r, n->name_id, 0);
 		int se = n->kind == GT_NVTX_START_END;
 		struct nsys_pp *p = name ? gt_tl_vec_push(se ? &ps->se : &st->recs) : NULL;
@@ -136,33 +126,23 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 	}
 }
 
+static int add_launch(void *out, const void *call, const void *op)
+{
+	const struct call *c = call;
+	const struct op *o = op;
+	struct launch *l = gt_tl_vec_push(out);
+	if (!l)
+		return GT_ERR_NOMEM;
+	*l = (struct launch){ c->start, c->start, o->start, o->end, c->thread, 0 };
+	return 0;
+}
+
 /* The launches (operations with their calls), by call start, into out. */
 static int join(struct gt_nsys_report *rep, struct proj_state *ps, struct gt_tl_vec *out)
 {
-	if (gt_tl_vec_sort(&ps->calls)) /* by start, so that the earliest of an id comes first */
-		return GT_ERR_NOMEM;
-	for (size_t i = 0; i < ps->calls.n; i++) {
-		struct call *c = gt_tl_vec_at(&ps->calls, i);
-		c->key = c->corr;
-	}
-	if (gt_tl_vec_sort(&ps->calls) || gt_tl_vec_sort(&ps->ops))
-		return GT_ERR_NOMEM;
-	size_t j = 0;
-	for (size_t i = 0; i < ps->ops.n; i++) {
-		const struct op *o = gt_tl_vec_at(&ps->ops, i);
-		while (j < ps->calls.n && ((const struct call *)gt_tl_vec_at(&ps->calls, j))->corr < o->corr)
-			j++;
-		const struct call *c = j < ps->calls.n ? gt_tl_vec_at(&ps->calls, j) : NULL;
-		if (!c || c->corr != o->corr) {
-			rep->no_call++;
-			continue;
-		}
-		struct launch *l = gt_tl_vec_push(out);
-		if (!l)
-			return GT_ERR_NOMEM;
-		*l = (struct launch){ c->start, c->start, o->start, o->end, c->thread, 0 };
-	}
-	return gt_tl_vec_sort(out) ? GT_ERR_NOMEM : 0;
+	int rc = gt_launch_join(&ps->calls, offsetof(struct call, corr), &ps->ops, add_launch, out,
+	                        &rep->trace.no_call);
+	return rc ? rc : gt_tl_vec_sort(out) ? GT_ERR_NOMEM : 0;
 }
 
 /* A segment tree of (min start, max end) over n launches: leaves at [n, 2n). */
@@ -327,7 +307,7 @@ void nsys_proj_release(struct proj_state *ps)
 	free(ps);
 }
 
-int nsys_proj_run(struct gt_nsys_report *rep, const char *path)
+int nsys_proj_run(struct gt_nsys_report *rep)
 {
 	struct nsys_state *st = rep->state;
 	struct proj_state *ps = calloc(1, sizeof *ps);
@@ -340,7 +320,7 @@ int nsys_proj_run(struct gt_nsys_report *rep, const char *path)
 	gt_tl_vec_init(&st->recs, sizeof(struct nsys_pp));
 	struct gt_tl_vec lv;
 	gt_tl_vec_init(&lv, sizeof(struct launch));
-	int rc = nsys_load(rep, path, on_record);
+	int rc = gt_stats_trace_read(&rep->trace, on_record, rep);
 	if (!rc && (st->recs.n >= UINT32_MAX || ps->se.n >= UINT32_MAX))
 		rc = GT_ERR_NOMEM; /* rows are 32-bit */
 	if (!rc)

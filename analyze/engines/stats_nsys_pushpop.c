@@ -20,21 +20,8 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 	if (ev->type != GT_REC_NVTX)
 		return 0;
 	const struct gt_nvtx *n = &ev->u.nvtx;
-	rep->records++;
-	if (n->kind == GT_NVTX_MARK) {
-		rep->marks++;
+	if (!gt_stats_trace_nvtx(&rep->trace, n, 1))
 		return 0;
-	}
-	if (n->kind != GT_NVTX_PUSH_POP)
-		return 0;
-	if (!n->end) {
-		rep->unclosed++;
-		return 0;
-	}
-	if (n->end < n->start) {
-		rep->bad_times++;
-		return 0;
-	}
 	const char *name = nsys_name(st, r, n->name_id, 0);
 	struct nsys_pp *p = name ? gt_tl_vec_push(&st->recs) : NULL;
 	if (!p)
@@ -80,11 +67,11 @@ int nsys_pp_tree(struct gt_tl_vec *v)
 	return 0;
 }
 
-int nsys_pushpop_run(struct gt_nsys_report *rep, const char *path)
+int nsys_pushpop_run(struct gt_nsys_report *rep)
 {
 	struct nsys_state *st = rep->state;
 	gt_tl_vec_init(&st->recs, sizeof(struct nsys_pp));
-	int rc = nsys_load(rep, path, on_record);
+	int rc = gt_stats_trace_read(&rep->trace, on_record, rep);
 	if (!rc && st->recs.n >= UINT32_MAX)
 		rc = GT_ERR_NOMEM; /* parents are 32-bit rows */
 	if (!rc)

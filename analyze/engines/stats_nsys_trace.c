@@ -32,9 +32,9 @@ static int on_gpu(void *ctx, const struct gt_reader *r, const struct gt_event *e
 	memset(&g, 0, sizeof g);
 	if (ev->type == GT_REC_KERNEL) {
 		const struct gt_kernel *k = &ev->u.kernel;
-		rep->records++;
+		rep->trace.records++;
 		if ((k->flags & GT_KERNEL_BAD_TIMES) || k->end < k->start) {
-			rep->bad_times++;
+			rep->trace.bad_times++;
 			return 0;
 		}
 		if (!(g.name = nsys_name(st, r, k->name_id, 0)) || !(g.dem = nsys_name(st, r, k->name_id, 1)))
@@ -46,13 +46,13 @@ static int on_gpu(void *ctx, const struct gt_reader *r, const struct gt_event *e
 		g.regs = k->registers, g.ssmem = k->static_smem, g.dsmem = k->dynamic_smem;
 	} else if (ev->type == GT_REC_MEMCPY) {
 		const struct gt_memcpy *m = &ev->u.memcpy;
-		rep->records++;
+		rep->trace.records++;
 		if (m->flags & GT_COPY_TOOL) {
-			rep->tool_copies++;
+			rep->trace.tool_copies++;
 			return 0;
 		}
 		if (m->end < m->start) {
-			rep->bad_times++;
+			rep->trace.bad_times++;
 			return 0;
 		}
 		g.name = g.dem = gt_stats_operation_name(m->copy_kind);
@@ -61,9 +61,9 @@ static int on_gpu(void *ctx, const struct gt_reader *r, const struct gt_event *e
 		g.src = m->src_kind, g.dst = m->dst_kind;
 	} else if (ev->type == GT_REC_MEMSET) {
 		const struct gt_memset *m = &ev->u.memset;
-		rep->records++;
+		rep->trace.records++;
 		if (m->end < m->start) {
-			rep->bad_times++;
+			rep->trace.bad_times++;
 			return 0;
 		}
 		g.name = g.dem = "[CUDA memset]";
@@ -87,9 +87,9 @@ static int on_api(void *ctx, const struct gt_reader *r, const struct gt_event *e
 	if (ev->type != GT_REC_API)
 		return 0;
 	const struct gt_api *a = &ev->u.api;
-	rep->records++;
+	rep->trace.records++;
 	if (a->end < a->start) {
-		rep->bad_times++;
+		rep->trace.bad_times++;
 		return 0;
 	}
 	struct api_rec x = { a->start, a->end - a->start, nsys_name(st, r, a->name_id, 0), a->thread_id,
@@ -103,12 +103,12 @@ static int on_api(void *ctx, const struct gt_reader *r, const struct gt_event *e
 	return 0;
 }
 
-int nsys_trace_run(struct gt_nsys_report *rep, const char *path)
+int nsys_trace_run(struct gt_nsys_report *rep)
 {
 	struct nsys_state *st = rep->state;
 	int gpu = rep->kind == GT_NSYS_CUDA_GPU_TRACE;
 	gt_tl_vec_init(&st->recs, gpu ? sizeof(struct gpu_rec) : sizeof(struct api_rec));
-	int rc = nsys_load(rep, path, gpu ? on_gpu : on_api);
+	int rc = gt_stats_trace_read(&rep->trace, gpu ? on_gpu : on_api, rep);
 	if (!rc && gt_tl_vec_sort(&st->recs)) /* by start, stably: ties keep file order */
 		rc = GT_ERR_NOMEM;
 	rep->nrows = rc ? 0 : st->recs.n;

@@ -19,6 +19,7 @@
 #include "traces/gputrace.h"
 #include "analyze/support/idmap.h"
 #include "analyze/support/load.h"
+#include "analyze/blocks/launch_join.h"
 #include "analyze/blocks/timeline.h"
 
 #include <math.h>
@@ -314,9 +315,9 @@ static int kernel_good(const struct gt_kernel *k) { return !(k->flags & GT_KERNE
 static int on_kernel(struct gt_stats_report *rep, const struct gt_reader *r, const struct gt_kernel *k)
 {
 	struct report_state *st = rep->state;
-	rep->records++;
+	rep->trace.records++;
 	if (!kernel_good(k)) {
-		rep->bad_times++;
+		rep->trace.bad_times++;
 		return 0;
 	}
 	size_t g;
@@ -338,7 +339,7 @@ static int on_kernel(struct gt_stats_report *rep, const struct gt_reader *r, con
 static int on_api(struct gt_stats_report *rep, const struct gt_reader *r, const struct gt_api *a)
 {
 	struct report_state *st = rep->state;
-	rep->records++;
+	rep->trace.records++;
 	if (rep->kind == GT_STATS_NVTX_KERN_SUM) {
 		struct call *c = gt_tl_vec_push(&st->calls);
 		if (!c)
@@ -347,7 +348,7 @@ static int on_api(struct gt_stats_report *rep, const struct gt_reader *r, const 
 		return 0;
 	}
 	if (a->end < a->start) {
-		rep->bad_times++;
+		rep->trace.bad_times++;
 		return 0;
 	}
 	size_t g = group_of_id(st, &st->main, r, a->name_id, 0);
@@ -357,19 +358,8 @@ static int on_api(struct gt_stats_report *rep, const struct gt_reader *r, const 
 static int on_nvtx(struct gt_stats_report *rep, const struct gt_reader *r, const struct gt_nvtx *n)
 {
 	struct report_state *st = rep->state;
-	rep->records++;
-	if (n->kind == GT_NVTX_MARK) {
-		rep->marks++;
+	if (!gt_stats_trace_nvtx(&rep->trace, n, 0))
 		return 0;
-	}
-	if (!n->end) {
-		rep->unclosed++;
-		return 0;
-	}
-	if (n->end < n->start) {
-		rep->bad_times++;
-		return 0;
-	}
 	struct gtab *t = rep->kind == GT_STATS_NVTX_SUM ? &st->main : &st->ranges;
 	size_t g = range_group(st, t, r, n);
 	if (g == SIZE_MAX)
@@ -387,13 +377,13 @@ static int on_memory_op(struct gt_stats_report *rep, uint64_t start, uint64_t en
                         int memset, int tool)
 {
 	struct report_state *st = rep->state;
-	rep->records++;
+	rep->trace.records++;
 	if (tool) {
-		rep->tool_copies++;
+		rep->trace.tool_copies++;
 		return 0;
 	}
 	if (end < start) {
-		rep->bad_times++;
+		rep->trace.bad_times++;
 		return 0;
 	}
 	size_t g = operation_group(&st->main, copy_kind, memset);
@@ -446,33 +436,25 @@ static int cmp_range(const void *pa, const void *pb)
 	return (a->end < b->end) - (a->end > b->end); /* the longer first: it holds the other */
 }
 
+static int add_launch(void *out, const void *call, const void *kern)
+{
+	const struct call *c = call;
+	const struct kern *k = kern;
+	struct launch *l = gt_tl_vec_push(out);
+	if (!l)
+		return GT_ERR_NOMEM;
+	*l = (struct launch){ c->start, c->start, k->dur, c->thread, (uint32_t)k->kgroup, 0 };
+	return 0;
+}
+
 /* Pairs each kernel with the earliest call of its correlation id: the launches, in *out. */
 static int join_calls(struct gt_stats_report *rep, struct gt_tl_vec *out)
 {
 	struct report_state *st = rep->state;
-	if (gt_tl_vec_sort(&st->calls)) /* by start, so that the earliest of an id comes first */
-		return GT_ERR_NOMEM;
-	for (size_t i = 0; i < st->calls.n; i++) {
-		struct call *c = gt_tl_vec_at(&st->calls, i);
-		c->key = c->corr;
-	}
-	if (gt_tl_vec_sort(&st->calls) || gt_tl_vec_sort(&st->kerns))
-		return GT_ERR_NOMEM;
-	size_t j = 0;
-	for (size_t i = 0; i < st->kerns.n; i++) {
-		const struct kern *k = gt_tl_vec_at(&st->kerns, i);
-		while (j < st->calls.n && ((const struct call *)gt_tl_vec_at(&st->calls, j))->corr < k->corr)
-			j++;
-		const struct call *c = j < st->calls.n ? gt_tl_vec_at(&st->calls, j) : NULL;
-		if (!c || c->corr != k->corr) {
-			rep->no_call++;
-			continue;
-		}
-		struct launch *l = gt_tl_vec_push(out);
-		if (!l)
-			return GT_ERR_NOMEM;
-		*l = (struct launch){ c->start, c->start, k->dur, c->thread, (uint32_t)k->kgroup, 0 };
-	}
+	int rc = gt_launch_join(&st->calls, offsetof(struct call, corr), &st->kerns, add_launch, out,
+	                        &rep->trace.no_call);
+	if (rc)
+		return rc;
 	gt_tl_vec_release(&st->calls);
 	gt_tl_vec_release(&st->kerns);
 	return 0;
@@ -779,28 +761,14 @@ int gt_stats_report_run(struct gt_stats_report *rep, int kind, const char *path)
 {
 	memset(rep, 0, sizeof *rep);
 	rep->kind = kind;
-	if (!(rep->path = strdup(path)) || !(rep->state = calloc(1, sizeof *rep->state)))
+	if (!(rep->trace.path = strdup(path)) || !(rep->state = calloc(1, sizeof *rep->state)))
 		return GT_ERR_NOMEM;
 	struct report_state *st = rep->state;
 	gt_tl_vec_init(&st->samples, sizeof(struct sample));
 	gt_tl_vec_init(&st->calls, sizeof(struct call));
 	gt_tl_vec_init(&st->kerns, sizeof(struct kern));
 	gt_tl_vec_init(&st->rngs, sizeof(struct range));
-	struct gt_reader *r;
-	int rc = gt_load_open(&r, path);
-	if (rc)
-		return rc;
-	rc = gt_load_stream(r, on_record, rep);
-	if (!rc) {
-		struct gt_tail t;
-		gt_reader_tail(r, &t);
-		rep->complete = t.complete;
-		rep->lost_bytes = t.lost_bytes;
-		const char *syn = gt_load_synthetic(r);
-		if (syn && !(rep->synthetic = strdup(syn)))
-			rc = GT_ERR_NOMEM;
-	}
-	gt_reader_close(r);
+	int rc = gt_stats_trace_read(&rep->trace, on_record, rep);
 	free(st->by_id);
 	st->by_id = NULL;
 	st->nby_id = 0;
@@ -840,7 +808,6 @@ void gt_stats_report_release(struct gt_stats_report *rep)
 		free(st);
 	}
 	free(rep->rows);
-	free(rep->path);
-	free(rep->synthetic);
+	gt_stats_trace_release(&rep->trace);
 	memset(rep, 0, sizeof *rep);
 }

@@ -44,6 +44,7 @@
 #ifndef GT_STATS_REPORTS_H
 #define GT_STATS_REPORTS_H
 
+#include "analyze/engines/stats_trace.h"
 #include "common/stats.h"
 
 #include <stddef.h>
@@ -85,17 +86,9 @@ struct gt_stats_report {
 	struct gt_stats_row *rows;
 	size_t nrows;
 	double total;            /* the sum over every row's values */
-	uint64_t records;        /* records of the kinds the report reads */
-	uint64_t bad_times;      /* left out: end < start, or GT_KERNEL_BAD_TIMES */
-	uint64_t tool_copies;    /* copies made by gputrace's shadow capture */
-	uint64_t unclosed, marks;/* NVTX */
-	uint64_t no_call;        /* nvtx_kern_sum: kernels whose launching call is not in the trace */
+	struct gt_stats_trace trace; /* the trace read; no_call: nvtx_kern_sum's */
 	uint64_t outside;        /* nvtx_kern_sum: kernels whose call is inside no range */
 	uint64_t capped;         /* nvtx_kern_sum: attributions dropped past GT_NVTX_KERN_MAX_OPEN */
-	char *path;
-	int complete;
-	uint64_t lost_bytes;
-	char *synthetic;         /* META trace.synthetic when it says synthetic, else NULL */
 	struct report_state *state;
 };
 

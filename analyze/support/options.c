@@ -19,22 +19,13 @@ static const char *format_arg_name(const struct gt_option *o, char *buf, size_t 
 	return o->arg ? o->arg : "";
 }
 
-static const char *spelling(const struct gt_option *o, char *buf, size_t len)
-{
-	if (o->long_name)
-		snprintf(buf, len, "--%s", o->long_name);
-	else
-		snprintf(buf, len, "-%c", o->short_name);
-	return buf;
-}
-
 static int apply(const struct gt_option *o, const char *value, char *err, size_t errlen)
 {
 	char sp[64], an[128];
 	if (o->kind == GT_OPT_FORMAT) {
 		if (gt_format_parse(value, o->formats, (enum gt_format *)o->value) == 0)
 			return 0;
-		snprintf(err, errlen, "option '%s' wants one of %s, not '%s'", spelling(o, sp, sizeof sp),
+		snprintf(err, errlen, "option '%s' wants one of %s, not '%s'", gt_cli_spelling(o, sp, sizeof sp),
 		         format_arg_name(o, an, sizeof an), value);
 		return -1;
 	}
@@ -42,7 +33,7 @@ static int apply(const struct gt_option *o, const char *value, char *err, size_t
 		char why[256];
 		if (gt_name_filter_set((struct gt_name_filter *)o->value, value, why, sizeof why) == 0)
 			return 0;
-		snprintf(err, errlen, "option '%s': bad regular expression '%s': %s", spelling(o, sp, sizeof sp),
+		snprintf(err, errlen, "option '%s': bad regular expression '%s': %s", gt_cli_spelling(o, sp, sizeof sp),
 		         value, why);
 		return -1;
 	}
@@ -56,11 +47,9 @@ static void release(const struct gt_option *o)
 		gt_name_filter_release(o->value);
 }
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
 const struct gt_cli_tool gt_gpuanalyze_tool = {
 	.name = "gpuanalyze",
-	.version = "gpuanalyze " GT_TOOL_VERSION " (trace format " STR(GT_FORMAT_MAJOR) "." STR(GT_FORMAT_MINOR) ")",
+	.version = GT_CLI_VERSION("gpuanalyze", GT_TOOL_VERSION, GT_FORMAT_MAJOR, GT_FORMAT_MINOR),
 	.say = say,
 	.apply = apply,
 	.arg_name = format_arg_name,

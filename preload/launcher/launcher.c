@@ -32,11 +32,9 @@ static const struct launcher_command *const commands[] = { &launcher_cmd_record,
 /* The recorder's voice (log.h): the launcher's lines escape as the recorder's do. */
 static void say(const char *text) { gtp_error("%s", text); }
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
 const struct gt_cli_tool launcher_tool = {
 	.name = "gputrace",
-	.version = "gputrace " GT_TOOL_VERSION " (trace format " STR(GT_FORMAT_MAJOR) "." STR(GT_FORMAT_MINOR) ")",
+	.version = GT_CLI_VERSION("gputrace", GT_TOOL_VERSION, GT_FORMAT_MAJOR, GT_FORMAT_MINOR),
 	.say = say,
 };
 

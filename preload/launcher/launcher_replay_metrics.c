@@ -2,10 +2,9 @@
  * written into the replay trace as LAUNCH_METRIC records.
  *
  * The recorder that wrote the replay trace ran inside the worker and knows nothing of the
- * profiler, so the trace is completed here: copied record by record (string ids re-interned, as
- * the schema says which fields hold one) into a temporary file beside it, with one LAUNCH_METRIC
- * per value after them and META saying how they were measured (or why counters could not be had),
- * then renamed over it. Each value belongs to the KERNEL record of its launch's first profiled
+ * profiler, so the trace is completed here: copied record by record (traces/copy.h) into a
+ * temporary file beside it, with one LAUNCH_METRIC per value after them and META saying how they
+ * were measured (or why counters could not be had), then renamed over it. Each value belongs to the KERNEL record of its launch's first profiled
  * pass: the worker's file gives that launch's ordinal among the worker's launches, which are the
  * replay trace's kernels in start order (the worker launches one at a time and synchronises). When
  * the trace holds another number of kernels than the worker's results file says it launched
@@ -16,8 +15,8 @@
 
 #include "common/grow.h"
 #include "common/text_escape.h"
+#include "traces/copy.h"
 #include "traces/gputrace.h"
-#include "traces/schema.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -46,8 +45,7 @@ struct mctx {
 	struct mkernel *k;
 	size_t nk;
 	struct gt_writer *w;
-	uint32_t *map;           /* input string id -> output string id */
-	size_t nmap;
+	struct gt_copy *copy;    /* the replay trace's records into w */
 };
 
 static int by_start(const void *a, const void *b)
@@ -133,110 +131,6 @@ static int read_kernels(struct mctx *c, struct gt_reader *r)
 	return 0;
 }
 
-static uint32_t remap(const struct mctx *c, uint32_t id) { return id && id < c->nmap ? c->map[id] : 0; }
-
-static int on_string(struct mctx *c, const struct gt_event *ev)
-{
-	uint32_t id;
-	const char *s;
-	size_t len;
-	int rc = gt_parse_string(ev, &id, &s, &len);
-	if (rc)
-		return rc;
-	uint32_t nid = gt_writer_intern_n(c->w, s, len);
-	if (!nid)
-		return GT_ERR_NOMEM;
-	if (id >= c->nmap) {
-		size_t n = c->nmap ? c->nmap : 256;
-		while (n <= id)
-			n *= 2;
-		uint32_t *m = realloc(c->map, n * sizeof *m);
-		if (!m)
-			return GT_ERR_NOMEM;
-		memset(m + c->nmap, 0, (n - c->nmap) * sizeof *m);
-		c->map = m;
-		c->nmap = n;
-	}
-	c->map[id] = nid;
-	return 0;
-}
-
-static int on_meta(struct mctx *c, const struct gt_event *ev)
-{
-	const char *k, *v;
-	size_t kl, vl;
-	int rc = gt_parse_meta(ev, &k, &kl, &v, &vl);
-	if (rc)
-		return rc;
-	char *key = strndup(k, kl), *val = strndup(v, vl);
-	if (key && val)
-		rc = gt_writer_meta(c->w, key, val);
-	else
-		rc = GT_ERR_NOMEM;
-	free(key);
-	free(val);
-	return rc;
-}
-
-static int on_capture(struct mctx *c, const struct gt_event *ev)
-{
-	struct gt_capture cap;
-	const uint8_t *params_raw, *param_bytes;
-	int rc = gt_capture_parse(ev, &cap, &params_raw, &param_bytes);
-	if (rc)
-		return rc;
-	struct gt_capture_param *params = calloc(cap.nparams ? cap.nparams : 1, sizeof *params);
-	if (!params)
-		return GT_ERR_NOMEM;
-	for (uint32_t i = 0; i < cap.nparams; i++)
-		gt_capture_param_get(params_raw, i, &params[i]);
-	cap.name_id = remap(c, cap.name_id);
-	uint8_t *buf;
-	size_t len;
-	rc = gt_capture_encode(&cap, params, param_bytes, &buf, &len);
-	free(params);
-	if (rc)
-		return rc;
-	rc = gt_writer_add_var(c->w, GT_REC_CAPTURE, buf, len);
-	free(buf);
-	return rc;
-}
-
-/* One record of the replay trace, as it was, its string ids remapped. */
-static int copy(struct mctx *c, struct gt_reader *r, const struct gt_event *ev)
-{
-	switch (ev->type) {
-	case GT_REC_STRING: return on_string(c, ev);
-	case GT_REC_META: return on_meta(c, ev);
-	case GT_REC_DEVICE: {
-		struct gt_device d;
-		if (ev->u.var.len < sizeof d)
-			return GT_ERR_CORRUPT;
-		memcpy(&d, ev->u.var.data, sizeof d);
-		const char *name = NULL;
-		if (!gt_reader_device(r, d.device_id, &name))
-			name = "";
-		return gt_writer_device(c->w, &d, name);
-	}
-	case GT_REC_BLOB: return gt_writer_add_var(c->w, GT_REC_BLOB, ev->u.var.data, ev->u.var.len);
-	case GT_REC_CAPTURE: return on_capture(c, ev);
-	case GT_REC_END: return 0; /* the writer writes its own */
-	default: break;
-	}
-	const struct gt_record_schema *k = gt_kind(ev->type);
-	if (!k)
-		return 0; /* not written by this build's recorder */
-	struct gt_event out = *ev;
-	for (const struct gt_field *f = k->fields; f->member; f++)
-		if (f->kind == GT_FIELD_STRING) {
-			uint32_t id;
-			memcpy(&id, (const unsigned char *)&ev->u + f->offset, sizeof id);
-			id = remap(c, id);
-			memcpy((unsigned char *)&out.u + f->offset, &id, sizeof id);
-		}
-	return gt_writer_add(c->w, ev->type, &out.u);
-}
-
 static int add_metrics(struct mctx *c, struct gt_reader *r, int placed)
 {
 	int rc = gt_writer_meta(c->w, "metrics.method",
@@ -296,10 +190,12 @@ int launcher_replay_metrics(const char *replay, const char *values, const char *
 	}
 	if (!rc && (rc = gt_writer_open_fd(&c.w, fd, NULL)) != 0)
 		close(fd);
+	if (!rc)
+		rc = gt_copy_new(&c.copy, c.w);
 	struct gt_event ev;
 	int more = 1;
 	while (!rc && (more = gt_reader_next(r, &ev)) > 0)
-		rc = copy(&c, r, &ev);
+		rc = gt_copy_record(c.copy, r, &ev);
 	if (!rc && more < 0)
 		rc = GT_ERR_CORRUPT;
 	long long made = launches_made(results);
@@ -327,6 +223,6 @@ int launcher_replay_metrics(const char *replay, const char *values, const char *
 	gt_reader_close(r);
 	free(c.v);
 	free(c.k);
-	free(c.map);
+	gt_copy_free(c.copy);
 	return rc ? -1 : 0;
 }

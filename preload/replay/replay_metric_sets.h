@@ -3,17 +3,19 @@
  *
  * CUPTI-free: the launcher (built without the toolkit) checks the option with this code before
  * anything runs, so an unknown set, or a word that cannot be a CUPTI metric name, is a usage error
- * said on any machine. Whether the GPU offers a well-formed raw name is known only once CUPTI is
+ * said on any machine (cupti/metric_names.h parses; this holds the Range Profiler's sets). Whether the GPU offers a well-formed raw name is known only once CUPTI is
  * asked, by the worker (replay_profiler.c).
  */
 #ifndef GT_REPLAY_METRIC_SETS_H
 #define GT_REPLAY_METRIC_SETS_H
 
+#include "cupti/metric_names.h" /* CUPTI-free */
+
 #include <stddef.h>
 #include <stdint.h>
 
 #define REPLAY_METRICS_MAX 48
-#define REPLAY_METRIC_NAME 96
+#define REPLAY_METRIC_NAME METRIC_NAME_MAX
 
 struct replay_metric_list {
 	size_t n;

@@ -2,14 +2,15 @@
  *
  * User range, user replay: one range per pass holds only the launch (the caller restores buffers
  * outside it, so the copies are not counted), and the worker replays the launch once per pass. The
- * host-API steps (config image, passes, evaluation) follow what PM sampling needs too; they are
- * written here for the Range Profiler's object type and kept apart from the recorder's sampler.
+ * host-API steps (config image, passes, evaluation) are the recorder's PM sampler's too:
+ * cupti/profiler_host.h, with the Range Profiler's object type.
  */
 #include "preload/replay/replay_profiler.h"
 
 #if __has_include(<cupti_range_profiler.h>)
 
-#include <cupti_profiler_host.h>
+#include "cupti/profiler_host.h"
+
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_result.h>
@@ -27,13 +28,6 @@ static struct {
 	RP_FN(cuptiProfilerInitialize);
 	RP_FN(cuptiDeviceGetChipName);
 	RP_FN(cuptiProfilerGetCounterAvailability);
-	RP_FN(cuptiProfilerHostInitialize);
-	RP_FN(cuptiProfilerHostDeinitialize);
-	RP_FN(cuptiProfilerHostConfigAddMetrics);
-	RP_FN(cuptiProfilerHostGetConfigImageSize);
-	RP_FN(cuptiProfilerHostGetConfigImage);
-	RP_FN(cuptiProfilerHostGetNumOfPasses);
-	RP_FN(cuptiProfilerHostEvaluateToGpuValues);
 	RP_FN(cuptiRangeProfilerEnable);
 	RP_FN(cuptiRangeProfilerDisable);
 	RP_FN(cuptiRangeProfilerSetConfig);
@@ -52,10 +46,10 @@ static struct {
 
 struct replay_profiler {
 	CUcontext ctx;
-	CUpti_Profiler_Host_Object *host;
+	struct profiler_host host;
 	CUpti_RangeProfiler_Object *obj;  /* between begin and finish */
-	uint8_t *avail, *config, *data;
-	size_t avail_size, config_size, data_size, passes;
+	uint8_t *avail, *data;
+	size_t avail_size, data_size;
 	unsigned passes_run;
 	char chip[64];
 	size_t n;
@@ -74,22 +68,7 @@ static const char *err_name(CUptiResult r)
 /* Why counters cannot be had, in the user's words, from CUPTI's result. */
 static void reason(char *why, size_t n, const char *call, CUptiResult r)
 {
-	switch (r) {
-	case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-		snprintf(why, n, "GPU performance counters are restricted to admin users "
-		         "(NVreg_RestrictProfilingToAdminUsers=1; %s: %s)", call, err_name(r));
-		break;
-	case CUPTI_ERROR_NOT_SUPPORTED:
-	case CUPTI_ERROR_NOT_COMPATIBLE:
-		snprintf(why, n, "the Range Profiler is not supported on this GPU or configuration (MIG, vGPU, a GPU "
-		         "older than Turing; %s: %s)", call, err_name(r));
-		break;
-	case CUPTI_ERROR_INVALID_OPERATION:
-	case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-		snprintf(why, n, "another profiler holds the GPU's counters (%s: %s)", call, err_name(r));
-		break;
-	default: snprintf(why, n, "%s: %s", call, err_name(r)); break;
-	}
+	profiler_reason(why, n, "the Range Profiler", call, r, err_name(r));
 }
 
 /* The libcupti already in this process (the recorder's), else one found by soname. */
@@ -123,10 +102,13 @@ static int load_symbols(char *why, size_t n)
 		return -1;                                                                      \
 	}
 	GET(cuptiGetResultString) GET(cuptiProfilerInitialize) GET(cuptiDeviceGetChipName)
-	GET(cuptiProfilerGetCounterAvailability) GET(cuptiProfilerHostInitialize) GET(cuptiProfilerHostDeinitialize)
-	GET(cuptiProfilerHostConfigAddMetrics) GET(cuptiProfilerHostGetConfigImageSize)
-	GET(cuptiProfilerHostGetConfigImage) GET(cuptiProfilerHostGetNumOfPasses)
-	GET(cuptiProfilerHostEvaluateToGpuValues) GET(cuptiRangeProfilerEnable) GET(cuptiRangeProfilerDisable)
+	GET(cuptiProfilerGetCounterAvailability)
+	const char *missing = profiler_host_load(h);
+	if (missing) {
+		snprintf(why, n, "this libcupti has no %s (the Range Profiler needs CUPTI 12.6 or later)", missing);
+		return -1;
+	}
+	GET(cuptiRangeProfilerEnable) GET(cuptiRangeProfilerDisable)
 	GET(cuptiRangeProfilerSetConfig) GET(cuptiRangeProfilerStart) GET(cuptiRangeProfilerStop)
 	GET(cuptiRangeProfilerPushRange) GET(cuptiRangeProfilerPopRange) GET(cuptiRangeProfilerDecodeData)
 	GET(cuptiRangeProfilerGetCounterDataSize) GET(cuptiRangeProfilerCounterDataImageInitialize)
@@ -162,58 +144,9 @@ static int init_target(char *why, size_t n)
 	return 0;
 }
 
-static void host_free(struct replay_profiler *p)
-{
-	if (p->host) {
-		CUpti_Profiler_Host_Deinitialize_Params d = {
-			.structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE, .pHostObject = p->host };
-		rp.cuptiProfilerHostDeinitialize(&d);
-		p->host = NULL;
-	}
-}
-
 static CUptiResult host_new(struct replay_profiler *p)
 {
-	CUpti_Profiler_Host_Initialize_Params h = { .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
-		.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER, .pChipName = p->chip,
-		.pCounterAvailabilityImage = p->avail };
-	CUptiResult r = rp.cuptiProfilerHostInitialize(&h);
-	p->host = r == CUPTI_SUCCESS ? h.pHostObject : NULL;
-	return r;
-}
-
-static CUptiResult add_metrics(struct replay_profiler *p, const char **names, size_t n)
-{
-	CUpti_Profiler_Host_ConfigAddMetrics_Params a = {
-		.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE, .pHostObject = p->host,
-		.ppMetricNames = names, .numMetrics = n };
-	return rp.cuptiProfilerHostConfigAddMetrics(&a);
-}
-
-/* The config image of the metrics added to the host object, and its passes. */
-static CUptiResult config_image(struct replay_profiler *p)
-{
-	CUpti_Profiler_Host_GetConfigImageSize_Params z = {
-		.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE, .pHostObject = p->host };
-	CUptiResult r = rp.cuptiProfilerHostGetConfigImageSize(&z);
-	if (r != CUPTI_SUCCESS)
-		return r;
-	free(p->config);
-	if (!(p->config = malloc(z.configImageSize ? z.configImageSize : 1)))
-		return CUPTI_ERROR_OUT_OF_MEMORY;
-	p->config_size = z.configImageSize;
-	CUpti_Profiler_Host_GetConfigImage_Params i = {
-		.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE, .pHostObject = p->host,
-		.configImageSize = p->config_size, .pConfigImage = p->config };
-	if ((r = rp.cuptiProfilerHostGetConfigImage(&i)) != CUPTI_SUCCESS)
-		return r;
-	CUpti_Profiler_Host_GetNumOfPasses_Params np = {
-		.structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE,
-		.configImageSize = p->config_size, .pConfigImage = p->config };
-	if ((r = rp.cuptiProfilerHostGetNumOfPasses(&np)) != CUPTI_SUCCESS)
-		return r;
-	p->passes = np.numOfPasses;
-	return CUPTI_SUCCESS;
+	return profiler_host_new(&p->host, CUPTI_PROFILER_TYPE_RANGE_PROFILER, p->chip, p->avail);
 }
 
 static void append(char *buf, size_t n, const char *word)
@@ -235,8 +168,8 @@ static int choose(struct replay_profiler *p, const struct replay_metric_list *wa
 			return RP_UNAVAILABLE;
 		}
 		const char *name = want->names[i];
-		r = add_metrics(p, &name, 1);
-		host_free(p);
+		r = profiler_host_add(&p->host, &name, 1);
+		profiler_host_free(&p->host);
 		if (r == CUPTI_SUCCESS) {
 			memcpy(p->kept[p->n], name, REPLAY_METRIC_NAME);
 			p->names[p->n] = p->kept[p->n];
@@ -252,13 +185,14 @@ static int choose(struct replay_profiler *p, const struct replay_metric_list *wa
 		snprintf(why, nwhy, "this GPU (%s) offers none of the metrics asked for", p->chip);
 		return RP_UNAVAILABLE;
 	}
-	if ((r = host_new(p)) != CUPTI_SUCCESS || (r = add_metrics(p, p->names, p->n)) != CUPTI_SUCCESS ||
-	    (r = config_image(p)) != CUPTI_SUCCESS) {
+	if ((r = host_new(p)) != CUPTI_SUCCESS ||
+	    (r = profiler_host_add(&p->host, p->names, p->n)) != CUPTI_SUCCESS ||
+	    (r = profiler_host_config(&p->host)) != CUPTI_SUCCESS) {
 		reason(why, nwhy, "building the profiler's config image", r);
 		return RP_UNAVAILABLE;
 	}
-	if (p->passes == 0 || p->passes > RP_MAX_PASSES) {
-		snprintf(why, nwhy, "the metrics would take %zu passes (at most %d)", p->passes, RP_MAX_PASSES);
+	if (p->host.passes == 0 || p->host.passes > RP_MAX_PASSES) {
+		snprintf(why, nwhy, "the metrics would take %zu passes (at most %d)", p->host.passes, RP_MAX_PASSES);
 		return RP_UNAVAILABLE;
 	}
 	return 0;
@@ -358,7 +292,7 @@ int replay_profiler_plan(const char *chip, const struct replay_metric_list *want
 	snprintf(p->chip, sizeof p->chip, "%s", chip);
 	int rc = choose(p, want, why, nwhy, dropped, ndropped);
 	if (!rc) {
-		*passes = p->passes;
+		*passes = p->host.passes;
 		for (size_t i = 0; i < p->n; i++)
 			append(kept, nkept, p->names[i]);
 	}
@@ -368,7 +302,7 @@ int replay_profiler_plan(const char *chip, const struct replay_metric_list *want
 
 size_t replay_profiler_count(const struct replay_profiler *p) { return p->n; }
 const char *replay_profiler_metric(const struct replay_profiler *p, size_t i) { return p->names[i]; }
-size_t replay_profiler_passes(const struct replay_profiler *p) { return p->passes; }
+size_t replay_profiler_passes(const struct replay_profiler *p) { return p->host.passes; }
 
 static int failed(struct replay_profiler *p, const char *call, CUptiResult r, char *why, size_t n)
 {
@@ -404,7 +338,7 @@ int replay_profiler_begin(struct replay_profiler *p, char *why, size_t n)
 		return failed(p, "cuptiRangeProfilerCounterDataImageInitialize", r, why, n);
 	CUpti_RangeProfiler_SetConfig_Params sc = {
 		.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE, .pRangeProfilerObject = p->obj,
-		.configSize = p->config_size, .pConfig = p->config, .counterDataImageSize = p->data_size,
+		.configSize = p->host.config_size, .pConfig = p->host.config, .counterDataImageSize = p->data_size,
 		.pCounterDataImage = p->data, .range = CUPTI_UserRange, .replayMode = CUPTI_UserReplay,
 		.maxRangesPerPass = 1, .numNestingLevels = 1, .minNestingLevel = 1, .passIndex = 0,
 		.targetNestingLevel = 1 };
@@ -472,11 +406,8 @@ int replay_profiler_finish(struct replay_profiler *p, double *values, unsigned *
 		disable(p);
 		return -1;
 	}
-	CUpti_Profiler_Host_EvaluateToGpuValues_Params e = {
-		.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE, .pHostObject = p->host,
-		.pCounterDataImage = p->data, .counterDataImageSize = p->data_size, .rangeIndex = 0,
-		.ppMetricNames = p->names, .numMetrics = p->n, .pMetricValues = values };
-	if ((r = rp.cuptiProfilerHostEvaluateToGpuValues(&e)) != CUPTI_SUCCESS)
+	r = profiler_host_evaluate(&p->host, p->data, p->data_size, 0, p->names, p->n, values);
+	if (r != CUPTI_SUCCESS)
 		return failed(p, "cuptiProfilerHostEvaluateToGpuValues", r, why, n);
 	disable(p);
 	return 0;
@@ -487,9 +418,8 @@ void replay_profiler_close(struct replay_profiler *p)
 	if (!p)
 		return;
 	disable(p);
-	host_free(p);
+	profiler_host_free(&p->host);
 	free(p->avail);
-	free(p->config);
 	free(p->data);
 	free(p);
 }

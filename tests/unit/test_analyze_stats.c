@@ -229,11 +229,11 @@ static void test_nvtx_kern_sum(void **state)
 	assert_int_equal(r->st.n, 1);
 	r = find(&rep, "ncclAllReduce", "ncclKernel");
 	assert_string_equal(r->domain, "NCCL");
-	assert_int_equal(rep.no_call, 1);
+	assert_int_equal(rep.trace.no_call, 1);
 	assert_int_equal(rep.outside, 1); /* the launch at 3.1 ms */
-	assert_int_equal(rep.bad_times, 1);
-	assert_int_equal(rep.marks, 1);
-	assert_int_equal(rep.unclosed, 1);
+	assert_int_equal(rep.trace.bad_times, 1);
+	assert_int_equal(rep.trace.marks, 1);
+	assert_int_equal(rep.trace.unclosed, 1);
 	assert_int_equal(rep.capped, 0);
 	gt_stats_report_release(&rep);
 }
@@ -260,7 +260,7 @@ static void test_api_and_memory_reports(void **state)
 	const struct gt_stats_row *r = find(&rep, "cudaStreamSynchronize", NULL);
 	assert_int_equal(r->st.n, 2);
 	assert_true(r->st.median == 50000 && r->st.min == 40000 && r->st.max == 60000);
-	assert_int_equal(rep.bad_times, 1);
+	assert_int_equal(rep.trace.bad_times, 1);
 	double pct = 0;
 	for (size_t i = 0; i < rep.nrows; i++)
 		pct += rep.rows[i].pct;
@@ -277,8 +277,8 @@ static void test_api_and_memory_reports(void **state)
 	assert_int_equal(r->st.n, 1); /* the tool's and the bad one left out */
 	r = find(&rep, "[CUDA memset]", NULL);
 	assert_true(r->st.median == ((1 << 16) + (1 << 18)) / 2.0);
-	assert_int_equal(rep.tool_copies, 1);
-	assert_int_equal(rep.bad_times, 1);
+	assert_int_equal(rep.trace.tool_copies, 1);
+	assert_int_equal(rep.trace.bad_times, 1);
 	assert_string_equal(rep.rows[0].name, "[CUDA memcpy Device-to-Device]"); /* the largest total first */
 	gt_stats_report_release(&rep);
 }

@@ -112,6 +112,9 @@ static void test_refusals(void **state)
 		{ "--metrics bogus t", "--metrics: 'bogus' is neither a metric set (memory, compute) nor a CUPTI metric name" },
 		{ "--metrics memory,DRAM t", "--metrics: 'DRAM' is neither a metric set (memory, compute) nor a CUPTI metric name" },
 		{ "--metrics memory, t", "--metrics: the list ends with a comma" },
+		/* the form GPUTRACE_METRICS takes too: a unit holds no '_' */
+		{ "--metrics dram_x__bytes.sum t",
+		  "--metrics: 'dram_x__bytes.sum' is neither a metric set (memory, compute) nor a CUPTI metric name" },
 		{ "t --reps", "an option lacks its value" },
 		{ "", "one trace file is needed" },
 		{ "a b", "one trace file is needed" },

@@ -127,7 +127,7 @@ static void test_kern_exec_trace(void **state)
 	struct gt_nsys_report rep;
 	assert_int_equal(gt_nsys_report_run(&rep, GT_NSYS_KERN_EXEC_TRACE, path), 0);
 	assert_int_equal(rep.nrows, 3);
-	assert_int_equal(rep.no_call, 1);
+	assert_int_equal(rep.trace.no_call, 1);
 	const int64_t want[3][7] = { { 100, 100, 200, 50, 250, 50, 200 }, { 120, 10, 130, 570, 700, 10, 590 },
 		                     { 400, 100, -1, -1, 450, 150, 200 } };
 	for (size_t r = 0; r < 3; r++)
