@@ -235,6 +235,8 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 			return push_block(p, ev->u.sync.start, ev->u.sync.end, ev->u.sync.correlation_id, 0);
 		return 0;
 	case GT_REC_CLOCK_SAMPLE: return on_clock(p, &ev->u.clock_sample);
+	case GT_REC_METRIC_SAMPLE:
+	case GT_REC_LAUNCH_METRIC: p->metric_records++; return 0;
 	case GT_REC_DROPPED: {
 		const struct gt_dropped *d = &ev->u.dropped;
 		struct dropacc *a = &p->drop[d->reason < 8 ? d->reason : 0];

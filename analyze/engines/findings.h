@@ -38,6 +38,10 @@
  *   clocks-moved       the SM clock's range across samples taken while busy (not GpuIdle);
  *   clocks-unknown     no samples, or fewer than two taken while busy;
  *   clock-settings     idle and application-clock settings: reported, not blamed.
+ *   ceilings (findings_rules_ceilings.c), from hardware counters (ceiling.h), for kernels launched
+ *   at least GT_FINDINGS_MIN_LAUNCHES times:
+ *   below-ceilings     kernels below GT_FINDINGS_CEIL_PCT percent of both their memory and their
+ *                      compute ceiling, the costliest first: latency-bound;
  *
  * Cost, each finding says how it was estimated: summed durations of the operations concerned (the
  * host waited at least that long), summed gap or idle time, the first launch's excess over the
@@ -50,7 +54,7 @@
  *
  * The rules are rows of one table (findings_table.c: id, function, doc, thresholds with their
  * defaults), which findings.c walks after its one pass over the trace (findings_pass.h holds what
- * the pass keeps). To add a family of rules (kernels far below the hardware ceilings, say): write
+ * the pass keeps). To add a family of rules: write
  * findings_rules_<family>.c with one function per rule, declare them in findings_rules.h, and add
  * a row per rule to the table; then name each id in the list above and in gpuanalyze(1), with its
  * defaults in the words its row gives: test_analyze_findings_rules fails until both do. A family
@@ -101,6 +105,8 @@ struct gt_findings_options {
 void gt_findings_defaults(struct gt_findings_options *o);
 /* The kernel rules judge kernels launched at least this often: fewer leave no rest to compare. */
 #define GT_FINDINGS_MIN_LAUNCHES 3
+/* below-ceilings: a kernel below this percentage of both its memory and its compute ceiling. */
+#define GT_FINDINGS_CEIL_PCT 10
 
 struct gt_finding {
 	char id[24];             /* the rule: "sync-copies", ... */

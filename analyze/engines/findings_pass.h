@@ -99,6 +99,7 @@ struct findings_pass {
 	struct dropacc drop[8];      /* by reason (0: unknown reasons) */
 	uint64_t tracing_off_ts;
 	int tracing_off;
+	uint64_t metric_records;     /* hardware-counter records: the ceilings family reads the trace again */
 	struct gt_bandwidth own_bw;  /* the copy flags, unless the caller lends one (gt_findings_begin) */
 	struct gt_bandwidth *bw;
 };

@@ -65,5 +65,7 @@ findings_rule_fn gt_fd_idle_gaps, gt_fd_low_utilization;
 findings_rule_fn gt_fd_bimodal, gt_fd_first_launch;
 /* clocks: NVML's clock samples */
 findings_rule_fn gt_fd_clocks_throttled, gt_fd_clocks_moved, gt_fd_clocks_unknown, gt_fd_clock_settings;
+/* ceilings: kernels far below both hardware ceilings (read again through ceiling.h) */
+findings_rule_fn gt_fd_below_ceilings;
 
 #endif

@@ -61,6 +61,10 @@ const struct findings_rule gt_findings_rules[] = {
 	  "too few clock samples to tell the clock state", { { 0 } } },
 	{ "clocks", "clock-settings", gt_fd_clock_settings,
 	  "clocks held by a setting, not throttled", { { 0 } } },
+	{ "ceilings", "below-ceilings", gt_fd_below_ceilings,
+	  "kernels far below both the memory and the compute ceiling (hardware counters)",
+	  { { "launches", FIXED, FT_U64, GT_FINDINGS_MIN_LAUNCHES, 1, "at least %g times" },
+	    { "ceil_pct", FIXED, FT_DOUBLE, GT_FINDINGS_CEIL_PCT, 1, "below %g%% of both" } } },
 };
 const size_t gt_findings_nrules = sizeof gt_findings_rules / sizeof gt_findings_rules[0];
 

@@ -232,4 +232,31 @@ for f in "$root"/traces/samples/*metrics*; do
 	python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); assert c["kernels"] and all(k["bound"] for k in c["kernels"])' "$T/gpu.json" ||
 		fail "ceiling $f: no kernels or a kernel without a bound"
 done
-echo "ok: ceiling figures exact on replay values, apportioned samples conserve, not measured said"
+# findings' below-ceilings: the kernels ceiling finds below 10% of both ceilings (launched at least
+# 3 times), counted and their time summed, with ceilings so high that every kernel is far below;
+# none with the ceilings above (the kernels reach them), and none in a trace without counters.
+cat >"$T/high" <<PK
+$DEV kind=dram_copy gbps=400000 theory_gbps=4800 reps=7 sm_mhz=1980 mem_mhz=3201 clocks=nvml method="copy"
+$DEV kind=fp32_fma gflops=50000000 theory_gflops=unknown reps=7
+PK
+for pk in "$T/high" "$T/peaks"; do
+	GPUTRACE_PEAKS=$pk "$G" ceiling --format json "$T/l.gtrace" >"$T/c.json" || fail "ceiling: exit $?"
+	GPUTRACE_PEAKS=$pk "$G" findings --format json "$T/l.gtrace" >"$T/f.json" || fail "findings: exit $?"
+	python3 - "$T/c.json" "$T/f.json" "$pk" <<'PY' || fail "findings below-ceilings with $pk"
+import json, sys
+c, f = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+below = [k for k in c["kernels"] if k["launches"] >= 3 and k["mem_pct"] is not None
+         and k["compute_pct"] is not None and k["mem_pct"] < 10 and k["compute_pct"] < 10]
+got = [x for x in f["findings"] if x["id"] == "below-ceilings"]
+if sys.argv[3].endswith("high"):
+    assert below and len(below) == len(c["kernels"]), below
+if not below:
+    assert not got, got
+else:
+    assert len(got) == 1 and got[0]["count"] == len(below), got
+    assert abs(got[0]["cost_ns"] - sum(k["time_ns"] for k in below)) < 1, (got, below)
+PY
+done
+"$G" findings --format json "$T/n.gtrace" | grep -q below-ceilings && fail "below-ceilings without counters"
+
+echo "ok: ceiling figures exact on replay values, apportioned samples conserve, not measured said; findings' below-ceilings"

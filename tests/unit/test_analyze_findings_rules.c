@@ -112,7 +112,8 @@ static void test_defaults_are_the_rows(void **state)
 	FOR_THRESHOLDS(t, q)
 	{
 		if (t->field < 0) {
-			assert_true(!strcmp(t->name, "launches") && t->value == GT_FINDINGS_MIN_LAUNCHES);
+			assert_true((!strcmp(t->name, "launches") && t->value == GT_FINDINGS_MIN_LAUNCHES) ||
+			            (!strcmp(t->name, "ceil_pct") && t->value == GT_FINDINGS_CEIL_PCT));
 			continue;
 		}
 		options++;
