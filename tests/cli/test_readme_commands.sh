@@ -50,6 +50,8 @@ while IFS= read -r line; do
 		reason="preloads the recorder into a CUDA program of the user's: needs a GPU" ;;
 	'gputrace peak' | 'gputrace peak '*)
 		reason="measures this machine's GPU: needs a GPU" ;;
+	*' run.gtrace' | *' run.replay.gtrace')
+		reason="reads the trace the Record lines make: needs a GPU" ;;
 	'gpuanalyze '* | 'gputrace '*) ;;
 	*) fail "README command '$cmd': neither run nor skipped by this test; give it a reason here or make it runnable" ;;
 	esac
