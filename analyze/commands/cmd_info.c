@@ -393,9 +393,7 @@ static enum gt_format fmt;
 static const char *peaks;
 
 static const struct gt_option options[] = {
-	{ .kind = GT_OPT_STRING, .long_name = "peaks", .arg = "FILE", .value = &peaks, .input = 1,
-	  .help = "measured ceilings from FILE (default: $GPUTRACE_PEAKS, else $XDG_CACHE_HOME/gputrace/peaks, "
-	          "else ~/.cache/gputrace/peaks)" },
+	GT_OPT_PEAKS(&peaks),
 	GT_OPT_FORMAT(&fmt, GT_FMT_TEXT | GT_FMT_JSON),
 	GT_OPT_END_OF_LIST,
 };

@@ -55,6 +55,11 @@ extern const struct gt_cli_tool gt_gpuanalyze_tool;
 #define GT_OPT_FORMAT_CHOICE(ptr, names, text)                                                       \
 	{ .kind = GT_OPT_CHOICE, .short_name = 'f', .long_name = "format", .help = (text),              \
 	  .value = (ptr), .choices = (names) }
+/* --peaks FILE: the measured peaks and ceilings `gputrace peak` wrote (bandwidth, ceiling, info). */
+#define GT_OPT_PEAKS(ptr)                                                                            \
+	{ .kind = GT_OPT_STRING, .long_name = "peaks", .arg = "FILE", .value = (ptr), .input = 1,      \
+	  .help = "measured peaks and ceilings from FILE (default: $GPUTRACE_PEAKS, else "             \
+	          "$XDG_CACHE_HOME/gputrace/peaks, else ~/.cache/gputrace/peaks)" }
 /* --ref LIB: the library of CPU references that shadow, calibrate and report run. */
 #define GT_OPT_REF(ptr)                                                                              \
 	{ .kind = GT_OPT_STRING, .long_name = "ref", .arg = "LIB", .input = 1,                         \

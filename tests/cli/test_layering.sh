@@ -146,20 +146,24 @@ code() {
 		print out
 	}' "$1"
 }
-bad=0 n=0
-for f in $(find analyze/blocks analyze/export analyze/engines analyze/shadow -name '*.[ch]' | sort); do
-	n=$((n + 1))
-	list=$(includes "$f")
+# forbid_include FILE HEADER WHY: an offence for each #include of FILE that reaches HEADER.
+forbid_include() {
+	list=$(includes "$1")
 	while IFS=: read -r g l k name; do
 		[ -n "$g" ] || continue
 		r=
 		[ "$k" = q ] && resolve "$g" "$name"
 		include_line "$k" "$name"
-		[ "$r" = analyze/support/diag.h ] &&
-			offence "$g:$l: $inc: an engine prints nothing; it holds its words with gt_fail (analyze/support/failure.h)"
+		[ "$r" = "$2" ] && offence "$g:$l: $inc: $3"
 	done <<EOF
 $list
 EOF
+}
+bad=0 n=0
+for f in $(find analyze/blocks analyze/export analyze/engines analyze/shadow -name '*.[ch]' | sort); do
+	n=$((n + 1))
+	forbid_include "$f" analyze/support/diag.h \
+		"an engine prints nothing; it holds its words with gt_fail (analyze/support/failure.h)"
 	hits=$(code "$f" | grep -n -E '(^|[^A-Za-z0-9_])(gt_error|gt_warn|gt_diag_[a-z_]*)[[:space:]]*\(|(^|[^A-Za-z0-9_])std(out|err)([^A-Za-z0-9_]|$)')
 	while IFS=: read -r l text; do
 		[ -n "$l" ] || continue
@@ -175,17 +179,7 @@ bad=0 n=0
 for f in $(find analyze -name '*.[ch]' | sort); do
 	case $f in analyze/output/*) continue ;; esac
 	n=$((n + 1))
-	list=$(includes "$f")
-	while IFS=: read -r g l k name; do
-		[ -n "$g" ] || continue
-		r=
-		[ "$k" = q ] && resolve "$g" "$name"
-		include_line "$k" "$name"
-		[ "$r" = analyze/output/output_direct.h ] &&
-			offence "$g:$l: $inc: outside analyze/output/, fill a document (doc.h) instead"
-	done <<EOF
-$list
-EOF
+	forbid_include "$f" analyze/output/output_direct.h "outside analyze/output/, fill a document (doc.h) instead"
 done
 rule_end "only analyze/output/ includes output_direct.h; the rest fills documents ($n files)"
 
