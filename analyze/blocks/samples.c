@@ -164,6 +164,8 @@ int gt_samples_record(void *ctx, const struct gt_reader *r, const struct gt_even
 	if (ev->type != GT_REC_KERNEL) {
 		if (ev->type == GT_REC_NVTX && ev->u.nvtx.kind != GT_NVTX_MARK)
 			s->nvtx_ranges++;
+		else if (ev->type == GT_REC_METRIC_SAMPLE || ev->type == GT_REC_LAUNCH_METRIC)
+			s->metric_records++;
 		return 0;
 	}
 	const struct gt_kernel *k = &ev->u.kernel;

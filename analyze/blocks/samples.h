@@ -64,6 +64,7 @@ struct gt_samples {
 	char *path;
 	uint64_t kernel_records;  /* KERNEL records read */
 	uint64_t nvtx_ranges;     /* NVTX push/pop and start/end records (diff's split units need them) */
+	uint64_t metric_records;  /* hardware-counter records: diff reads counters only where they are */
 	uint64_t bad;             /* excluded: bad timestamps */
 	uint64_t warmup_dropped;
 	int complete;             /* every trace has its END record */

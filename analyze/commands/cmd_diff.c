@@ -577,7 +577,8 @@ static int run(const struct gt_cmd_call *call)
 	if (!rc && d.new_runs.mixed[0])
 		gt_warn("diff: the NEW runs differ in gputrace version or device: %s", d.new_runs.mixed);
 	struct gt_diff_counters dc = { 0 };
-	if (!rc)
+	/* The counters take another read of every trace: only when both sides hold some. */
+	if (!rc && d.base.metric_records && d.new.metric_records)
 		rc = gt_diff_counters_run(&dc, files, nbase, files + nbase, (size_t)nfiles - nbase);
 	if (!rc) {
 		struct job x = { &d, strict, &dc };
