@@ -4,14 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A CUPTI metric name: unit "__" counter, then rollups and submetrics after dots, in [a-z0-9_.]
- * (a unit holds no '_'); METRIC_NAME_MAX - 1 bytes at most. */
+/* A CUPTI metric name: unit "__" counter, then rollups and submetrics after dots, in [A-Za-z0-9_.]
+ * (a unit holds no '_'; capitals appear in group-qualified names such as
+ * "TPC.TriageCompute.sm__cycles_active"); METRIC_NAME_MAX - 1 bytes at most. */
 static int is_metric_name(const char *w, size_t len)
 {
 	if (len == 0 || len >= METRIC_NAME_MAX)
 		return 0;
 	for (size_t i = 0; i < len; i++)
-		if (!((w[i] >= 'a' && w[i] <= 'z') || (w[i] >= '0' && w[i] <= '9') || w[i] == '_' || w[i] == '.'))
+		if (!((w[i] >= 'a' && w[i] <= 'z') || (w[i] >= 'A' && w[i] <= 'Z') || (w[i] >= '0' && w[i] <= '9') || w[i] == '_' || w[i] == '.'))
 			return 0;
 	const char *u = memchr(w, '_', len);
 	return u && u > w && (size_t)(u - w) + 2 < len && u[1] == '_' && w[len - 1] != '.';
@@ -21,8 +22,12 @@ static int is_metric_name(const char *w, size_t len)
 #define OPT(g) (g)->option ? (g)->option : "", (g)->option ? ": " : ""
 
 static int add(const struct metric_grammar *g, size_t *n, char (*names)[METRIC_NAME_MAX], uint8_t *raw,
-               const char *name, size_t len, int is_raw, char *why, size_t nwhy)
+               uint8_t *alt, const char *name, size_t len, int is_raw, int is_alt, char *why, size_t nwhy)
 {
+	if (len >= METRIC_NAME_MAX) {
+		snprintf(why, nwhy, "%s%sa metric name longer than %d bytes", OPT(g), METRIC_NAME_MAX - 1);
+		return -1;
+	}
 	for (size_t i = 0; i < *n; i++)
 		if (strlen(names[i]) == len && !memcmp(names[i], name, len)) {
 			if (raw)
@@ -37,12 +42,27 @@ static int add(const struct metric_grammar *g, size_t *n, char (*names)[METRIC_N
 	names[*n][len] = '\0';
 	if (raw)
 		raw[*n] = (uint8_t)is_raw;
+	if (alt)
+		alt[*n] = (uint8_t)is_alt;
 	(*n)++;
 	return 0;
 }
 
+/* A set's member, "A" or "A|B|C": each name added, the later ones as alternatives. */
+static int add_member(const struct metric_grammar *g, size_t *n, char (*names)[METRIC_NAME_MAX], uint8_t *raw,
+                      uint8_t *alt, const char *member, char *why, size_t nwhy)
+{
+	for (int first = 1; *member; first = 0) {
+		size_t len = strcspn(member, "|");
+		if (len && add(g, n, names, raw, alt, member, len, 0, !first, why, nwhy))
+			return -1;
+		member += len + (member[len] == '|');
+	}
+	return 0;
+}
+
 int metric_names_parse(const struct metric_grammar *g, const char *spec, size_t *n,
-                       char (*names)[METRIC_NAME_MAX], uint8_t *raw, char *why, size_t nwhy)
+                       char (*names)[METRIC_NAME_MAX], uint8_t *raw, uint8_t *alt, char *why, size_t nwhy)
 {
 	const char *p = spec;
 	if (!*p && g->strict) {
@@ -61,10 +81,10 @@ int metric_names_parse(const struct metric_grammar *g, const char *spec, size_t 
 			s++;
 		if (s < g->nsets) {
 			for (const char *const *m = g->sets[s].metrics; *m; m++)
-				if (add(g, n, names, raw, *m, strlen(*m), 0, why, nwhy))
+				if (add_member(g, n, names, raw, alt, *m, why, nwhy))
 					return -1;
 		} else if (is_metric_name(p, len)) {
-			if (add(g, n, names, raw, p, len, 1, why, nwhy))
+			if (add(g, n, names, raw, alt, p, len, 1, 0, why, nwhy))
 				return -1;
 		} else {
 			snprintf(why, nwhy, "%s%s'%.*s' is neither a metric set (%s) nor a CUPTI metric name", OPT(g),

@@ -15,7 +15,10 @@
 
 #define METRIC_NAME_MAX 96 /* bytes of a metric name with its NUL */
 
-/* A set: its name and its metrics, NULL-terminated. */
+/* A set: its name and its metrics, NULL-terminated. A member may name alternatives, "A|B|C": the
+ * same quantity under the names different chips give it, in order of preference; a profiler that
+ * knows alternatives (PM sampling) keeps the first its chip offers, one that does not takes each
+ * name as a member of its own. */
 struct metric_set {
 	const char *name;
 	const char *const *metrics;
@@ -36,9 +39,10 @@ struct metric_grammar {
 
 /* Appends the metrics of spec ("memory,compute,dram__bytes_read.sum") to names, which holds *n of
  * them, each once, in order; raw (may be NULL) gets 1 for a metric the user named itself, 0 for one
- * only a set holds. 0, or -1 with one line in why naming the word that is neither a set nor a
- * metric name. */
+ * only a set holds; alt (may be NULL) gets 1 for a name that is an alternative to the name before
+ * it (a set's "A|B"), 0 for the first name of a member. 0, or -1 with one line in why naming the
+ * word that is neither a set nor a metric name. */
 int metric_names_parse(const struct metric_grammar *g, const char *spec, size_t *n,
-                       char (*names)[METRIC_NAME_MAX], uint8_t *raw, char *why, size_t nwhy);
+                       char (*names)[METRIC_NAME_MAX], uint8_t *raw, uint8_t *alt, char *why, size_t nwhy);
 
 #endif

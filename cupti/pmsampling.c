@@ -109,51 +109,68 @@ static CUptiResult host_new(struct pm_sampler *s, const char *chip)
 	return profiler_host_new(&s->host, CUPTI_PROFILER_TYPE_PM_SAMPLING, chip, s->avail);
 }
 
-static CUptiResult add_metric(struct pm_sampler *s, const char *name)
-{
-	return profiler_host_add(&s->host, &name, 1);
-}
-
 static void append(char *buf, size_t n, const char *word)
 {
 	size_t k = strlen(buf);
 	snprintf(buf + k, n > k ? n - k : 0, "%s%s", k ? "," : "", word);
 }
 
-/* Keeps the metrics the chip offers, in order, while they fit in one pass (PM sampling takes one
- * config image of one pass): each is tried alone, then the kept ones together, dropping from the
- * end while they need more. */
+/* Whether the kept metrics and `extra` (may be NULL) configure together in one pass on chip; the
+ * host object is left holding that config when they do. -1: the host object could not be made.
+ * The names go to CUPTI in one call: it schedules each call's metrics as a group of their own, so
+ * metrics added one call at a time take a pass each. */
+static int fits(struct pm_sampler *s, const char *chip, const char *extra, CUptiResult *r)
+{
+	profiler_host_free(&s->host);
+	if ((*r = host_new(s, chip)) != CUPTI_SUCCESS)
+		return -1;
+	const char *names[METRICS_MAX + 1];
+	size_t n = 0;
+	for (size_t i = 0; i < s->kept.n; i++)
+		names[n++] = s->kept.names[i];
+	if (extra)
+		names[n++] = extra;
+	return profiler_host_add(&s->host, names, n) == CUPTI_SUCCESS &&
+	       profiler_host_config(&s->host) == CUPTI_SUCCESS && s->host.passes == 1;
+}
+
+/* Keeps, member by member in order, the first of its names (a member and its alternatives) that the
+ * chip offers together with those kept before it in one pass: PM sampling takes one config image
+ * of one pass. A member none of whose names fits is named in dropped. */
 static int choose(struct pm_sampler *s, const char *chip, const struct metric_list *want, char *why,
                   size_t nwhy, char *dropped, size_t ndropped)
 {
-	CUptiResult r;
+	CUptiResult r = CUPTI_SUCCESS;
 	s->kept.n = 0;
-	for (size_t i = 0; i < want->n; i++) {
-		if ((r = host_new(s, chip)) != CUPTI_SUCCESS) {
-			reason(why, nwhy, "cuptiProfilerHostInitialize", r);
-			return -1;
+	for (size_t i = 0; i < want->n;) {
+		size_t end = i + 1;
+		while (end < want->n && want->alt[end])
+			end++;
+		int kept = 0;
+		for (size_t j = i; j < end && !kept; j++) {
+			int f = fits(s, chip, want->names[j], &r);
+			if (f < 0) {
+				reason(why, nwhy, "cuptiProfilerHostInitialize", r);
+				return -1;
+			}
+			if (f) {
+				memcpy(s->kept.names[s->kept.n++], want->names[j], sizeof want->names[j]);
+				kept = 1;
+			}
 		}
-		if (add_metric(s, want->names[i]) == CUPTI_SUCCESS && profiler_host_config(&s->host) == CUPTI_SUCCESS &&
-		    s->host.passes == 1)
-			memcpy(s->kept.names[s->kept.n++], want->names[i], sizeof want->names[i]);
-		else
+		if (!kept)
 			append(dropped, ndropped, want->names[i]);
-		profiler_host_free(&s->host);
-	}
-	while (s->kept.n) {
-		if ((r = host_new(s, chip)) != CUPTI_SUCCESS) {
-			reason(why, nwhy, "cuptiProfilerHostInitialize", r);
-			return -1;
-		}
-		for (size_t i = 0; i < s->kept.n && r == CUPTI_SUCCESS; i++)
-			r = add_metric(s, s->kept.names[i]);
-		if (r == CUPTI_SUCCESS && (r = profiler_host_config(&s->host)) == CUPTI_SUCCESS && s->host.passes == 1)
-			break;
-		profiler_host_free(&s->host);
-		append(dropped, ndropped, s->kept.names[--s->kept.n]);
+		i = end;
 	}
 	if (!s->kept.n) {
+		profiler_host_free(&s->host);
 		snprintf(why, nwhy, "the GPU offers none of the metrics asked for in one sampling pass");
+		return -1;
+	}
+	/* The host object must hold the config of exactly the kept metrics. */
+	int f = fits(s, chip, NULL, &r);
+	if (f <= 0) {
+		reason(why, nwhy, f < 0 ? "cuptiProfilerHostInitialize" : "cuptiProfilerHostGetConfigImage", r);
 		return -1;
 	}
 	for (size_t i = 0; i < s->kept.n; i++) {
@@ -190,6 +207,38 @@ static void sampler_free(struct pm_sampler *s)
 	free(s->avail);
 	free(s->data);
 	free(s);
+}
+
+int pm_plan(const char *chip, const struct metric_list *metrics, char *kept, size_t nkept, char *dropped,
+            size_t ndropped, char *why, size_t nwhy)
+{
+	if (nkept)
+		kept[0] = '\0';
+	if (ndropped)
+		dropped[0] = '\0';
+	static void *own; /* a libcupti opened for planning, kept for the process's life */
+	void *h = cupti_fn.handle ? cupti_fn.handle : own;
+	if (!h && !(h = own = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL)) &&
+	    !(h = own = dlopen("libcupti.so", RTLD_NOW | RTLD_LOCAL))) {
+		const char *e = dlerror();
+		snprintf(why, nwhy, "no libcupti (%s)", e ? e : "not found");
+		return -1;
+	}
+	const char *missing = profiler_host_load(h);
+	if (missing) {
+		snprintf(why, nwhy, "this libcupti has no %s (CUPTI 12.6 or later has PM sampling)", missing);
+		return -1;
+	}
+	struct pm_sampler *s = calloc(1, sizeof *s);
+	if (!s) {
+		snprintf(why, nwhy, "out of memory");
+		return -1;
+	}
+	int rc = choose(s, chip, metrics, why, nwhy, dropped, ndropped);
+	if (!rc)
+		snprintf(kept, nkept, "%s", s->list);
+	sampler_free(s);
+	return rc;
 }
 
 int pm_start(struct pm_sampler **out, uint32_t ordinal, const struct metric_list *metrics,

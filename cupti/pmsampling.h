@@ -24,6 +24,11 @@ struct pm_sampler;
  * are dropped and named in dropped (empty when none). */
 int pm_start(struct pm_sampler **out, uint32_t ordinal, const struct metric_list *metrics,
              uint64_t interval_ns, char *why, size_t nwhy, char *dropped, size_t ndropped);
+/* What pm_start would sample on a chip ("GH100"), planned with CUPTI's host API alone (no GPU, no
+ * driver): the metrics kept, comma-separated, and those left out. Uses the libcupti the recorder
+ * loaded, else opens one. 0, or -1 with the reason in why. */
+int pm_plan(const char *chip, const struct metric_list *metrics, char *kept, size_t nkept, char *dropped,
+            size_t ndropped, char *why, size_t nwhy);
 /* Decodes the samples completed so far and writes their records. 0, a negative GT_ERR_* from the
  * writer, or 1 when sampling failed (reason in why; the sampler stays, inert). */
 int pm_decode(struct pm_sampler *s, struct gt_writer *w, char *why, size_t nwhy);

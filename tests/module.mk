@@ -19,6 +19,7 @@ TEST_OBJS_test_preload_output := $(OBJ)/preload/log.o
 TEST_OBJS_test_replay_args := $(OBJ)/preload/replay/replay_args.o $(OBJ)/preload/replay/replay_compare.o \
                               $(OBJ)/preload/replay/replay_metric_sets.o $(OBJ)/cupti/metric_names.o
 TEST_OBJS_test_preload_replay_profiler := $(OBJ)/preload/replay/replay_profiler.o $(OBJ)/preload/replay/replay_metric_sets.o
+TEST_OBJS_test_cupti_metric_chips := $(TEST_OBJS_test_preload_replay_profiler)
 
 .SECONDEXPANSION:
 $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $$(TEST_OBJS_$$*) $(TEST_HELPER_OBJS) $(TEST_ARCHIVES)

@@ -413,7 +413,7 @@ static int end_trace(void *ctx, const struct gt_reader *r)
 
 /* A role's rate and per-launch amount for kernel g: replay rows when it has any, else samples. */
 static void role_figures(const struct group *g, int role, double *rate, double *per_launch, int *source,
-                         double *coverage, const int *row_seen)
+                         double *coverage, const unsigned char *use_ex, const unsigned char *use_sm)
 {
 	*rate = *per_launch = NAN;
 	int pct = gt_metric_role_is_pct(role);
@@ -421,7 +421,7 @@ static void role_figures(const struct group *g, int role, double *rate, double *
 	int have = 0;
 	for (size_t k = 0; k < gt_metric_role_nrows; k++) {
 		const struct row_acc *a = find_acc(g, (int)k);
-		if ((int)gt_metric_role_rows[k].role != role || !a || !(a->ex_n > 0))
+		if ((int)gt_metric_role_rows[k].role != role || !use_ex[k] || !a)
 			continue;
 		double f = gt_metric_role_rows[k].factor;
 		r += f * a->ex_amount / a->ex_ns;
@@ -436,7 +436,7 @@ static void role_figures(const struct group *g, int role, double *rate, double *
 	}
 	for (size_t k = 0; k < gt_metric_role_nrows; k++) {
 		const struct row_acc *a = find_acc(g, (int)k);
-		if ((int)gt_metric_role_rows[k].role != role || !(row_seen[k] & 1))
+		if ((int)gt_metric_role_rows[k].role != role || !use_sm[k])
 			continue;
 		double share = g->time_ns > 0 && a ? a->sm_covered / g->time_ns : 0;
 		if (!(*coverage <= share))
@@ -460,8 +460,18 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 	k->device = g->device;
 	k->coverage = NAN;
 	int sampled_rows = 0;
+	/* Per quantity, the one variant used: this kernel's replayed rows, the trace's sampled ones. */
+	unsigned char have_ex[GT_METRIC_ROLE_MAX_ROWS], use_ex[GT_METRIC_ROLE_MAX_ROWS];
+	unsigned char have_sm[GT_METRIC_ROLE_MAX_ROWS], use_sm[GT_METRIC_ROLE_MAX_ROWS];
+	for (size_t i = 0; i < gt_metric_role_nrows; i++) {
+		const struct row_acc *a = find_acc(g, (int)i);
+		have_ex[i] = a && a->ex_n > 0;
+		have_sm[i] = (unsigned char)(c->row_seen[i] & 1);
+	}
+	gt_metric_role_pick(have_ex, use_ex);
+	gt_metric_role_pick(have_sm, use_sm);
 	for (int role = 0; role < GT_ROLE_COUNT; role++)
-		role_figures(g, role, &k->rate[role], &k->per_launch[role], &k->source, &k->coverage, c->row_seen);
+		role_figures(g, role, &k->rate[role], &k->per_launch[role], &k->source, &k->coverage, use_ex, use_sm);
 	for (size_t i = 0; i < gt_metric_role_nrows; i++)
 		sampled_rows |= c->row_seen[i] & 1;
 	k->solo_share = sampled_rows && g->time_ns > 0 ? g->solo_ns / g->time_ns : NAN;

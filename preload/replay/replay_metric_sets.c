@@ -4,12 +4,14 @@
  * The Range Profiler replays a launch as many times as its metrics need, so a set may hold metrics
  * of several passes. `memory`: device-memory bytes read and written, and L2 traffic. `compute`:
  * the SASS instruction counts a FLOP count is made of (FP32, FP64 and FP16 adds, multiplies and
- * fused multiply-adds, per thread, predicated-on: a FLOP count is 2 x fma + add + mul), the tensor
- * pipe's instructions (HMMA, and Hopper's warpgroup GMMA) and activity, the FMA and FP64 pipes'
- * activity, and SM throughput. Both carry the launch's GPU time, so a rate can be formed from one
- * record set. On GH100 (H100, H200) CUPTI's host API plans memory in 1 pass and compute in 10, 3
- * without sm__throughput, which alone takes 8. Members a GPU does not offer are left out by the
- * worker with a note; raw names are all-or-nothing.
+ * fused multiply-adds, per thread, predicated-on: a FLOP count is 2 x fma + add + mul), the
+ * tensor-core operations with FP16 and BF16 sources (GH100's names), the tensor pipe's
+ * instructions (HMMA, and Hopper's warpgroup GMMA) and activity, the FMA and FP64 pipes' activity,
+ * and SM throughput. Both carry the launch's GPU time, so a rate can be formed from one record
+ * set. On GH100 (H100, H200) CUPTI's host API plans memory in 1 pass and compute in 12, 6 without
+ * sm__throughput, which alone takes 8. Members a GPU does not offer are left out by the worker
+ * with a note; raw names are all-or-nothing. The analyses read these names through
+ * analyze/blocks/metric_roles.c; tests/unit/test_cupti_metric_chips.c checks the two agree.
  */
 #include "preload/replay/replay_metric_sets.h"
 
@@ -27,6 +29,8 @@ static const struct metric_set sets[] = {
 	                                    "sm__sass_thread_inst_executed_op_hfma_pred_on.sum",
 	                                    "sm__sass_thread_inst_executed_op_hadd_pred_on.sum",
 	                                    "sm__sass_thread_inst_executed_op_hmul_pred_on.sum",
+	                                    "sm__ops_path_tensor_src_fp16.sum",
+	                                    "sm__ops_path_tensor_src_bf16_dst_fp32.sum",
 	                                    "sm__inst_executed_pipe_tensor_op_hmma.sum",
 	                                    "sm__inst_executed_pipe_tensor_op_gmma.sum",
 	                                    "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
@@ -43,5 +47,5 @@ const char *replay_metric_sets_names(void) { return grammar.set_names; }
 
 int replay_metric_sets_parse(const char *spec, struct replay_metric_list *out, char *why, size_t n)
 {
-	return metric_names_parse(&grammar, spec, &out->n, out->names, out->raw, why, n);
+	return metric_names_parse(&grammar, spec, &out->n, out->names, out->raw, NULL, why, n);
 }

@@ -105,6 +105,29 @@ static void test_roles_table(void **state)
 	/* every row's name is unique: a renamed metric is one row */
 	for (size_t i = 0; i < gt_metric_role_nrows; i++)
 		assert_int_equal(gt_metric_role_find(gt_metric_role_rows[i].metric), (int)i);
+	/* rows of one quantity are adjacent and share a role (gt_metric_role_pick walks runs) */
+	for (size_t i = 0; i < gt_metric_role_nrows; i++)
+		for (size_t j = i + 2; j < gt_metric_role_nrows; j++)
+			if (!strcmp(gt_metric_role_rows[i].quantity, gt_metric_role_rows[j].quantity))
+				assert_string_equal(gt_metric_role_rows[j - 1].quantity, gt_metric_role_rows[i].quantity);
+	for (size_t i = 1; i < gt_metric_role_nrows; i++)
+		if (!strcmp(gt_metric_role_rows[i].quantity, gt_metric_role_rows[i - 1].quantity))
+			assert_int_equal(gt_metric_role_rows[i].role, gt_metric_role_rows[i - 1].role);
+	/* with data under several variants, only the lowest is used; variants that add up are kept together */
+	unsigned char have[GT_METRIC_ROLE_MAX_ROWS] = { 0 }, use[GT_METRIC_ROLE_MAX_ROWS];
+	int sm = gt_metric_role_find("sm__sass_thread_inst_executed_op_ffma_pred_on.sum");
+	int smsp = gt_metric_role_find("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum");
+	int f16 = gt_metric_role_find("sm__ops_path_tensor_src_fp16.sum");
+	int f16a = gt_metric_role_find("sm__ops_path_tensor_src_fp16_dst_fp32.sum");
+	int f16b = gt_metric_role_find("sm__ops_path_tensor_src_fp16_dst_fp16.sum");
+	assert_true(sm >= 0 && smsp >= 0 && f16 >= 0 && f16a >= 0 && f16b >= 0);
+	have[sm] = have[smsp] = have[f16a] = have[f16b] = 1;
+	gt_metric_role_pick(have, use);
+	assert_true(use[sm] && !use[smsp] && use[f16a] && use[f16b] && !use[f16]);
+	have[sm] = 0;
+	have[f16] = 1;
+	gt_metric_role_pick(have, use);
+	assert_true(!use[sm] && use[smsp] && use[f16] && !use[f16a] && !use[f16b]);
 }
 
 static int launch_metric(struct gt_writer *w, const char *metric, const char *kernel, uint64_t start,
@@ -135,8 +158,11 @@ static void test_engine_replay_values(void **state)
 		assert_int_equal(synth_kernel(w, "k", t, t + 1000, 0), 0);
 		assert_int_equal(launch_metric(w, "dram__bytes_read.sum", "k", t, t + 1000, 2e6), 0);
 		assert_int_equal(launch_metric(w, "dram__bytes_write.sum", "k", t, t + 1000, 1e6), 0);
-		assert_int_equal(launch_metric(w, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "k", t,
+		assert_int_equal(launch_metric(w, "sm__sass_thread_inst_executed_op_ffma_pred_on.sum", "k", t,
 		                               t + 1000, 1e6), 0);
+		/* the same count under its smsp__ name: an alternative, never added to it */
+		assert_int_equal(launch_metric(w, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "k", t,
+		                               t + 1000, 7e6), 0);
 	}
 	assert_int_equal(launch_metric(w, "dram__bytes_read.sum", "k", 30000, 31000, NAN), 0);
 	assert_int_equal(launch_metric(w, "no__such_metric.sum", "k", 30000, 31000, 1), 0);
@@ -146,7 +172,7 @@ static void test_engine_replay_values(void **state)
 	char *paths[] = { (char *)trace };
 	assert_int_equal(gt_ceiling_run(&c, paths, 1, peaks), 0);
 	assert_true(gt_ceiling_has_metrics(&c));
-	assert_int_equal(c.launch_metrics, 8);
+	assert_int_equal(c.launch_metrics, 10);
 	assert_int_equal(c.launches_left_out, 1);
 	assert_int_equal(c.unknown_metric, 1);
 	const struct gt_ceil_kernel *k = gt_ceiling_find(&c, "k");

@@ -5,7 +5,8 @@
  * headers document: a chip that lacks some metrics and fits only a few in one pass, a counter-data
  * image of a few samples that fills and must be initialised again, a hardware buffer that
  * overflows, values CUPTI cannot evaluate, and enabling refused for lack of privileges. The
- * promises under test: the metrics kept are those offered in one pass, the rest named; every
+ * promises under test: the metrics kept are those offered in one pass, the rest named; of a
+ * member's alternatives the first offered within the pass is kept, and one member is one name; every
  * decoded sample becomes one record per metric with CUPTI's times and values, across refills of
  * the image; a value that is not finite is no record; the sample after an overflow is flagged
  * partial; a refusal is a reason in the user's words and no sampler; stopping stops, disables and
@@ -47,6 +48,7 @@ static struct {
 	int overflow_once;        /* the next decode reports an overflow */
 	int nan_metric;           /* this metric's value is NaN; -1: none */
 	int enabled, started, hosts, stops;
+	int offline;              /* planning without a device: no availability image */
 	uint32_t sample_interval;
 } fake;
 
@@ -85,7 +87,7 @@ CUptiResult CUPTIAPI cuptiProfilerHostInitialize(CUpti_Profiler_Host_Initialize_
 {
 	assert_int_equal(p->profilerType, CUPTI_PROFILER_TYPE_PM_SAMPLING);
 	assert_string_equal(p->pChipName, "GH100");
-	assert_non_null(p->pCounterAvailabilityImage);
+	assert_true(fake.offline || p->pCounterAvailabilityImage);
 	p->pHostObject = calloc(1, sizeof *p->pHostObject);
 	fake.hosts++;
 	return CUPTI_SUCCESS;
@@ -305,6 +307,32 @@ static void test_start_keeps_what_fits_one_pass(void **state)
 	assert_int_equal(fake.hosts, 0); /* every host object freed */
 }
 
+/* A member with alternatives keeps the first name offered within the pass and only that one; a
+ * member none of whose names is offered is left out under its first name; an alternative that
+ * would overflow the pass gives way to the next. */
+static void test_alternatives_keep_one_name(void **state)
+{
+	(void)state;
+	static const char *const want[] = { "a__x.sum", "b__nope.sum", "b__yes.sum", "b__also.sum", "c__nope.sum",
+		                            "c__nope2.sum", "d__z.sum", "e__w.sum" };
+	static const uint8_t alt[] = { 0, 0, 1, 1, 0, 1, 0, 1 };
+	struct metric_list l = list_of(want, 8);
+	memcpy(l.alt, alt, sizeof alt);
+	struct pm_sampler *s;
+	char why[256] = "", dropped[256] = "";
+	assert_int_equal(pm_start(&s, 0, &l, 1000000, why, sizeof why, dropped, sizeof dropped), 0);
+	assert_string_equal(pm_metrics(s), "a__x.sum,b__yes.sum,d__z.sum");
+	assert_string_equal(dropped, "c__nope.sum");
+	assert_int_equal(pm_stop(s, NULL, why, sizeof why), 0);
+	/* The same plan without a device, as a test of the chip's names does it. */
+	char kept[256];
+	fake.offline = 1;
+	assert_int_equal(pm_plan("GH100", &l, kept, sizeof kept, dropped, sizeof dropped, why, sizeof why), 0);
+	assert_string_equal(kept, "a__x.sum,b__yes.sum,d__z.sum");
+	assert_string_equal(dropped, "c__nope.sum");
+	assert_int_equal(fake.hosts, 0);
+}
+
 /* Every sample, across three refills of the image, is one record per metric with CUPTI's times
  * and values; a NaN is no record; the sample after an overflow is flagged partial. */
 static void test_decode_writes_every_sample(void **state)
@@ -390,6 +418,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_start_keeps_what_fits_one_pass, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_alternatives_keep_one_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_decode_writes_every_sample, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals_say_why, setup, teardown),
 	};

@@ -211,10 +211,18 @@ static void test_metrics(void **state)
 	struct metric_list ml = { 0 };
 	char why[160] = "";
 	assert_int_equal(metric_sets_parse("memory,compute,memory", &ml, why, sizeof why), 0);
-	assert_int_equal(ml.n, 8);
+	assert_int_equal(ml.n, 15); /* 3 memory metrics, 5 compute members under 12 names */
 	assert_string_equal(ml.names[0], "dram__bytes_read.sum");
 	assert_string_equal(ml.names[1], "dram__bytes_write.sum");
-	assert_string_equal(ml.names[3], "sm__throughput.avg.pct_of_peak_sustained_elapsed");
+	assert_string_equal(ml.names[3], "TPC.TriageCompute.sm__cycles_active.avg.pct_of_peak_sustained_elapsed");
+	assert_string_equal(ml.names[4], "sm__cycles_active.avg.pct_of_peak_sustained_elapsed");
+	static const uint8_t alt[15] = { 0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 1 };
+	assert_memory_equal(ml.alt, alt, sizeof alt);
+	/* A group-qualified name, as CUPTI spells it, is a metric name. */
+	struct metric_list q = { 0 };
+	assert_int_equal(metric_sets_parse("TPC.TriageCompute.sm__cycles_active.avg", &q, why, sizeof why), 0);
+	assert_int_equal(q.n, 1);
+	assert_int_equal(q.alt[0], 0);
 	struct metric_list raw = { 0 };
 	assert_int_equal(metric_sets_parse("dram__bytes_read.sum,,memory,l1tex__t_bytes.sum", &raw, why, sizeof why), 0);
 	assert_int_equal(raw.n, 4);
