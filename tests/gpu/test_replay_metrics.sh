@@ -1,17 +1,23 @@
 #!/bin/bash
 # test_replay_metrics.sh: `gputrace replay --metrics` against arithmetic and against Nsight Compute.
 # kernels/known_counts (a triad over three 128 MiB float arrays, far larger than the H200's 50 MB
-# L2, and FP32/FP64 FMA chains) is recorded with --shadow, then every capture is replayed with
-# --metrics memory,compute. The replay trace's LAUNCH_METRIC records must give, per launch:
+# L2, FP32/FP64 FMA chains, and FP16 tensor-core MMA chains) is recorded with --shadow, then every
+# capture is replayed with --metrics memory,compute. The replay trace's LAUNCH_METRIC records must
+# give, per launch:
 #   triad        DRAM bytes read + written within 3% of 12n (8n read, 4n written); FLOPs within 1% of 2n
 #   chain<float>  FLOPs (2 FFMA + FADD + FMUL, per thread) within 1% of 8KT + 6T
 #   chain<double> FP64 FLOPs (2 DFMA + DADD + DMUL) within 1% of 8KT + 6T
+#   mma_chain    tensor FLOPs, sm__ops_path_tensor_src_fp16.sum taken as one FLOP per op (Nsight
+#                Compute's convention), within 1% of 4096 x the m16n8k16 MMAs (4KW); the ratio to
+#                the expected FLOPs is printed and named (0.5 would mean an op is a multiply-add);
+#                sm__inst_executed_pipe_tensor_op_hmma.sum within 1% of the warp-level MMAs
 # The bounds are the issue's: 3% for DRAM bytes leaves room for what L2 still holds dirty when the
 # launch ends (written back after the range, so not counted), 1% for instruction counts, which are
 # exact. Where ncu is on the PATH, the same metrics from `ncu --metrics` on the same kernels (one
 # launch each; --clock-control none so the card's clocks are left alone; its default cache control
-# flushes L2 before each pass, as the replay evicts it) must lie within 2% of the replayed values.
-# The time the replay takes per capture is printed.
+# flushes L2 before each pass, as the replay evicts it) must lie within 2% of the replayed values;
+# mma_chain's two tensor metrics come from a second ncu run, so that a name this ncu lacks costs
+# only that comparison. The time the replay takes per capture is printed.
 . "$(dirname "$0")/lib.sh"
 GT=$B/gputrace
 export GPUTRACE_QUIET=1
@@ -33,7 +39,7 @@ cp kc.replay.gtrace "$KEEP/known_counts.replay.gtrace" 2>/dev/null
 "$GA" dump --format jsonl --type launch_metric kc.replay.gtrace > lm.jsonl 2> dump.err ||
 	{ echo "  FAIL gpuanalyze dump of the replay trace: $(cat dump.err)"; fail=1; }
 
-NCU=none
+NCU=none NCU_MMA=none
 if command -v ncu >/dev/null 2>&1; then
 	ncu --version | tail -1 | sed 's/^/    /'
 	ncu --clock-control none --csv --print-units base --metrics \
@@ -44,11 +50,16 @@ sm__sass_thread_inst_executed_op_dmul_pred_on.sum \
 		"$B/kernels/known_counts" --reps 1 > ncu.csv 2> ncu.err && NCU=ncu.csv ||
 		{ echo "  ncu failed (not compared): $(tail -3 ncu.err)"; }
 	cp ncu.csv "$KEEP/known_counts.ncu.csv" 2>/dev/null
+	ncu --clock-control none --csv --print-units base --kernel-name mma_chain --metrics \
+sm__ops_path_tensor_src_fp16.sum,sm__inst_executed_pipe_tensor_op_hmma.sum \
+		"$B/kernels/known_counts" --reps 1 > ncu_mma.csv 2> ncu_mma.err && NCU_MMA=ncu_mma.csv ||
+		{ echo "  ncu failed on mma_chain's tensor metrics (not compared): $(tail -3 ncu_mma.err)"; }
+	cp ncu_mma.csv "$KEEP/known_counts.ncu_mma.csv" 2>/dev/null
 else
 	echo "  ncu not on the PATH: no comparison with Nsight Compute"
 fi
 
-python3 - lm.jsonl expect.txt "$NCU" <<'PY' || fail=1
+python3 - lm.jsonl expect.txt "$NCU" "$NCU_MMA" <<'PY' || fail=1
 import csv, json, re, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 expect = {}
@@ -56,6 +67,7 @@ for line in open(sys.argv[2]):
     w = line.split()
     expect[w[1]] = {k: int(v) for k, v in (x.split("=") for x in w[2:])}
 def kernel_of(name):  # the trace's mangled names, or ncu's demangled ones
+    if "mma_chain" in name: return "mma_chain"
     if "triad" in name: return "triad"
     if "chainIf" in name or "chain<float>" in name: return "chain<float>"
     if "chainId" in name or "chain<double>" in name: return "chain<double>"
@@ -95,18 +107,38 @@ if "chain<double>" in got:
     k = "chain<double>"
     check("chain<double> FP64 FLOPs", 2 * m(k, pre + "dfma_pred_on.sum") + m(k, pre + "dadd_pred_on.sum") +
           m(k, pre + "dmul_pred_on.sum"), expect[k]["flop"], 0.01)
+if "mma_chain" in got:
+    k, e = "mma_chain", expect["mma_chain"]
+    ops = m(k, "sm__ops_path_tensor_src_fp16.sum")
+    ratio = ops / e["flop"]
+    if ops != ops:
+        meaning = "the counter is absent from the replay: nothing to say about its convention"
+    elif abs(ratio - 1) <= 0.01:
+        meaning = "one FLOP per counted op: Nsight Compute's convention holds"
+    elif abs(ratio - 0.5) <= 0.005:
+        meaning = "CUPTI counts each multiply-add as ONE op (an FMA): FLOPs are 2 x this counter"
+    else:
+        meaning = "neither one FLOP per op (1) nor one multiply-add per op (0.5)"
+    print("       mma_chain sm__ops_path_tensor_src_fp16.sum / expected FLOPs: %.0f / %d = ratio %.4f: %s" %
+          (ops, e["flop"], ratio, meaning))
+    check("mma_chain tensor FLOPs (sm__ops_path_tensor_src_fp16.sum)", ops, e["flop"], 0.01)
+    check("mma_chain warp-level MMA instructions (sm__inst_executed_pipe_tensor_op_hmma.sum)",
+          m(k, "sm__inst_executed_pipe_tensor_op_hmma.sum"), e["hmma_inst"], 0.01)
 for k in sorted(got):
     print("    %s:" % k)
     for name in sorted(got[k]):
         print("      %-72s %.6g" % (name, got[k][name]))
-if sys.argv[3] != "none":
-    text = open(sys.argv[3]).read()
+ncu = {}
+for path in sys.argv[3:]:
+    if path == "none":
+        continue
+    text = open(path).read()
     text = text[text.index('"ID"'):]
-    ncu = {}
     for r in csv.DictReader(text.splitlines()):
         k = kernel_of(r["Kernel Name"])
         if k:
             ncu.setdefault(k, {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
+if ncu:
     for k in sorted(ncu):
         for name, v in sorted(ncu[k].items()):
             ours = m(k, name)
