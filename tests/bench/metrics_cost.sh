@@ -8,7 +8,8 @@
 #   bash tests/bench/metrics_cost.sh [ROUNDS]
 #
 # Workloads: kernels/splat_render (end-to-end ms per frame, median of its timed frames) and, where
-# PyTorch is installed, tests/gpu/torch_workload.py (ms per training step).
+# PyTorch is installed, a 2-layer TransformerEncoder training step (tests/gpu/framework_workloads.py
+# --only transformer, ms per step over 1.5 s) and tests/gpu/torch_workload.py (an MLP, ms per step).
 set -u
 repo=$(pwd)
 B=$repo/build
@@ -42,6 +43,9 @@ for r in $(seq 1 "$rounds"); do
 			v=$(with "$m" python3 "$repo/tests/gpu/torch_workload.py" --steps 100 2>>"$log" |
 				tee -a "$log" | sed -n 's/.*per_step_ms=\([0-9.]*\).*/\1/p' | head -1)
 			printf 'torch\t%s\t%s\n' "$m" "$v" >> "$res"
+			v=$(with "$m" python3 "$repo/tests/gpu/framework_workloads.py" --only transformer 2>>"$log" |
+				tee -a "$log" | sed -n 's/^workload=transformer .*value=\([0-9.]*\).*/\1/p' | head -1)
+			printf 'transformer\t%s\t%s\n' "$m" "$v" >> "$res"
 		fi
 	done
 done
@@ -52,8 +56,8 @@ for line in open(sys.argv[1]):
     w, m, v = line.rstrip("\n").split("\t")
     if v:
         data.setdefault((w, m), []).append(float(v))
-print("workload  mode           median ms   min..max            vs default")
+print("workload     mode           median ms   min..max            vs default")
 for (w, m), v in sorted(data.items()):
     base = st.median(data.get((w, "default"), [float("nan")]))
-    print(f"{w:8s}  {m:13s}  {st.median(v):9.4f}   {min(v):.4f}..{max(v):.4f}   x{st.median(v) / base:.3f}")
+    print(f"{w:11s}  {m:13s}  {st.median(v):9.4f}   {min(v):.4f}..{max(v):.4f}   x{st.median(v) / base:.3f}")
 PY

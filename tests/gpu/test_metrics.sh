@@ -5,7 +5,8 @@
 # launches' span (pauses of idle device around it) must sum to the analytic bytes read and
 # written within 3%; each metric of the sets is either sampled or named in META as left out; and
 # with counters refused (another PM session holding them is not reproducible here), none of it
-# is checked. Exits 77 without a GPU.
+# is checked. Then gpuanalyze ceiling on the same trace must give each launch its bytes within 5%.
+# The trace is kept (stream_bytes.metrics.gtrace) as a fixture. Exits 77 without a GPU.
 . "$(dirname "$0")/lib.sh"
 [ -x "$B/kernels/stream_bytes" ] || skip "no $B/kernels/stream_bytes"
 G=$B/gputrace
@@ -17,6 +18,11 @@ if grep -q "metrics.unavailable" info.txt; then
 	grep "metrics.unavailable" info.txt
 	skip "counters unavailable on this machine (see the line above)"
 fi
+# What the H200 samples must be what CUPTI's host API planned for GH100 without a GPU
+# (docs/METRICS.md, tests/unit/test_cupti_metric_chips.c): every member, nothing left out.
+grep -E "metrics\.(sampled|left_out|interval_us|samples|overflow)" info.txt | sed 's/^/    /'
+check "every member of memory,compute sampled on this GPU (META metrics.left_out absent)" \
+	sh -c '! grep -q "metrics.left_out" info.txt && grep -q "metrics.sampled" info.txt'
 "$GA" dump --format jsonl --type kernel,metric_sample m.gtrace > m.jsonl
 check "sampled DRAM bytes within 3% of the analytic count" python3 - m.jsonl 2048 8 <<'PY'
 import json, sys
@@ -42,5 +48,30 @@ for name in ("dram__bytes_read.sum", "dram__bytes_write.sum"):
           f"analytic {want} B, error {100 * err:+.3f}%; outside the launches {rest:.0f} B")
     ok &= abs(err) <= 0.03
 sys.exit(0 if ok else 1)
+PY
+cp m.gtrace "$KEEP/stream_bytes.metrics.gtrace" 2>/dev/null
+# The analysis on the same samples: apportioned to copy_kernel and scale_kernel by time, each
+# launch's DRAM bytes (read plus written: 2 x the array) within 5% of the analytic count; the
+# looser bound leaves room for samples that straddle two launches and are shared out by time.
+"$GA" ceiling --format json m.gtrace > ceiling.json 2> ceiling.err ||
+	{ echo "  FAIL gpuanalyze ceiling: $(cat ceiling.err)"; fail=1; }
+"$GA" ceiling m.gtrace 2>&1 | sed 's/^/    /' | head -20
+check "ceiling's DRAM bytes per launch within 5% of the analytic count" python3 - ceiling.json 2048 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = 2 * (int(sys.argv[2]) << 20)
+print("sampled metrics:", d.get("sampled_metrics"))
+ok, seen = True, 0
+for k in d["kernels"]:
+    if not any(w in k["name"] for w in ("copy_kernel", "scale_kernel")):
+        continue
+    seen += 1
+    got = k["dram_bytes_per_launch"]
+    err = (got - want) / want if got is not None else float("nan")
+    print(f"{k['kernel']}: {got} B per launch against {want} ({100 * err:+.2f}%), coverage {k['coverage_pct']}%, "
+          f"{k['dram_gbps']} GB/s, {k['mem_pct_theory']}% of the theoretical peak, compute {k['compute_pct']}% "
+          f"({k['compute_vs']}), bound {k['bound']}")
+    ok &= abs(err) <= 0.05
+sys.exit(0 if ok and seen == 2 else 1)
 PY
 [ "$fail" = 0 ]
