@@ -24,9 +24,11 @@ static const char *const formats[] = { "chrome", "csv", "sqlite", NULL };
 static int export_sqlite(const char *trace, const char *out_path, int gz, int quiet)
 {
 	if (!out_path || !strcmp(out_path, "-"))
-		return gt_error("export: --format sqlite writes a database file, not standard output: give -o FILE");
+		return gt_cli_usage_error(&gt_gpuanalyze_tool, "export",
+		                          "--format sqlite writes a database file, not standard output: give -o FILE");
 	if (gz)
-		return gt_error("export: -z does not apply to --format sqlite (a database is read in place)");
+		return gt_cli_usage_error(&gt_gpuanalyze_tool, "export",
+		                          "-z does not apply to --format sqlite: a database is read in place");
 	/* The database is built in a temporary file that the runner renames over -o on success. */
 	const char *tmp = gt_outfile_reserve(out_path, "an SQLite database is a file");
 	if (!tmp)

@@ -160,6 +160,26 @@ static struct row_acc *acc_of(struct group *g, int row)
 
 static int usable(double v) { return isfinite(v) && v >= 0; }
 
+/* The role row of a counter record (a sample or a launch's value), or -1: a metric no row names
+ * (counted as unknown) or a record not measured, its times bad or its value not finite or negative
+ * (counted in *left_out); -2: out of memory. */
+static int measured_row(struct gt_ceil_analysis *c, const struct gt_reader *r, uint32_t metric_id, uint32_t flags,
+                        uint64_t start, uint64_t end, double value, uint64_t *left_out)
+{
+	int row = row_of(c->state, r, metric_id);
+	if (row == -2)
+		return -2;
+	if (row < 0) {
+		c->unknown_metric++;
+		return -1;
+	}
+	if ((flags & GT_METRIC_BAD_TIMES) || end <= start || !usable(value)) {
+		(*left_out)++;
+		return -1;
+	}
+	return row;
+}
+
 static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event *ev)
 {
 	struct gt_ceil_analysis *c = ctx;
@@ -191,18 +211,10 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 	case GT_REC_METRIC_SAMPLE: {
 		const struct gt_metric_sample *m = &ev->u.metric_sample;
 		c->metric_samples++;
-		int row = row_of(st, r, m->metric_id);
-		if (row == -2)
-			return GT_ERR_NOMEM;
-		if (row < 0) {
-			c->unknown_metric++;
-			return 0;
-		}
+		int row = measured_row(c, r, m->metric_id, m->flags, m->start, m->end, m->value, &c->samples_left_out);
+		if (row < 0)
+			return row == -2 ? GT_ERR_NOMEM : 0;
 		int pct = gt_metric_role_is_pct(gt_metric_role_rows[row].role);
-		if ((m->flags & GT_METRIC_BAD_TIMES) || m->end <= m->start || !usable(m->value)) {
-			c->samples_left_out++;
-			return 0;
-		}
 		double v = pct ? m->value * (double)(m->end - m->start) : m->value;
 		c->sampled[row] += v;
 		c->row_seen[row] |= 1;
@@ -216,17 +228,9 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
 	case GT_REC_LAUNCH_METRIC: {
 		const struct gt_launch_metric *m = &ev->u.launch_metric;
 		c->launch_metrics++;
-		int row = row_of(st, r, m->metric_id);
-		if (row == -2)
-			return GT_ERR_NOMEM;
-		if (row < 0) {
-			c->unknown_metric++;
-			return 0;
-		}
-		if ((m->flags & GT_METRIC_BAD_TIMES) || m->end <= m->start || !usable(m->value)) {
-			c->launches_left_out++;
-			return 0;
-		}
+		int row = measured_row(c, r, m->metric_id, m->flags, m->start, m->end, m->value, &c->launches_left_out);
+		if (row < 0)
+			return row == -2 ? GT_ERR_NOMEM : 0;
 		size_t gi = group_of(st, r, m->name_id);
 		if (gi == SIZE_MAX)
 			return GT_ERR_NOMEM;

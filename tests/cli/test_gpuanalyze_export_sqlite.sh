@@ -72,8 +72,8 @@ rc=$?
 [ -e "$T/bad.sqlite" ] && fail "export of $bad left a database behind"
 
 . "$root/tests/cli/golden.sh"
-error 2 "gpuanalyze: export: --format sqlite writes a database file, not standard output: give -o FILE" \
+error 2 "gpuanalyze: export: --format sqlite writes a database file, not standard output: give -o FILE (see 'gpuanalyze export --help')" \
 	"$G" export --format sqlite -o - "$T/stats.gtrace"
-error 2 "gpuanalyze: export: -z does not apply to --format sqlite (a database is read in place)" \
+error 2 "gpuanalyze: export: -z does not apply to --format sqlite: a database is read in place (see 'gpuanalyze export --help')" \
 	"$G" export --format sqlite -z -o "$T/z.sqlite" "$T/stats.gtrace"
 exit 0

@@ -143,7 +143,7 @@ error 2 "gpuanalyze: stats: unknown report 'cuda_api' (cuda_api_sum, nvtx_sum, n
 	"$G" stats cuda_api "$T/stats.gtrace"
 error 2 "gpuanalyze: cannot open trace 'missing.gtrace': No such file or directory" "$G" stats nvtx_sum missing.gtrace
 error 2 "gpuanalyze: stats: too few operands (wants a FILE after the report) (see 'gpuanalyze stats --help')" "$G" stats nvtx_sum
-error 2 "gpuanalyze: export: --format sqlite writes a database file, not standard output: give -o FILE" \
+error 2 "gpuanalyze: export: --format sqlite writes a database file, not standard output: give -o FILE (see 'gpuanalyze export --help')" \
 	"$G" export --format sqlite "$T/stats.gtrace"
 error 2 "gpuanalyze: cannot write '$T': not a regular file (an SQLite database is a file)" \
 	"$G" export --format sqlite -o "$T" "$T/stats.gtrace"
