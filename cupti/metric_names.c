@@ -12,7 +12,8 @@ static int is_metric_name(const char *w, size_t len)
 	if (len == 0 || len >= METRIC_NAME_MAX)
 		return 0;
 	for (size_t i = 0; i < len; i++)
-		if (!((w[i] >= 'a' && w[i] <= 'z') || (w[i] >= 'A' && w[i] <= 'Z') || (w[i] >= '0' && w[i] <= '9') || w[i] == '_' || w[i] == '.'))
+		if (!((w[i] >= 'a' && w[i] <= 'z') || (w[i] >= 'A' && w[i] <= 'Z') || (w[i] >= '0' && w[i] <= '9') ||
+		      w[i] == '_' || w[i] == '.'))
 			return 0;
 	const char *u = memchr(w, '_', len);
 	return u && u > w && (size_t)(u - w) + 2 < len && u[1] == '_' && w[len - 1] != '.';
