@@ -26,11 +26,13 @@
  * the time-weighted mean of its kernels' percentages over the interval, idle time counting 0);
  * launches (LAUNCH_METRIC, after each kernel record, as a replay trace holds them) give each
  * launch its kernel's median duration times that rate, rounded, taken in 2 passes. Copies and
- * memsets add no counts.
+ * memsets add no counts. --metric-names h200 writes the same counts under the names an H200 is
+ * planned to write (docs/METRICS.md): the sampler's TPC.TriageCompute pipe activity in place of SM
+ * throughput, the replay's sm__ sums in place of smsp__ ones; the figures must come out the same.
  *
  *   gt_synth -o FILE [-n KERNELS] [--seed S] [--shape renderer|steady] [--chunk-bytes N]
  *            [--level L] [--truncate] [--no-end] [--all-types] [--kernel-name NAME] [--stats]
- *            [--metrics samples|launches|both] [--metrics-us N]
+ *            [--metrics samples|launches|both] [--metrics-us N] [--metric-names h200]
  */
 #include "traces/gputrace.h"
 
@@ -66,6 +68,7 @@ struct opts {
 	const char *kernel_name; /* NULL: the renderer's names */
 	int metric_samples, launch_metrics;
 	uint64_t metrics_us;
+	int h200_names; /* --metric-names h200 */
 };
 
 /* xorshift64*: deterministic per seed, so a failing test or an odd benchmark can be reproduced. */
@@ -105,7 +108,7 @@ static void usage(FILE *f)
 	        "usage: gt_synth -o FILE [-n KERNELS] [--seed S] [--shape renderer|steady]\n"
 	        "                [--chunk-bytes N] [--level L] [--truncate] [--no-end] [--all-types]\n"
 	        "                [--kernel-name NAME] [--stats] [--metrics samples|launches|both]\n"
-	        "                [--metrics-us N]\n"
+	        "                [--metrics-us N] [--metric-names h200]\n"
 	        "  -n KERNELS       kernel records to write (default 3000; 10000000 and more are fine)\n"
 	        "  --seed S         random seed (default 1)\n"
 	        "  --shape renderer the demo renderer's frame loop: NVTX, copies, API, syncs (default)\n"
@@ -118,7 +121,8 @@ static void usage(FILE *f)
 	        "  --kernel-name N  every kernel and the capture named N (a hostile name, say)\n"
 	        "  --stats          print records, bytes, bytes per kernel record, seconds on stdout\n"
 	        "  --metrics WHAT   renderer shape: counter samples, per-launch counters, or both\n"
-	        "  --metrics-us N   the samples' interval in microseconds (default 100)\n");
+	        "  --metrics-us N   the samples' interval in microseconds (default 100)\n"
+	        "  --metric-names h200  the counters under the names an H200 writes\n");
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -169,6 +173,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				fprintf(stderr, "gt_synth: --metrics: '%s' is not samples, launches or both\n", v);
 				return -1;
 			}
+			i++;
+		} else if (!strcmp(a, "--metric-names")) {
+			if (strcmp(v, "h200")) {
+				fprintf(stderr, "gt_synth: --metric-names: '%s' is not h200\n", v);
+				return -1;
+			}
+			o->h200_names = 1;
 			i++;
 		} else if (!strcmp(a, "--shape")) {
 			if (!strcmp(v, "steady"))
@@ -247,6 +258,15 @@ static const struct metric_rate {
 	{ "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 0, 0, 1, { 8000.0, 61000.0, 9000.0 } },
 };
 #define NMETRIC (sizeof metric_rates / sizeof metric_rates[0])
+/* The same, as GH100 names them: what GPUTRACE_METRICS samples there (the TriageCompute group's
+ * FMA-pipe activity stands where no one-pass SM throughput exists) and what the replay writes. */
+static const char *const h200_names[NMETRIC] = {
+	"dram__bytes_read.sum",
+	"dram__bytes_write.sum",
+	"lts__t_bytes.sum",
+	"TPC.TriageCompute.sm__inst_executed_pipe_fma_realtime.avg.pct_of_peak_sustained_elapsed",
+	"sm__sass_thread_inst_executed_op_ffma_pred_on.sum",
+};
 
 struct synth {
 	struct gt_writer *w;
@@ -619,7 +639,7 @@ static int header(struct synth *s, const struct opts *o)
 	if (o->metric_samples || o->launch_metrics) {
 		CHECK(gt_writer_meta(s->w, "metrics.sets", "synthetic"));
 		for (unsigned m = 0; m < NMETRIC; m++)
-			if (!(s->metric_ids[m] = gt_writer_intern(s->w, metric_rates[m].name)))
+			if (!(s->metric_ids[m] = gt_writer_intern(s->w, o->h200_names ? h200_names[m] : metric_rates[m].name)))
 				return GT_ERR_NOMEM;
 	}
 	if (o->metric_samples) {
