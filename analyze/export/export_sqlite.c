@@ -13,6 +13,7 @@
  */
 #include "analyze/export/export_sqlite.h"
 #include "analyze/export/export_sqlite_internal.h"
+#include "analyze/export/export_sqlite_batch.h"
 #include "analyze/export/export_sqlite_metrics.h"
 #include "analyze/blocks/event_origin.h"
 
@@ -108,17 +109,6 @@ static void put_text(struct sq *s, const char *v)
 		bind_rc(s, sqlite3_bind_text(s->cur, ++s->col, v, -1, SQLITE_STATIC));
 }
 
-/* start, end, and end - start where end is not before start. */
-static void put_times(struct sq *s, uint64_t start, uint64_t end)
-{
-	put_u64(s, start);
-	put_u64(s, end);
-	if (end >= start)
-		put_u64(s, end - start);
-	else
-		put_null(s);
-}
-
 static int row_end(struct sq *s, enum tab t)
 {
 	if (s->col != s->ncols[t]) {
@@ -136,9 +126,6 @@ static int row_end(struct sq *s, enum tab t)
 	s->rows[t]++;
 	return s->failed ? SQ_FAILED : 0;
 }
-
-/* The next row id of table t (1, 2, ...), bound as its first column. */
-static void put_id(struct sq *s, enum tab t) { put_u64(s, s->rows[t] + 1); }
 
 /* ---- names ---------------------------------------------------------------------------------- */
 
@@ -187,7 +174,7 @@ static const char *text_of(struct sq *s, const struct gt_reader *r, uint32_t id,
  * are the schema's, not written again. */
 enum fill {
 	F_END,        /* ends the list */
-	F_ID,         /* the row id: column "id INTEGER PRIMARY KEY" */
+	F_ID,         /* the row id, first in every list: column "id INTEGER PRIMARY KEY" */
 	F_U,          /* the field, unsigned (NULL past INT64_MAX, counted as out of range) */
 	F_I,          /* the field, signed */
 	F_ENUM,       /* the field's value named by the schema */
@@ -278,7 +265,7 @@ static int resolve_fields(struct sq *s)
 		for (size_t c = 0; rt->fill[c].fill != F_END; c++) {
 			const struct col *col = &rt->fill[c];
 			const struct gt_field *f = col->member ? field_of(rt->type, col->member) : NULL;
-			int ok = c < MAX_FILL && (col->fill == F_ID || f) && (col->fill != F_ENUM || f->enum_name) &&
+			int ok = c < MAX_FILL && (col->fill == F_ID) == (c == 0) && (col->fill == F_ID || f) && (col->fill != F_ENUM || f->enum_name) &&
 			         (fd->end || col->fill != F_TIMES);
 			if (!ok)
 				return gt_fail(SQ_FAILED, "export: SQLite: table %s: entry %zu of its fill list does not fit the schema",
@@ -289,30 +276,49 @@ static int resolve_fields(struct sq *s)
 	return 0;
 }
 
+/* A record table's row, into its batch (export_sqlite_batch.h), which leaves the row id (the
+ * list's first entry) to SQLite. */
 static int record_row(struct sq *s, size_t which, const void *rec)
 {
 	const struct record_table *rt = &record_tables[which];
 	const struct filled *fd = &s->filled[rt->t];
-	row_begin(s, rt->t);
-	for (size_t c = 0; rt->fill[c].fill != F_END; c++) {
+	struct sq_batch *b = s->rbatch[rt->t];
+	int k = 0;
+	gt_sq_row_begin(b);
+	for (size_t c = 1; rt->fill[c].fill != F_END; c++) {
 		const struct col *col = &rt->fill[c];
 		const struct gt_field *f = fd->field[c];
-		uint64_t v = f ? gt_field_u64(f, rec) : 0;
+		uint64_t v = f ? gt_field_u64(f, rec) : 0, end;
 		switch (col->fill) {
-		case F_ID: put_id(s, rt->t); break;
-		case F_U: put_u64(s, v); break;
-		case F_I: put_i64(s, gt_field_i64(f, rec)); break;
-		case F_ENUM: put_text(s, f->enum_name((int)v)); break;
-		case F_TIMES: put_times(s, v, gt_field_u64(fd->end, rec)); break;
+		case F_U: gt_sq_put_u(s, b, k++, v); break;
+		case F_I: gt_sq_put(b, k++, gt_field_i64(f, rec)); break;
+		case F_ENUM: gt_sq_put_text(b, k++, f->enum_name((int)v)); break;
+		case F_TIMES:
+			end = gt_field_u64(fd->end, rec);
+			gt_sq_put_u(s, b, k++, v);
+			gt_sq_put_u(s, b, k++, end);
+			if (end >= v)
+				gt_sq_put_u(s, b, k++, end - v);
+			else
+				gt_sq_put_null(b, k++);
+			break;
 		case F_STREAM:
 			if (v == UINT32_MAX)
-				put_null(s);
+				gt_sq_put_null(b, k++);
 			else
-				put_u64(s, v);
+				gt_sq_put_u(s, b, k++, v);
 			break;
 		}
 	}
-	return row_end(s, rt->t);
+	if (k != b->ncols) {
+		/* A programming error: the table's columns and its row disagree. */
+		gt_fail(SQ_FAILED, "export: SQLite: table %s: %d values for %d columns", tables[rt->t].name, k + 1,
+		        b->ncols + 1);
+		s->failed = 1;
+		return SQ_FAILED;
+	}
+	s->rows[rt->t]++;
+	return gt_sq_row_done(s, b) < 0 ? SQ_FAILED : 0;
 }
 
 static int keep_nvtx(struct sq *s, const struct gt_nvtx *n)
@@ -597,6 +603,12 @@ static int create_tables(struct sq *s)
 		int rc = gt_sq_exec(s, sql, "create table");
 		if (rc)
 			return rc;
+		if (!tables[t].columns) {
+			/* A record table: rows go many to a statement. */
+			if ((rc = gt_sq_batch_open(s, tables[t].name, columns, &s->rbatch[t])) != 0)
+				return rc;
+			continue;
+		}
 		int n = snprintf(ins, sizeof ins, "INSERT INTO %s VALUES (?", tables[t].name);
 		for (int c = 1; c < cols && n < (int)sizeof ins - 4; c++)
 			n += snprintf(ins + n, sizeof ins - (size_t)n, ",?");
@@ -611,8 +623,10 @@ static int create_tables(struct sq *s)
 static void sq_release(struct sq *s)
 {
 	gt_sq_compact_release(s);
-	for (int t = 0; t < T_NTABLES; t++)
+	for (int t = 0; t < T_NTABLES; t++) {
 		sqlite3_finalize(s->st[t]);
+		gt_sq_batch_free(s->rbatch[t]);
+	}
 	for (size_t i = 0; i < s->nnames; i++) {
 		free(s->names[i].clean);
 		free(s->names[i].demangled);
@@ -650,6 +664,9 @@ int gt_export_sqlite(const char *trace_path, const char *db_path, const char *db
 		if (!rc && s.failed)
 			rc = SQ_FAILED;
 	}
+	for (int t = 0; t < T_NTABLES && !rc; t++)
+		if (s.rbatch[t])
+			rc = gt_sq_batch_flush(&s, s.rbatch[t]);
 	if (!rc)
 		rc = nvtx_rows(&s);
 	if (!rc)

@@ -80,6 +80,7 @@ struct sq {
 	struct gt_sq_metrics *metrics;            /* export_sqlite_metrics.c's table */
 	/* export_sqlite_compact.c */
 	struct sq_batch *batch[C_NTABLES]; /* rows waiting for their INSERT */
+	struct sq_batch *rbatch[T_NTABLES]; /* the same for the record tables (export_sqlite.c) */
 	int has_base;
 	uint64_t base;           /* compact tables store times as offsets from it */
 	struct kconfig *conf;
