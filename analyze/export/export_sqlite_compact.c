@@ -11,9 +11,10 @@
  * demangled and short names are strings of their own (after the trace's in the strings table,
  * each text once), so that the views under Nsight Systems' names can give them as ids.
  *
- * Rows are inserted BATCH to a statement (below); one index, made at the end: api_rows
- * (correlation_id), by which a GPU operation finds the call that issued it. Memory: one batch per
- * table, and a kernel_configs entry (about 100 bytes) per distinct configuration.
+ * Rows are inserted BATCH to a statement (export_sqlite_batch.h); one index, api_rows
+ * (correlation_id), by which a GPU operation finds the call that issued it, made as the rows come
+ * where it can be (below). Memory: one batch per table, and a kernel_configs entry (about 100
+ * bytes) per distinct configuration.
  */
 #include "analyze/export/export_sqlite_internal.h"
 #include "analyze/export/export_sqlite_batch.h"
@@ -232,10 +233,54 @@ static int memset_row(struct sq *s, const struct gt_memset *m)
 	return gt_sq_row_done(s, b);
 }
 
+/* ---- the index ------------------------------------------------------------------------------
+ * The one index, api_rows(correlation_id). Made over a full table, SQLite passes every entry
+ * through its sorter (each a record allocated, compared and written out again): more than a tenth
+ * of the export. Made before the rows instead, each entry is put where the index ends, since the
+ * calls' correlation ids mostly rise as they are written (a call of another thread a little
+ * lower), and a B-tree append costs little. So the index is made just before the first batch of
+ * API rows is written, once the base is known, with the views before it: the schema then lists
+ * views and index in the same order as when all are made at the end. Ids far below the highest
+ * yet (a hostile trace's, or a thread's calls written much later) would each cost a page of the
+ * index read and written again: past a few of those the index is dropped and made at the end. */
+#define CORR_NEAR 65536u         /* an id this far below the highest yet still lands near the end */
+#define FAR_FEW 4096u            /* far ids past this many, and past a 64th of the rows: made at the end */
+
+static const char index_sql[] = "CREATE INDEX api_rows_correlation ON api_rows(correlation_id)";
+
+static int views(struct sq *s);
+
+static int views_and_index(struct sq *s)
+{
+	int rc = views(s);
+	rc = rc ? rc : gt_sq_exec(s, index_sql, "create index");
+	s->views_made = 1;
+	s->index_live = !rc;
+	return rc;
+}
+
+/* Before the API row with correlation id corr is kept in b: the index made or dropped as the rule
+ * above says; 0, or SQ_FAILED (held). */
+static int index_as_rows_come(struct sq *s, const struct sq_batch *b, uint32_t corr)
+{
+	if (corr > s->corr_max)
+		s->corr_max = corr;
+	else if ((uint64_t)corr + CORR_NEAR < s->corr_max && ++s->corr_far > FAR_FEW &&
+	         s->corr_far > s->rows[T_API] / 64 && s->index_live) {
+		s->index_live = 0;
+		return gt_sq_exec(s, "DROP INDEX api_rows_correlation", "drop index");
+	}
+	if (b->n == BATCH - 1 && !s->views_made && s->has_base)
+		return views_and_index(s);
+	return 0;
+}
+
 static int api_row(struct sq *s, const struct gt_api *a)
 {
 	s->rows[T_API]++;
 	struct sq_batch *b = row_times(s, C_API, a->start, a->end);
+	if (index_as_rows_come(s, b, a->correlation_id))
+		return SQ_FAILED;
 	gt_sq_put(b, 2, a->name_id);
 	gt_sq_put(b, 3, a->domain);
 	gt_sq_put(b, 4, a->cbid);
@@ -442,8 +487,7 @@ static int views(struct sq *s)
 		"CASE WHEN r.domain_id != 0 THEN coalesce(d.value, '') END AS domain, "
 		"r.thread_id AS thread_id, r.depth AS depth, r.parent_id AS parent_id, "
 		"r.range_id AS range_id, r.color AS color FROM nvtx_rows r "
-		"LEFT JOIN strings n ON n.id = r.name_id LEFT JOIN strings d ON d.id = r.domain_id;"
-		"CREATE INDEX api_rows_correlation ON api_rows(correlation_id);",
+		"LEFT JOIN strings n ON n.id = r.name_id LEFT JOIN strings d ON d.id = r.domain_id;",
 		b, b, bad, b, b, GT_KERNEL_FROM_GRAPH, GT_KERNEL_COOPERATIVE, bad, b, b, copy_kind, src_kind,
 		dst_kind, GT_COPY_ASYNC, GT_COPY_TOOL, b, b, mem_kind, GT_COPY_ASYNC, b, b, domain, b, b, kind);
 	if (n < 0)
@@ -459,7 +503,11 @@ int gt_sq_compact_finish(struct sq *s, const struct gt_reader *r)
 	for (int c = 0; c < C_NTABLES && !rc; c++)
 		rc = gt_sq_batch_flush(s, s->batch[c]);
 	rc = rc ? rc : config_rows(s, r);
-	return rc ? rc : views(s);
+	if (!rc && !s->views_made)
+		rc = views_and_index(s);
+	else if (!rc && !s->index_live)
+		rc = gt_sq_exec(s, index_sql, "create index");
+	return rc;
 }
 
 void gt_sq_compact_release(struct sq *s)

@@ -82,6 +82,8 @@ struct sq {
 	struct sq_batch *batch[C_NTABLES]; /* rows waiting for their INSERT */
 	struct sq_batch *rbatch[T_NTABLES]; /* the same for the record tables (export_sqlite.c) */
 	int has_base;
+	int views_made, index_live; /* the views and api_rows' index made; the index not dropped since */
+	uint64_t corr_max, corr_far; /* the highest correlation id of the API rows, how many far below it */
 	uint64_t base;           /* compact tables store times as offsets from it */
 	struct kconfig *conf;
 	size_t nconf, capconf;
