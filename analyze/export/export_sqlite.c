@@ -25,6 +25,7 @@
 #include "analyze/support/kname.h"
 #include "analyze/support/load.h"
 #include "common/grow.h"
+#include "common/radix.h"
 #include "analyze/blocks/peaks.h"
 #include "analyze/blocks/timeline.h"
 
@@ -364,23 +365,59 @@ static int on_record(void *ctx, const struct gt_reader *r, const struct gt_event
  * A range's parent is the innermost closed push/pop range of its thread that contains it (start
  * not after its start, end not before its end; of two equal ranges the earlier in the file is the
  * parent). Marks get a parent too; start/end ranges and ranges never closed neither have one nor
- * are one. Ranges sorted by thread, start, and longest first, then one stack per thread: O(n log n)
- * whatever the nesting, since each range is pushed and popped once. */
+ * are one. Ranges ordered by thread, start, and longest first, then one stack per thread: O(n)
+ * past the order whatever the nesting, since each range is pushed and popped once. The order is
+ * made by two stable radix sorts (common/radix.h: by start, then by thread; the threads' own order
+ * does not matter, only that each is one run) and the runs of one thread and start, which are in
+ * file order, ordered by end: a program's ranges come in the order they end, which is far from
+ * this one, and a comparison sort of them cost a twentieth of the export. */
 struct nvtx_key {
-	uint32_t thread, idx;
-	uint64_t start, end;
+	uint64_t key;            /* what the radix sort orders by */
+	uint32_t idx, thread;    /* the range's index in s->nvtx, its thread */
 };
 
-static int cmp_nvtx_key(const void *pa, const void *pb)
+static inline const struct gt_nvtx *nvtx_of(const struct sq *s, const struct nvtx_key *k)
 {
-	const struct nvtx_key *a = pa, *b = pb;
-	if (a->thread != b->thread)
-		return a->thread < b->thread ? -1 : 1;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	if (a->end != b->end)
-		return a->end > b->end ? -1 : 1;
-	return (a->idx > b->idx) - (a->idx < b->idx);
+	return &s->nvtx[k->idx].n;
+}
+
+/* Orders m keys of one thread and start, in file order, by end, latest first, keeping file order
+ * among equal ends (a stable sort). 0, or GT_ERR_NOMEM. */
+static int order_by_end(const struct sq *s, struct nvtx_key *k, size_t m)
+{
+	if (m > 16) {
+		for (size_t i = 0; i < m; i++)
+			k[i].key = UINT64_MAX - nvtx_of(s, &k[i])->end;
+		return gt_radix_sort(k, m, sizeof *k) ? GT_ERR_NOMEM : 0;
+	}
+	for (size_t i = 1; i < m; i++) {
+		struct nvtx_key x = k[i];
+		uint64_t end = nvtx_of(s, &x)->end;
+		size_t j = i;
+		for (; j && nvtx_of(s, &k[j - 1])->end < end; j--)
+			k[j] = k[j - 1];
+		k[j] = x;
+	}
+	return 0;
+}
+
+/* The keys of the ranges that have or are parents, in the order above; 0, or GT_ERR_NOMEM. */
+static int nvtx_order(const struct sq *s, struct nvtx_key *k, size_t n)
+{
+	if (gt_radix_sort(k, n, sizeof *k))
+		return GT_ERR_NOMEM;
+	for (size_t i = 0; i < n; i++)
+		k[i].key = k[i].thread;
+	if (gt_radix_sort(k, n, sizeof *k))
+		return GT_ERR_NOMEM;
+	for (size_t i = 0, j; i < n; i = j) {
+		uint64_t start = nvtx_of(s, &k[i])->start;
+		for (j = i + 1; j < n && k[j].thread == k[i].thread && nvtx_of(s, &k[j])->start == start; j++)
+			;
+		if (j - i > 1 && order_by_end(s, k + i, j - i))
+			return GT_ERR_NOMEM;
+	}
+	return 0;
 }
 
 static int nvtx_parents(struct sq *s)
@@ -396,24 +433,26 @@ static int nvtx_parents(struct sq *s)
 	for (size_t i = 0; i < s->nnvtx; i++) {
 		const struct gt_nvtx *v = &s->nvtx[i].n;
 		if (v->kind == GT_NVTX_MARK || (v->kind == GT_NVTX_PUSH_POP && v->end && v->end >= v->start))
-			k[n++] = (struct nvtx_key){ v->thread_id, (uint32_t)i, v->start, v->end };
+			k[n++] = (struct nvtx_key){ v->start, (uint32_t)i, v->thread_id };
 	}
-	qsort(k, n, sizeof *k, cmp_nvtx_key);
+	int rc = nvtx_order(s, k, n);
 	size_t top = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct gt_nvtx *v = nvtx_of(s, &k[i]);
 		if (i && k[i].thread != k[i - 1].thread)
 			top = 0;
 		/* Ranges that do not contain this one can contain none after it (those start later). */
-		while (top && (k[stack[top - 1]].end < k[i].end || k[stack[top - 1]].end <= k[i].start))
+		while (top && (nvtx_of(s, &k[stack[top - 1]])->end < v->end ||
+		               nvtx_of(s, &k[stack[top - 1]])->end <= v->start))
 			top--;
 		if (top)
 			s->nvtx[k[i].idx].parent = (uint64_t)k[stack[top - 1]].idx + 1;
-		if (s->nvtx[k[i].idx].n.kind != GT_NVTX_MARK)
+		if (v->kind != GT_NVTX_MARK)
 			stack[top++] = i;
 	}
 	free(k);
 	free(stack);
-	return 0;
+	return rc;
 }
 
 static int nvtx_rows(struct sq *s)
