@@ -72,11 +72,39 @@ static int bind_row(const struct sq_batch *b, sqlite3_stmt *st, int r, int first
 	return rc;
 }
 
+/* Binds row r of b to the statement of BATCH rows, skipping each value it holds bound already:
+ * most columns of a trace's records (process, device, stream, kinds, flags, NULLs) repeat, and a
+ * bind is a call into SQLite that releases the old value and stores the new. */
+static int bind_changed(struct sq_batch *b, int r)
+{
+	int rc = SQLITE_OK, first = r * b->ncols;
+	unsigned nul = b->null[r], txt = b->text[r];
+	unsigned bnul = b->primed ? b->bound_null[r] : 0, btxt = b->primed ? b->bound_text[r] : 0;
+	for (int c = 0; c < b->ncols; c++) {
+		unsigned bit = 1u << c;
+		int p = first + c + 1;
+		if (nul & bit) {
+			if (!(bnul & bit))
+				rc |= sqlite3_bind_null(b->many, p);
+		} else if (txt & bit) {
+			if (!(btxt & bit) || b->bound[r][c].text != b->v[r][c].text)
+				rc |= sqlite3_bind_text(b->many, p, b->v[r][c].text, -1, SQLITE_STATIC);
+		} else if (!b->primed || (bnul | btxt) & bit || b->bound[r][c].i != b->v[r][c].i) {
+			rc |= sqlite3_bind_int64(b->many, p, b->v[r][c].i);
+		}
+		b->bound[r][c] = b->v[r][c];
+	}
+	b->bound_null[r] = (uint16_t)nul;
+	b->bound_text[r] = (uint16_t)txt;
+	return rc;
+}
+
 int gt_sq_batch_write(struct sq *s, struct sq_batch *b)
 {
 	int rc = SQLITE_OK;
 	for (int r = 0; r < BATCH; r++)
-		rc |= bind_row(b, b->many, r, r * b->ncols);
+		rc |= bind_changed(b, r);
+	b->primed = rc == SQLITE_OK;
 	b->n = 0;
 	return step(s, b->many, rc, b->table);
 }

@@ -5,8 +5,9 @@
  * and bound to one INSERT of BATCH rows; the rows left at the end go one by one. A table's first
  * column is its row id, which the INSERT leaves to SQLite: it gives 1, 2, ... in the order rows
  * come, appending on its fast path with no look-up of an id given. The other values are integers,
- * NULLs, or texts the caller keeps until the batch is written (static names). The put functions
- * are inline: they run once per value of most of a trace's records.
+ * NULLs, or static texts (the schema's names: a text at an address bound before is taken to be
+ * the same text). The put functions are inline: they run once per value of most of a trace's
+ * records.
  */
 #ifndef GT_EXPORT_SQLITE_BATCH_H
 #define GT_EXPORT_SQLITE_BATCH_H
@@ -28,6 +29,11 @@ struct sq_batch {
 	} v[BATCH][MAX_COLS];
 	uint16_t null[BATCH];    /* bit c: column c is NULL */
 	uint16_t text[BATCH];    /* bit c: column c is a text */
+	/* What the statement of BATCH rows holds bound (SQLite keeps bindings from one execution to
+	 * the next), once primed: a value bound again unchanged is skipped. */
+	int primed;
+	union sq_value bound[BATCH][MAX_COLS];
+	uint16_t bound_null[BATCH], bound_text[BATCH];
 };
 
 /* A batch for table, whose column definitions ("id INTEGER PRIMARY KEY, start_ns INTEGER, ...", the
@@ -53,7 +59,7 @@ static inline void gt_sq_row_begin(struct sq_batch *b)
 static inline void gt_sq_put(struct sq_batch *b, int c, int64_t v) { b->v[b->n][c].i = v; }
 static inline void gt_sq_put_null(struct sq_batch *b, int c) { b->null[b->n] |= (uint16_t)(1u << c); }
 
-/* text, kept by the caller until the batch is written; NULL stores NULL. */
+/* text, static (see above); NULL stores NULL. */
 static inline void gt_sq_put_text(struct sq_batch *b, int c, const char *text)
 {
 	if (!text) {
