@@ -3,9 +3,10 @@
  * The driver: the database, its pragmas and one transaction, and the tables not kept compact. Each
  * record table here is declared once below as its fill list, which names each column and the field
  * of its record (found in the trace library's schema, schema.h) that fills it, so that one loop
- * makes its CREATE TABLE and one binds its rows; the other tables as their column list. The INSERT
- * statement is derived from the columns, so a column added is a column the rows must fill (a row
- * that binds too few or too many fails loudly in row_end). Kernels, copies, memsets and API calls,
+ * makes its CREATE TABLE and one puts its rows into the table's batch (export_sqlite_batch.h, many
+ * rows to an INSERT); the other tables as their column list. The INSERT statement is derived from
+ * the columns, so a column added is a column the rows must fill (a row that puts or binds too few
+ * or too many fails loudly in record_row or row_end). Kernels, copies, memsets and API calls,
  * most of a trace, go to the compact tables of export_sqlite_compact.c instead. Rows are written as
  * records arrive, except NVTX ranges: a range's parent is known only once every range of its thread
  * is, so they are kept and written last (by hand, as are the definitions, which are not fixed
@@ -424,7 +425,7 @@ static int nvtx_parents(struct sq *s)
 {
 	size_t n = 0;
 	struct nvtx_key *k = malloc((s->nnvtx ? s->nnvtx : 1) * sizeof *k);
-	size_t *stack = malloc((s->nnvtx ? s->nnvtx : 1) * sizeof *stack);
+	uint32_t *stack = malloc((s->nnvtx ? s->nnvtx : 1) * sizeof *stack); /* nvtx_rows: n <= UINT32_MAX */
 	if (!k || !stack) {
 		free(k);
 		free(stack);
@@ -448,7 +449,7 @@ static int nvtx_parents(struct sq *s)
 		if (top)
 			s->nvtx[k[i].idx].parent = (uint64_t)k[stack[top - 1]].idx + 1;
 		if (v->kind != GT_NVTX_MARK)
-			stack[top++] = i;
+			stack[top++] = (uint32_t)i;
 	}
 	free(k);
 	free(stack);

@@ -4,7 +4,8 @@
  * ranges, definitions, export_info); export_sqlite_compact.c stores the four record types a trace
  * holds most of (kernels, copies, memsets, API calls, NVTX ranges) in compact tables and shows them through
  * views with the documented columns; export_sqlite_nsys.c adds the views, enumerations and GPU
- * table under Nsight Systems' names. They share struct sq, the state of one export.
+ * table under Nsight Systems' names; export_sqlite_batch.c inserts a table's rows many to a
+ * statement. They share struct sq, the state of one export.
  */
 #ifndef GT_EXPORT_SQLITE_INTERNAL_H
 #define GT_EXPORT_SQLITE_INTERNAL_H
