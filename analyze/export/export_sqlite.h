@@ -21,8 +21,8 @@
  *
  * Cost: one pass over the trace; all rows in one transaction with the journal off (the file is
  * new: a failed export leaves it for the caller to remove), 64 rows per INSERT, pages of 16 KiB
- * from a trace of 1 MiB on; about 41 bytes and 0.4 microseconds of one core per kernel record, 43
- * bytes and 0.5 microseconds per record of a renderer's mix (docs/MEASURED.md). Memory: the
+ * from a trace of 1 MiB on; about 41 bytes and half a microsecond of one core per kernel record,
+ * 43 bytes and half a microsecond per record of a renderer's mix (docs/MEASURED.md). Memory: the
  * reader's, a cache of names per string id, one entry per distinct kernel configuration, and the
  * NVTX records (56 bytes each, 36 more while their parents are found), kept to give each range its
  * parent.
