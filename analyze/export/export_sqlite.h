@@ -20,10 +20,12 @@
  * stored as NULL and counted in export_info.
  *
  * Cost: one pass over the trace; all rows in one transaction with the journal off (the file is
- * new: a failed export leaves it for the caller to remove), 64 rows per INSERT; about 40 bytes and
- * half a microsecond of one core per kernel record. Memory: the reader's, a cache of names per
- * string id, one entry per distinct kernel configuration, and the NVTX records (48 bytes each),
- * kept to give each range its parent.
+ * new: a failed export leaves it for the caller to remove), 64 rows per INSERT, pages of 16 KiB
+ * from a trace of 1 MiB on; about 41 bytes and half a microsecond of one core per kernel record,
+ * 43 bytes and half a microsecond per record of a renderer's mix (docs/MEASURED.md). Memory: the
+ * reader's, a cache of names per string id, one entry per distinct kernel configuration, and the
+ * NVTX records (56 bytes each, 36 more while their parents are found), kept to give each range its
+ * parent.
  */
 #ifndef GT_EXPORT_SQLITE_H
 #define GT_EXPORT_SQLITE_H

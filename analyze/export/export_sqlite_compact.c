@@ -11,11 +11,13 @@
  * demangled and short names are strings of their own (after the trace's in the strings table,
  * each text once), so that the views under Nsight Systems' names can give them as ids.
  *
- * Rows are inserted BATCH to a statement (below); one index, made at the end: api_rows
- * (correlation_id), by which a GPU operation finds the call that issued it. Memory: one batch per
- * table, and a kernel_configs entry (about 100 bytes) per distinct configuration.
+ * Rows are inserted BATCH to a statement (export_sqlite_batch.h); one index, api_rows
+ * (correlation_id), by which a GPU operation finds the call that issued it, made as the rows come
+ * where it can be (below). Memory: one batch per table, and a kernel_configs entry (about 100
+ * bytes) per distinct configuration.
  */
 #include "analyze/export/export_sqlite_internal.h"
+#include "analyze/export/export_sqlite_batch.h"
 
 #include "traces/schema.h"
 #include "analyze/support/failure.h"
@@ -62,68 +64,18 @@ static const char *const configs_ddl =
 	"static_smem_bytes INTEGER, dynamic_smem_bytes INTEGER, local_mem_bytes_per_thread INTEGER, "
 	"registers_per_thread INTEGER)";
 
-/* Rows are bound BATCH at a time to one INSERT of BATCH rows: SQLite's cost per statement (a
- * cursor opened and closed, a statement journal, the program's start and end) is then paid once per
- * BATCH rows rather than per row. The rows left at the end go one by one. */
-#define BATCH 64
-#define MAX_COLS 16
-struct sq_batch {
-	sqlite3_stmt *many, *one;
-	const char *table;
-	int ncols, n;
-	int64_t v[BATCH][MAX_COLS];
-	uint16_t null[BATCH];    /* bit c: column c is NULL */
-};
-
-/* "INSERT INTO table (columns after the first) VALUES (?, ...), ..." for rows rows. The first
- * column is the row id, which SQLite gives as 1, 2, ...: appending is then its fast path, with no
- * look-up of an id given. */
-static int prepare_insert(struct sq *s, const char *table, const char *columns, int rows, int *ncols,
-                          sqlite3_stmt **st)
-{
-	size_t len = 512 + (size_t)rows * 2 * MAX_COLS + strlen(columns);
-	char *sql = malloc(len);
-	if (!sql)
-		return GT_ERR_NOMEM;
-	int n = snprintf(sql, len, "INSERT INTO %s (", table), cols = 0;
-	for (const char *p = strchr(columns, ','); p && n > 0 && (size_t)n < len; p = strchr(p, ',')) {
-		p += strspn(p, ", ");
-		n += snprintf(sql + n, len - (size_t)n, "%s%.*s", cols ? "," : "", (int)strcspn(p, " "), p);
-		cols++;
-	}
-	for (int r = 0; r < rows && n > 0 && (size_t)n < len; r++)
-		for (int c = 0; c < cols && (size_t)n < len; c++)
-			n += snprintf(sql + n, len - (size_t)n, "%s%s%s", c ? "," : r ? "),(" : ") VALUES (", "?",
-			              r == rows - 1 && c == cols - 1 ? ")" : "");
-	int rc = 0;
-	if (n <= 0 || (size_t)n >= len || (rows > 1 && cols > MAX_COLS))
-		rc = gt_fail(SQ_FAILED, "export: SQLite: table %s: too many columns", table);
-	else if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
-		rc = gt_sq_fail(s, "prepare");
-	free(sql);
-	*ncols = cols;
-	return rc;
-}
-
 int gt_sq_compact_create(struct sq *s)
 {
 	for (int c = 0; c < C_NTABLES; c++) {
 		char sql[1024];
-		struct sq_batch *b = s->batch[c] = calloc(1, sizeof *b);
-		if (!b)
-			return GT_ERR_NOMEM;
-		b->table = compact_ddl[c][0];
 		snprintf(sql, sizeof sql, "CREATE TABLE %s (%s)", compact_ddl[c][0], compact_ddl[c][1]);
 		int rc = gt_sq_exec(s, sql, "create table");
-		rc = rc ? rc : prepare_insert(s, b->table, compact_ddl[c][1], 1, &b->ncols, &b->one);
-		rc = rc ? rc : prepare_insert(s, b->table, compact_ddl[c][1], BATCH, &b->ncols, &b->many);
+		rc = rc ? rc : gt_sq_batch_open(s, compact_ddl[c][0], compact_ddl[c][1], &s->batch[c]);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
-
-/* ---- values --------------------------------------------------------------------------------- */
 
 /* The statement's row written: 1, or SQ_FAILED (held). bound: the binds' codes or'ed (0 is
  * SQLITE_OK). */
@@ -136,51 +88,7 @@ static int step(struct sq *s, sqlite3_stmt *st, int bound, const char *table)
 	return rc == SQLITE_DONE ? 1 : gt_sq_fail(s, table);
 }
 
-/* Binds row r of b to st from parameter first + 1 on. */
-static int bind_row(const struct sq_batch *b, sqlite3_stmt *st, int r, int first)
-{
-	int rc = SQLITE_OK;
-	for (int c = 0; c < b->ncols; c++)
-		rc |= b->null[r] >> c & 1 ? sqlite3_bind_null(st, first + c + 1)
-		                          : sqlite3_bind_int64(st, first + c + 1, b->v[r][c]);
-	return rc;
-}
-
-/* The row just filled is complete: 1, or SQ_FAILED when the batch it completes failed. */
-static int row_done(struct sq *s, struct sq_batch *b)
-{
-	if (++b->n < BATCH)
-		return 1;
-	int rc = SQLITE_OK;
-	for (int r = 0; r < BATCH; r++)
-		rc |= bind_row(b, b->many, r, r * b->ncols);
-	b->n = 0;
-	return step(s, b->many, rc, b->table);
-}
-
-/* The rows of an unfinished batch, one by one. */
-static int flush(struct sq *s, struct sq_batch *b)
-{
-	for (int r = 0; r < b->n; r++)
-		if (step(s, b->one, bind_row(b, b->one, r, 0), b->table) < 0)
-			return SQ_FAILED;
-	b->n = 0;
-	return 0;
-}
-
-static inline void put(struct sq_batch *b, int c, int64_t v) { b->v[b->n][c] = v; }
-static inline void put_null(struct sq_batch *b, int c) { b->null[b->n] |= (uint16_t)(1u << c); }
-
-/* v, or NULL past INT64_MAX (counted). */
-static inline void put_u(struct sq *s, struct sq_batch *b, int c, uint64_t v)
-{
-	if (v > (uint64_t)INT64_MAX) {
-		s->out_of_range++;
-		put_null(b, c);
-	} else {
-		put(b, c, (int64_t)v);
-	}
-}
+/* ---- values --------------------------------------------------------------------------------- */
 
 /* The time t as its offset from the base (the first time seen is the base), or NULL past
  * INT64_MAX (counted). Both are below 2^63, so the offset and the view's sum fit an int64. */
@@ -188,14 +96,14 @@ static inline void put_off(struct sq *s, struct sq_batch *b, int c, uint64_t t)
 {
 	if (t > (uint64_t)INT64_MAX) {
 		s->out_of_range++;
-		put_null(b, c);
+		gt_sq_put_null(b, c);
 		return;
 	}
 	if (!s->has_base) {
 		s->base = t;
 		s->has_base = 1;
 	}
-	put(b, c, (int64_t)t - (int64_t)s->base);
+	gt_sq_put(b, c, (int64_t)t - (int64_t)s->base);
 }
 
 /* A new row: start at column 0 as an offset, end - start at 1 (signed; NULL where either is out of
@@ -203,15 +111,15 @@ static inline void put_off(struct sq *s, struct sq_batch *b, int c, uint64_t t)
 static inline struct sq_batch *row_times(struct sq *s, int c, uint64_t start, uint64_t end)
 {
 	struct sq_batch *b = s->batch[c];
-	b->null[b->n] = 0;
+	gt_sq_row_begin(b);
 	put_off(s, b, 0, start);
 	if (end > (uint64_t)INT64_MAX) {
 		s->out_of_range++;
-		put_null(b, 1);
+		gt_sq_put_null(b, 1);
 	} else if (start > (uint64_t)INT64_MAX) {
-		put_null(b, 1);
+		gt_sq_put_null(b, 1);
 	} else {
-		put(b, 1, (int64_t)end - (int64_t)start);
+		gt_sq_put(b, 1, (int64_t)end - (int64_t)start);
 	}
 	return b;
 }
@@ -285,58 +193,102 @@ static int kernel_row(struct sq *s, const struct gt_kernel *k)
 		return s->nconf >= GT_SLOTS_MAX ? GT_ERR_TOO_LARGE : GT_ERR_NOMEM;
 	s->rows[T_KERNELS]++;
 	struct sq_batch *b = row_times(s, C_KERNELS, k->start, k->end);
-	put(b, 2, (int64_t)c + 1);
-	put(b, 3, k->correlation_id);
-	put_u(s, b, 4, k->graph_node_id);
+	gt_sq_put(b, 2, (int64_t)c + 1);
+	gt_sq_put(b, 3, k->correlation_id);
+	gt_sq_put_u(s, b, 4, k->graph_node_id);
 	if (k->flags & GT_KERNEL_HAS_QUEUED) {
 		put_off(s, b, 5, k->queued);
 		put_off(s, b, 6, k->submitted);
 	} else {
-		put_null(b, 5);
-		put_null(b, 6);
+		gt_sq_put_null(b, 5);
+		gt_sq_put_null(b, 6);
 	}
-	put(b, 7, k->flags | (k->end < k->start ? ENDS_BEFORE : 0u));
-	return row_done(s, b);
+	gt_sq_put(b, 7, k->flags | (k->end < k->start ? ENDS_BEFORE : 0u));
+	return gt_sq_row_done(s, b);
 }
 
 static int copy_row(struct sq *s, const struct gt_memcpy *m)
 {
 	s->rows[T_COPIES]++;
 	struct sq_batch *b = row_times(s, C_COPIES, m->start, m->end);
-	put_u(s, b, 2, m->bytes);
+	gt_sq_put_u(s, b, 2, m->bytes);
 	const int64_t v[] = { m->copy_kind, m->src_kind, m->dst_kind, m->flags, m->device_id,
 		              m->dst_device_id, m->context_id, m->stream_id, m->correlation_id, m->graph_id };
 	for (int c = 0; c < (int)(sizeof v / sizeof v[0]); c++)
-		put(b, c + 3, v[c]);
-	put_u(s, b, 13, m->graph_node_id);
-	return row_done(s, b);
+		gt_sq_put(b, c + 3, v[c]);
+	gt_sq_put_u(s, b, 13, m->graph_node_id);
+	return gt_sq_row_done(s, b);
 }
 
 static int memset_row(struct sq *s, const struct gt_memset *m)
 {
 	s->rows[T_MEMSETS]++;
 	struct sq_batch *b = row_times(s, C_MEMSETS, m->start, m->end);
-	put_u(s, b, 2, m->bytes);
+	gt_sq_put_u(s, b, 2, m->bytes);
 	const int64_t v[] = { m->value, m->mem_kind, m->flags, m->device_id, m->context_id, m->stream_id,
 		              m->correlation_id, m->graph_id };
 	for (int c = 0; c < (int)(sizeof v / sizeof v[0]); c++)
-		put(b, c + 3, v[c]);
-	put_u(s, b, 11, m->graph_node_id);
-	return row_done(s, b);
+		gt_sq_put(b, c + 3, v[c]);
+	gt_sq_put_u(s, b, 11, m->graph_node_id);
+	return gt_sq_row_done(s, b);
+}
+
+/* ---- the index ------------------------------------------------------------------------------
+ * The one index, api_rows(correlation_id). Made over a full table, SQLite passes every entry
+ * through its sorter (each a record allocated, compared and written out again): more than a tenth
+ * of the export. Made before the rows instead, each entry is put where the index ends, since the
+ * calls' correlation ids mostly rise as they are written (a call of another thread a little
+ * lower), and a B-tree append costs little. So the index is made just before the first batch of
+ * API rows is written, once the base is known, with the views before it: the schema then lists
+ * views and index in the same order as when all are made at the end. Ids far below the highest
+ * yet (a hostile trace's, or a thread's calls written much later) would each cost a page of the
+ * index read and written again: past a few of those the index is dropped and made at the end. */
+#define CORR_NEAR 65536u         /* an id this far below the highest yet still lands near the end */
+#define FAR_FEW 4096u            /* far ids past this many, and past a 64th of the rows: made at the end */
+
+static const char index_sql[] = "CREATE INDEX api_rows_correlation ON api_rows(correlation_id)";
+
+static int views(struct sq *s);
+
+static int views_and_index(struct sq *s)
+{
+	int rc = views(s);
+	rc = rc ? rc : gt_sq_exec(s, index_sql, "create index");
+	s->views_made = 1;
+	s->index_live = !rc;
+	return rc;
+}
+
+/* Before the API row with correlation id corr is kept in b: the index made or dropped as the rule
+ * above says; 0, or SQ_FAILED (held). */
+static int index_as_rows_come(struct sq *s, const struct sq_batch *b, uint32_t corr)
+{
+	if (corr > s->corr_max)
+		s->corr_max = corr;
+	else if ((uint64_t)corr + CORR_NEAR < s->corr_max && ++s->corr_far > FAR_FEW &&
+	         s->corr_far > s->rows[T_API] / 64 && s->index_live) {
+		s->index_live = 0;
+		return gt_sq_exec(s, "DROP INDEX api_rows_correlation", "drop index");
+	}
+	if (b->n == BATCH - 1 && !s->views_made && s->has_base)
+		return views_and_index(s);
+	return 0;
 }
 
 static int api_row(struct sq *s, const struct gt_api *a)
 {
 	s->rows[T_API]++;
 	struct sq_batch *b = row_times(s, C_API, a->start, a->end);
-	put(b, 2, a->name_id);
-	put(b, 3, a->domain);
-	put(b, 4, a->cbid);
-	put_u(s, b, 5, a->thread_id);
-	put(b, 6, a->process_id);
-	put(b, 7, a->correlation_id);
-	put(b, 8, a->return_value);
-	return row_done(s, b);
+	if (index_as_rows_come(s, b, a->correlation_id))
+		return SQ_FAILED;
+	gt_sq_put(b, 2, a->name_id);
+	gt_sq_put(b, 3, a->domain);
+	gt_sq_put(b, 4, a->cbid);
+	gt_sq_put_u(s, b, 5, a->thread_id);
+	gt_sq_put(b, 6, a->process_id);
+	gt_sq_put(b, 7, a->correlation_id);
+	gt_sq_put(b, 8, a->return_value);
+	return gt_sq_row_done(s, b);
 }
 
 int gt_sq_compact_nvtx(struct sq *s, const struct gt_nvtx *v, uint64_t parent)
@@ -346,17 +298,17 @@ int gt_sq_compact_nvtx(struct sq *s, const struct gt_nvtx *v, uint64_t parent)
 	int closed = v->kind == GT_NVTX_MARK || v->end != 0;
 	struct sq_batch *b = row_times(s, C_NVTX, v->start, closed ? v->end : v->start);
 	if (!closed)
-		put_null(b, 1);
+		gt_sq_put_null(b, 1);
 	const int64_t u[] = { v->kind, v->name_id, v->domain_id, v->thread_id, v->depth };
 	for (int c = 0; c < (int)(sizeof u / sizeof u[0]); c++)
-		put(b, c + 2, u[c]);
+		gt_sq_put(b, c + 2, u[c]);
 	if (parent)
-		put_u(s, b, 7, parent);
+		gt_sq_put_u(s, b, 7, parent);
 	else
-		put_null(b, 7);
-	put_u(s, b, 8, v->range_id);
-	put(b, 9, v->color);
-	return row_done(s, b) < 0 ? SQ_FAILED : 0;
+		gt_sq_put_null(b, 7);
+	gt_sq_put_u(s, b, 8, v->range_id);
+	gt_sq_put(b, 9, v->color);
+	return gt_sq_row_done(s, b) < 0 ? SQ_FAILED : 0;
 }
 
 int gt_sq_compact_row(struct sq *s, const struct gt_event *ev)
@@ -423,7 +375,7 @@ static int config_rows(struct sq *s, const struct gt_reader *r)
 	sqlite3_stmt *st = NULL;
 	int ncols;
 	int rc = gt_sq_exec(s, configs_ddl, "create table");
-	rc = rc ? rc : prepare_insert(s, "kernel_configs", strchr(configs_ddl, '(') + 1, 1, &ncols, &st);
+	rc = rc ? rc : gt_sq_prepare_insert(s, "kernel_configs", strchr(configs_ddl, '(') + 1, 1, &ncols, &st);
 	/* Each text once: a form that is a string of the trace already (a kernel called as an NVTX
 	 * range is) has that string's id. */
 	uint32_t nstr = gt_reader_string_count(r);
@@ -535,8 +487,7 @@ static int views(struct sq *s)
 		"CASE WHEN r.domain_id != 0 THEN coalesce(d.value, '') END AS domain, "
 		"r.thread_id AS thread_id, r.depth AS depth, r.parent_id AS parent_id, "
 		"r.range_id AS range_id, r.color AS color FROM nvtx_rows r "
-		"LEFT JOIN strings n ON n.id = r.name_id LEFT JOIN strings d ON d.id = r.domain_id;"
-		"CREATE INDEX api_rows_correlation ON api_rows(correlation_id);",
+		"LEFT JOIN strings n ON n.id = r.name_id LEFT JOIN strings d ON d.id = r.domain_id;",
 		b, b, bad, b, b, GT_KERNEL_FROM_GRAPH, GT_KERNEL_COOPERATIVE, bad, b, b, copy_kind, src_kind,
 		dst_kind, GT_COPY_ASYNC, GT_COPY_TOOL, b, b, mem_kind, GT_COPY_ASYNC, b, b, domain, b, b, kind);
 	if (n < 0)
@@ -550,20 +501,19 @@ int gt_sq_compact_finish(struct sq *s, const struct gt_reader *r)
 {
 	int rc = 0;
 	for (int c = 0; c < C_NTABLES && !rc; c++)
-		rc = flush(s, s->batch[c]);
+		rc = gt_sq_batch_flush(s, s->batch[c]);
 	rc = rc ? rc : config_rows(s, r);
-	return rc ? rc : views(s);
+	if (!rc && !s->views_made)
+		rc = views_and_index(s);
+	else if (!rc && !s->index_live)
+		rc = gt_sq_exec(s, index_sql, "create index");
+	return rc;
 }
 
 void gt_sq_compact_release(struct sq *s)
 {
-	for (int c = 0; c < C_NTABLES; c++) {
-		if (s->batch[c]) {
-			sqlite3_finalize(s->batch[c]->one);
-			sqlite3_finalize(s->batch[c]->many);
-		}
-		free(s->batch[c]);
-	}
+	for (int c = 0; c < C_NTABLES; c++)
+		gt_sq_batch_free(s->batch[c]);
 	free(s->conf);
 	free(s->conf_hash);
 	gt_slots_release(&s->conf_slots);

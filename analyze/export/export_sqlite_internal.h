@@ -4,7 +4,8 @@
  * ranges, definitions, export_info); export_sqlite_compact.c stores the four record types a trace
  * holds most of (kernels, copies, memsets, API calls, NVTX ranges) in compact tables and shows them through
  * views with the documented columns; export_sqlite_nsys.c adds the views, enumerations and GPU
- * table under Nsight Systems' names. They share struct sq, the state of one export.
+ * table under Nsight Systems' names; export_sqlite_batch.c inserts a table's rows many to a
+ * statement. They share struct sq, the state of one export.
  */
 #ifndef GT_EXPORT_SQLITE_INTERNAL_H
 #define GT_EXPORT_SQLITE_INTERNAL_H
@@ -80,7 +81,10 @@ struct sq {
 	struct gt_sq_metrics *metrics;            /* export_sqlite_metrics.c's table */
 	/* export_sqlite_compact.c */
 	struct sq_batch *batch[C_NTABLES]; /* rows waiting for their INSERT */
+	struct sq_batch *rbatch[T_NTABLES]; /* the same for the record tables (export_sqlite.c) */
 	int has_base;
+	int views_made, index_live; /* the views and api_rows' index made; the index not dropped since */
+	uint64_t corr_max, corr_far; /* the highest correlation id of the API rows, how many far below it */
 	uint64_t base;           /* compact tables store times as offsets from it */
 	struct kconfig *conf;
 	size_t nconf, capconf;
