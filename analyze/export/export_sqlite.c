@@ -74,6 +74,15 @@ int gt_sq_fail(struct sq *s, const char *what)
 	return SQ_FAILED;
 }
 
+int gt_sq_step(struct sq *s, sqlite3_stmt *st, int bound, const char *table)
+{
+	if (bound != SQLITE_OK)
+		return gt_sq_fail(s, "bind");
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 1 : gt_sq_fail(s, table);
+}
+
 /* ---- one row at a time ---------------------------------------------------------------------- */
 
 static void row_begin(struct sq *s, enum tab t)

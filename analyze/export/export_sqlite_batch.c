@@ -44,17 +44,6 @@ int gt_sq_batch_open(struct sq *s, const char *table, const char *columns, struc
 	return rc ? rc : gt_sq_prepare_insert(s, table, columns, BATCH, &b->ncols, &b->many);
 }
 
-/* The statement's row written: 1, or SQ_FAILED (held). bound: the binds' codes or'ed (0 is
- * SQLITE_OK). */
-static int step(struct sq *s, sqlite3_stmt *st, int bound, const char *table)
-{
-	if (bound != SQLITE_OK)
-		return gt_sq_fail(s, "bind");
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 1 : gt_sq_fail(s, table);
-}
-
 /* Binds row r of b to st from parameter first + 1 on. */
 static int bind_row(const struct sq_batch *b, sqlite3_stmt *st, int r, int first)
 {
@@ -106,13 +95,13 @@ int gt_sq_batch_write(struct sq *s, struct sq_batch *b)
 		rc |= bind_changed(b, r);
 	b->primed = rc == SQLITE_OK;
 	b->n = 0;
-	return step(s, b->many, rc, b->table);
+	return gt_sq_step(s, b->many, rc, b->table);
 }
 
 int gt_sq_batch_flush(struct sq *s, struct sq_batch *b)
 {
 	for (int r = 0; r < b->n; r++)
-		if (step(s, b->one, bind_row(b, b->one, r, 0), b->table) < 0)
+		if (gt_sq_step(s, b->one, bind_row(b, b->one, r, 0), b->table) < 0)
 			return SQ_FAILED;
 	b->n = 0;
 	return 0;

@@ -77,17 +77,6 @@ int gt_sq_compact_create(struct sq *s)
 	return 0;
 }
 
-/* The statement's row written: 1, or SQ_FAILED (held). bound: the binds' codes or'ed (0 is
- * SQLITE_OK). */
-static int step(struct sq *s, sqlite3_stmt *st, int bound, const char *table)
-{
-	if (bound != SQLITE_OK)
-		return gt_sq_fail(s, "bind");
-	int rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 1 : gt_sq_fail(s, table);
-}
-
 /* ---- values --------------------------------------------------------------------------------- */
 
 /* The time t as its offset from the base (the first time seen is the base), or NULL past
@@ -364,7 +353,7 @@ static uint64_t form_id(struct sq *s, const char *text, uint64_t *next)
 	sqlite3_stmt *st = s->st[T_STRINGS];
 	int rc = sqlite3_bind_int64(st, 1, (int64_t)id);
 	rc |= sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
-	if (step(s, st, rc, "strings") < 0)
+	if (gt_sq_step(s, st, rc, "strings") < 0)
 		return 0;
 	s->rows[T_STRINGS]++;
 	return id;
@@ -412,7 +401,7 @@ static int config_rows(struct sq *s, const struct gt_reader *r)
 		b |= sqlite3_bind_int64(st, 3, (int64_t)shr);
 		for (int c = 1; c < (int)(sizeof v / sizeof v[0]); c++)
 			b |= sqlite3_bind_int64(st, c + 3, v[c]);
-		if (step(s, st, b, "kernel_configs") < 0)
+		if (gt_sq_step(s, st, b, "kernel_configs") < 0)
 			rc = SQ_FAILED;
 	}
 	sqlite3_finalize(st);

@@ -100,6 +100,9 @@ struct sq {
 #define SQ_FAILED GT_ERR_IO
 
 int gt_sq_fail(struct sq *s, const char *what);
+/* Steps a bound INSERT and resets it: 1 for its row written, or SQ_FAILED (held). bound: the binds'
+ * codes or'ed (0 is SQLITE_OK); table names the failure. */
+int gt_sq_step(struct sq *s, sqlite3_stmt *st, int bound, const char *table);
 int gt_sq_exec(struct sq *s, const char *sql, const char *what);
 /* The names of string id (its clean text, and for kernel names its demangled and short forms);
  * NULL when out of memory. */
