@@ -294,7 +294,11 @@ int pm_start(struct pm_sampler **out, uint32_t ordinal, const struct metric_list
 		.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL,
 		.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST };
 	if ((r = pm.cuptiPmSamplingSetConfig(&sp)) != CUPTI_SUCCESS) {
-		reason(why, nwhy, "cuptiPmSamplingSetConfig", r);
+		if (r == CUPTI_ERROR_NOT_SUPPORTED) /* the config is one pass: it is the trigger */
+			snprintf(why, nwhy, "PM sampling on GPU time is not supported on this GPU (Turing and GA100 "
+			                    "lack it; cuptiPmSamplingSetConfig: %s)", libs_cupti_error(r));
+		else
+			reason(why, nwhy, "cuptiPmSamplingSetConfig", r);
 		goto fail;
 	}
 	CUpti_PmSampling_GetCounterDataSize_Params zp = {

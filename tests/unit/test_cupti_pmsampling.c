@@ -40,6 +40,7 @@
 
 static struct {
 	CUptiResult enable_result;
+	CUptiResult config_result; /* what SetConfig answers (the trigger refused: NOT_SUPPORTED) */
 	size_t max_per_pass;      /* metrics that fit in one pass */
 	size_t pending;           /* samples in the hardware buffer, not yet decoded */
 	size_t in_image;          /* samples decoded into the current image */
@@ -165,7 +166,7 @@ CUptiResult CUPTIAPI cuptiPmSamplingSetConfig(CUpti_PmSampling_SetConfig_Params 
 	assert_true(n >= 1 && n <= fake.max_per_pass);
 	assert_int_equal(p->triggerMode, CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL);
 	fake.sample_interval = (uint32_t)p->samplingInterval;
-	return CUPTI_SUCCESS;
+	return fake.config_result;
 }
 
 CUptiResult CUPTIAPI cuptiPmSamplingStart(CUpti_PmSampling_Start_Params *p)
@@ -412,6 +413,14 @@ static void test_refusals_say_why(void **state)
 	assert_non_null(strstr(why, "offers none of the metrics"));
 	assert_string_equal(dropped, "a__nope.sum,b__nope.sum");
 	assert_int_equal(pm_stop(NULL, NULL, why, sizeof why), 0);
+	/* A GPU without the GPU-time trigger (Turing, GA100) is told apart from one without PM sampling,
+	 * and what was enabled is disabled again. */
+	fake.config_result = CUPTI_ERROR_NOT_SUPPORTED;
+	assert_int_equal(pm_start(&s, 0, &l, 1000, why, sizeof why, dropped, sizeof dropped), -1);
+	assert_null(s);
+	assert_non_null(strstr(why, "PM sampling on GPU time is not supported on this GPU (Turing and GA100"));
+	assert_int_equal(fake.enabled, 0);
+	assert_int_equal(fake.hosts, 0);
 }
 
 int main(void)
