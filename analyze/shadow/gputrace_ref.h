@@ -182,12 +182,20 @@ static inline int gt_ref_f32(const struct gt_ref_call *c, unsigned i, float *v) 
 static inline int gt_ref_f64(const struct gt_ref_call *c, unsigned i, double *v) { return gt_ref_scalar(c, i, v, 8); }
 
 /* The host copy behind pointer parameter i when it holds at least count elements of elem bytes from
- * the pointer on (the product is checked for overflow); NULL otherwise. */
+ * the pointer on (the product is checked for overflow) and is aligned for them (to the largest power
+ * of two, at most 16, that divides elem: a pointer the GPU could not have loaded elements through
+ * comes only from a damaged or forged trace, and reading through it would be undefined in C); NULL
+ * otherwise. */
 static inline void *gt_ref_ptr(const struct gt_ref_call *call, unsigned i, size_t elem, uint64_t count)
 {
 	if (i >= call->nparams || call->params[i].kind != GT_REF_PARAM_POINTER || !call->params[i].data)
 		return NULL;
 	if (elem && count > call->params[i].bytes / elem)
+		return NULL;
+	size_t align = elem & (~elem + 1);
+	if (align > 16 || !align)
+		align = 16;
+	if (elem && (uintptr_t)call->params[i].data % align)
 		return NULL;
 	return call->params[i].data;
 }

@@ -633,6 +633,29 @@ static void test_names_matched(void **state)
 
 /* ---- the library loader ---------------------------------------------------------------------- */
 
+/* gt_ref_ptr hands out a buffer only when it holds the elements asked for and is aligned for them:
+ * a forged capture's odd offset into a float buffer is NULL, not a misaligned float pointer. */
+static void test_ref_ptr_alignment(void **state)
+{
+	(void)state;
+	_Alignas(16) unsigned char buf[64];
+	struct gt_ref_param p[1] = { { .kind = GT_REF_PARAM_POINTER, .size = 8, .data = buf, .bytes = sizeof buf } };
+	struct gt_ref_call c = { .abi = GT_REF_ABI, .kernel = "k", .params = p, .nparams = 1 };
+	assert_ptr_equal(gt_ref_ptr(&c, 0, sizeof(float), 16), buf);
+	assert_null(gt_ref_ptr(&c, 0, sizeof(float), 17)); /* fewer than asked */
+	assert_null(gt_ref_ptr(&c, 1, 1, 1));              /* no such parameter */
+	p[0].data = buf + 6, p[0].bytes = sizeof buf - 6;
+	assert_null(gt_ref_ptr(&c, 0, sizeof(float), 1));  /* misaligned for floats */
+	assert_ptr_equal(gt_ref_ptr(&c, 0, 2, 4), buf + 6);  /* aligned for 16-bit words */
+	assert_ptr_equal(gt_ref_ptr(&c, 0, 1, 58), buf + 6);
+	assert_ptr_equal(gt_ref_ptr(&c, 0, 6, 1), buf + 6);  /* 6-byte records: 2-aligned is enough */
+	p[0].data = buf + 8, p[0].bytes = sizeof buf - 8;
+	assert_ptr_equal(gt_ref_ptr(&c, 0, 12, 4), buf + 8); /* 12-byte records: 4-aligned */
+	assert_null(gt_ref_ptr(&c, 0, 32, 1));             /* 32-byte records: 16-aligned */
+	p[0].data = buf + 16, p[0].bytes = sizeof buf - 16;
+	assert_ptr_equal(gt_ref_ptr(&c, 0, 32, 1), buf + 16);
+}
+
 static void test_refs_library_loads(void **state)
 {
 	(void)state;
@@ -690,6 +713,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_aliased_pointers_share_a_copy),
 		cmocka_unit_test(test_tables_validated),
 		cmocka_unit_test(test_names_matched),
+		cmocka_unit_test(test_ref_ptr_alignment),
 		cmocka_unit_test(test_refs_library_loads),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
