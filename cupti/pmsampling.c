@@ -141,6 +141,7 @@ static int choose(struct pm_sampler *s, const char *chip, const struct metric_li
                   size_t nwhy, char *dropped, size_t ndropped)
 {
 	CUptiResult r = CUPTI_SUCCESS;
+	int holds_kept = 0; /* the host object's config is exactly the kept metrics' */
 	s->kept.n = 0;
 	for (size_t i = 0; i < want->n;) {
 		size_t end = i + 1;
@@ -157,6 +158,7 @@ static int choose(struct pm_sampler *s, const char *chip, const struct metric_li
 				memcpy(s->kept.names[s->kept.n++], want->names[j], sizeof want->names[j]);
 				kept = 1;
 			}
+			holds_kept = f;
 		}
 		if (!kept)
 			append(dropped, ndropped, want->names[i]);
@@ -167,8 +169,9 @@ static int choose(struct pm_sampler *s, const char *chip, const struct metric_li
 		snprintf(why, nwhy, "the GPU offers none of the metrics asked for in one sampling pass");
 		return -1;
 	}
-	/* The host object must hold the config of exactly the kept metrics. */
-	int f = fits(s, chip, NULL, &r);
+	/* The host object must hold the config of exactly the kept metrics: configured again only when
+	 * a candidate that did not fit came last. */
+	int f = holds_kept ? 1 : fits(s, chip, NULL, &r);
 	if (f <= 0) {
 		reason(why, nwhy, f < 0 ? "cuptiProfilerHostInitialize" : "cuptiProfilerHostGetConfigImage", r);
 		return -1;

@@ -457,23 +457,22 @@ static void role_figures(const struct group *g, int role, double *rate, double *
 	}
 }
 
-static void kernel_figures(const struct gt_ceil_analysis *c, const struct group *g, struct gt_ceil_kernel *k)
+static void kernel_figures(const struct gt_ceil_analysis *c, const struct group *g, const unsigned char *use_sm,
+                           struct gt_ceil_kernel *k)
 {
 	k->launches = g->launches;
 	k->time_ns = g->time_ns;
 	k->device = g->device;
 	k->coverage = NAN;
 	int sampled_rows = 0;
-	/* Per quantity, the one variant used: this kernel's replayed rows, the trace's sampled ones. */
+	/* Per quantity, the one variant used: of this kernel's replayed rows here, of the sampled ones
+	 * in finish(). */
 	unsigned char have_ex[GT_METRIC_ROLE_MAX_ROWS], use_ex[GT_METRIC_ROLE_MAX_ROWS];
-	unsigned char have_sm[GT_METRIC_ROLE_MAX_ROWS], use_sm[GT_METRIC_ROLE_MAX_ROWS];
 	for (size_t i = 0; i < gt_metric_role_nrows; i++) {
 		const struct row_acc *a = find_acc(g, (int)i);
 		have_ex[i] = a && a->ex_n > 0;
-		have_sm[i] = (unsigned char)(c->row_seen[i] & 1);
 	}
 	gt_metric_role_pick(have_ex, use_ex);
-	gt_metric_role_pick(have_sm, use_sm);
 	for (int role = 0; role < GT_ROLE_COUNT; role++)
 		role_figures(g, role, &k->rate[role], &k->per_launch[role], &k->source, &k->coverage, use_ex, use_sm);
 	for (size_t i = 0; i < gt_metric_role_nrows; i++)
@@ -556,9 +555,14 @@ static int finish(struct gt_ceil_analysis *c)
 	struct ceil_state *st = c->state;
 	if (!(c->kernels = calloc(st->n ? st->n : 1, sizeof *c->kernels)))
 		return GT_ERR_NOMEM;
+	/* The sampled rows to use are the traces' (one per quantity), the same for every kernel. */
+	unsigned char have_sm[GT_METRIC_ROLE_MAX_ROWS], use_sm[GT_METRIC_ROLE_MAX_ROWS];
+	for (size_t i = 0; i < gt_metric_role_nrows; i++)
+		have_sm[i] = (unsigned char)(c->row_seen[i] & 1);
+	gt_metric_role_pick(have_sm, use_sm);
 	for (size_t i = 0; i < st->n; i++) {
 		struct gt_ceil_kernel *k = &c->kernels[c->nkernels++];
-		kernel_figures(c, &st->g[i], k);
+		kernel_figures(c, &st->g[i], use_sm, k);
 		k->name = st->g[i].name;
 		st->g[i].name = NULL;
 	}
