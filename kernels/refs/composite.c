@@ -63,7 +63,7 @@ static int composite_args(struct gt_ref_call *c, struct composite_args *a)
 	a->image = gt_ref_ptr(c, 2, 4 * sizeof(float), (uint64_t)a->w * (uint64_t)a->h);
 	if (!a->splats || !a->image)
 		return gt_ref_fail(c, "splats holds fewer than n = %llu splats, or image fewer than w x h = "
-		                      "%d x %d float4", (unsigned long long)a->n, a->w, a->h);
+		                      "%d x %d float4 (or is misaligned for them)", (unsigned long long)a->n, a->w, a->h);
 	return 0;
 }
 

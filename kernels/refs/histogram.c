@@ -66,7 +66,7 @@ static int hist_args(struct gt_ref_call *c, struct hist_args *a)
 	a->counts = gt_ref_ptr(c, 5, sizeof(float), (uint64_t)a->bins);
 	if (!a->values || !a->counts)
 		return gt_ref_fail(c, "values holds fewer than n = %d floats, or counts_weighted fewer than "
-		                      "bins = %d", n, a->bins);
+		                      "bins = %d (or is misaligned for them)", n, a->bins);
 	return 0;
 }
 

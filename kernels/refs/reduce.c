@@ -55,8 +55,8 @@ int refs_reduce_run(struct gt_ref_call *c)
 	const float *in = gt_ref_ptr(c, 0, sizeof(float), count);
 	float *partial = gt_ref_ptr(c, 1, sizeof(float), grid);
 	if (!in || !partial)
-		return gt_ref_fail(c, "in holds fewer than n = %d floats, or partial fewer than grid = %llu",
-		                   n, (unsigned long long)grid);
+		return gt_ref_fail(c, "in holds fewer than n = %d floats, or partial fewer than grid = %llu "
+		                      "(or is misaligned for them)", n, (unsigned long long)grid);
 	float s[1024];
 	for (uint64_t b = 0; b < grid; b++) {
 		const uint64_t base = b * 2 * block;

@@ -32,7 +32,7 @@ int refs_saxpy_run(struct gt_ref_call *c)
 	const float *x = gt_ref_ptr(c, 2, sizeof(float), count);
 	float *y = gt_ref_ptr(c, 3, sizeof(float), count);
 	if (!x || !y)
-		return gt_ref_fail(c, "x or y holds fewer than n = %d floats", n);
+		return gt_ref_fail(c, "x or y holds fewer than n = %d floats (or is misaligned for them)", n);
 	for (uint64_t i = 0; i < count; i++)
 		y[i] = (float)fma((double)a, (double)x[i], (double)y[i]);
 	return 0;

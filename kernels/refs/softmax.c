@@ -54,8 +54,8 @@ static int softmax_args(struct gt_ref_call *c, struct softmax_args *a)
 	a->mask = gt_ref_ptr(c, 1, 1, count);
 	a->out = gt_ref_ptr(c, 2, sizeof(float), count);
 	if (!a->logits || !a->mask || !a->out)
-		return gt_ref_fail(c, "logits, mask or out holds fewer than rows x cols = %llu elements",
-		                   (unsigned long long)count);
+		return gt_ref_fail(c, "logits, mask or out holds fewer than rows x cols = %llu elements "
+		                      "(or is misaligned for them)", (unsigned long long)count);
 	for (uint64_t i = 0; i < count; i++)
 		if (a->mask[i] && (isnan(a->logits[i]) || a->logits[i] == INFINITY))
 			return gt_ref_fail(c, "logits[%llu] is %s and valid: outside the kernel's contract",
