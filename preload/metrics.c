@@ -17,7 +17,6 @@ static struct {
 	char unavailable[640]; /* the first device's reason, for META and the one line */
 	char dropped[512];
 	uint64_t interval_us;
-	uint64_t last_end;     /* the latest sample's end, to compare with CUPTI's clock */
 	int said;
 } M;
 
@@ -65,9 +64,8 @@ static int decode_one(struct gt_writer *w, uint32_t d, int stop)
 	return 0;
 }
 
-int metrics_decode(struct gt_writer *w, uint64_t cupti_now)
+int metrics_decode(struct gt_writer *w)
 {
-	(void)cupti_now;
 	for (uint32_t d = 0; d < MAX_DEVICES; d++) {
 		if (!M.s[d])
 			continue;

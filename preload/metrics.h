@@ -16,8 +16,9 @@
 /* Starts sampling on CUDA device `ordinal` unless it was tried already; 0 or a writer error. */
 int metrics_device(struct gt_writer *w, const struct gtp_config *c, uint32_t ordinal);
 /* Writes the samples decoded since the last call; 0 or a writer error. */
-int metrics_decode(struct gt_writer *w, uint64_t cupti_now);
-/* Stops every sampler, writes the last samples and the META keys; 0 or a writer error. */
+int metrics_decode(struct gt_writer *w);
+/* Stops every sampler, writes the last samples and the META keys; 0 or a writer error. cupti_now
+ * (CUPTI's clock at the end) goes to the debug line beside the sample count. */
 int metrics_finish(struct gt_writer *w, uint64_t cupti_now);
 /* Forgets the samplers without calling CUPTI (a child after fork). */
 void metrics_forget(void);

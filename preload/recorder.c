@@ -540,7 +540,7 @@ static void *writer_main(void *arg)
 		drain_buffers();
 		describe_pending_devices();
 		if (!R.write_failed) {
-			int rc = metrics_decode(R.w, cupti_now());
+			int rc = metrics_decode(R.w);
 			if (rc)
 				writer_failed(rc);
 		}
