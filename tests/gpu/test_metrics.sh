@@ -10,7 +10,9 @@
 . "$(dirname "$0")/lib.sh"
 [ -x "$B/kernels/stream_bytes" ] || skip "no $B/kernels/stream_bytes"
 G=$B/gputrace
-run() { GPUTRACE_METRICS=memory,compute "$@"; }
+# The sampler is held back unless GPUTRACE_METRICS_UNVERIFIED=1 (docs/METRICS.md): this test is the run
+# that is to prove it. GPUTRACE_DEBUG=1 names the phase a crash at exit comes in.
+run() { GPUTRACE_METRICS=memory,compute GPUTRACE_METRICS_UNVERIFIED=1 GPUTRACE_DEBUG=1 "$@"; }
 check "record stream_bytes with counters" \
 	run "$G" record -o m.gtrace -- "$B/kernels/stream_bytes" --mib 2048 --reps 8 --pause-ms 50
 "$GA" info m.gtrace > info.txt 2>&1

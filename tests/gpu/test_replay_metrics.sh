@@ -24,12 +24,12 @@ export GPUTRACE_QUIET=1
 [ -x "$B/kernels/known_counts" ] || skip "no $B/kernels/known_counts (nvcc missing at build time)"
 command -v python3 >/dev/null 2>&1 || skip "no python3 to read the records"
 
-check "record known_counts with --shadow" "$GT" record -q -f -o kc.gtrace --shadow '*' --shadow-max 1 -- \
+check "record known_counts with --shadow" "$GT" record -q --force -o kc.gtrace --shadow '*' --shadow-max 1 -- \
 	"$B/kernels/known_counts" --reps 3
 "$B/kernels/known_counts" --reps 1 | grep '^expect' > expect.txt
 cat expect.txt | sed 's/^/    /'
 t0=$(date +%s.%N)
-"$GT" replay -f -o kc.replay.gtrace -n 5 --metrics memory,compute kc.gtrace > replay.txt 2>&1; rc=$?
+"$GT" replay --force -o kc.replay.gtrace -n 5 --metrics memory,compute kc.gtrace > replay.txt 2>&1; rc=$?
 t1=$(date +%s.%N)
 sed 's/^/    /' replay.txt
 [ $rc -eq 0 ] && echo "  PASS replay --metrics exit 0" || { echo "  FAIL replay --metrics exit $rc"; fail=1; }

@@ -29,11 +29,11 @@ for _ in range(3):
 torch.cuda.synchronize()
 print("gemm ok: torch", torch.__version__, "cuda", torch.version.cuda, "c[0,0] =", float(c[0, 0]))
 EOF
-check "record torch.mm with --shadow" "$GT" record -q -f -o g.gtrace --shadow '*' --shadow-max 1 -- python3 gemm.py $N
+check "record torch.mm with --shadow" "$GT" record -q --force -o g.gtrace --shadow '*' --shadow-max 1 -- python3 gemm.py $N
 "$GT" replay --list g.gtrace > list.txt 2>&1
 sed 's/^/    /' list.txt
 "$GA" info g.gtrace 2>&1 | grep -i 'capture' | sed 's/^/    /'
-"$GT" replay -f -o g.replay.gtrace -n 3 --metrics compute g.gtrace > replay.txt 2>&1; rc=$?
+"$GT" replay --force -o g.replay.gtrace -n 3 --metrics compute g.gtrace > replay.txt 2>&1; rc=$?
 sed 's/^/    /' replay.txt
 echo "  (gputrace replay --metrics compute: exit $rc; other kernels' verdicts do not decide this test)"
 cp g.gtrace g.replay.gtrace "$KEEP/" 2>/dev/null
