@@ -28,9 +28,10 @@ int metrics_device(struct gt_writer *w, const struct gtp_config *c, uint32_t ord
 	M.interval_us = c->metrics_us;
 	struct metric_list want = { 0 };
 	char why[480] = "", dropped[512] = "";
-	/* The one GPU run so far (H100, CUPTI 13.0, 2026-12-05) saw every program recorded with counters
-	 * crash (SIGSEGV) or hang at exit: until a run proves the sampler, it is held back unless asked
-	 * for by name, and the recording goes on without counters as for any other reason. */
+	/* On the one GPU run so far (H100, CUPTI 13.0, 2026-12-05) programs recorded with counters
+	 * crashed (SIGSEGV, every C run) or hung (15 of 20 PyTorch runs) at exit: until a run proves
+	 * the sampler, it is held back unless asked for by name, and the recording goes on without
+	 * counters as for any other reason. */
 	if (!c->metrics_unverified)
 		snprintf(why, sizeof why, "held back: on the one GPU run so far, programs recorded with "
 		                          "GPUTRACE_METRICS crashed or hung at exit; "
