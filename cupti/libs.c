@@ -115,7 +115,8 @@ int libs_load_cuda(char *why, size_t n)
 		OPT(cuda_fn, cuCtxSynchronize), OPT(cuda_fn, cuMemHostAlloc),
 		OPT(cuda_fn, cuMemFreeHost), OPT(cuda_fn, cuGetErrorString),
 		OPT(cuda_fn, cuMemcpyDtoHAsync_v2), OPT(cuda_fn, cuKernelGetFunction),
-		OPT(cuda_fn, cuStreamQuery),
+		OPT(cuda_fn, cuStreamQuery), OPT(cuda_fn, cuCtxPushCurrent_v2),
+		OPT(cuda_fn, cuCtxPopCurrent_v2),
 	};
 	if (resolve(h, syms, sizeof syms / sizeof syms[0], &cuda_fn, sizeof cuda_fn, why, n) != 0)
 		return -1;

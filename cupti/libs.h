@@ -71,6 +71,9 @@ struct cuda_fns {
 	CUresult (*cuMemcpyDtoHAsync_v2)(void *dst, CUdeviceptr src, size_t bytes, CUstream s);
 	LIBS_FN(cuKernelGetFunction);
 	LIBS_FN(cuStreamQuery);
+	/* for the PM sampler: started and stopped in its context (preload/metrics.c) */
+	CUresult (*cuCtxPushCurrent_v2)(CUcontext ctx);
+	CUresult (*cuCtxPopCurrent_v2)(CUcontext *ctx);
 };
 
 extern struct cupti_fns cupti_fn;

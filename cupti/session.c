@@ -81,7 +81,7 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
 			if (cupti_fn.cuptiGetDeviceId)
 				cupti_fn.cuptiGetDeviceId(rd->context, &dev);
 			if (hooks.context_created)
-				hooks.context_created(dev, ctx_id);
+				hooks.context_created(dev, ctx_id, rd->context);
 			break;
 		case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
 			/* Deliver this context's records while it still exists: at exit, CUDA's own
@@ -89,8 +89,10 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
 			if (cupti_fn.cuptiGetContextId)
 				cupti_fn.cuptiGetContextId(rd->context, &ctx_id);
 			cupti_fn.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-			if (hooks.context_destroying)
-				hooks.context_destroying(ctx_id);
+			if (hooks.context_destroying &&
+			    (!cupti_fn.cuptiGetDeviceId ||
+			     cupti_fn.cuptiGetDeviceId(rd->context, &dev) == CUPTI_SUCCESS))
+				hooks.context_destroying(dev, ctx_id);
 			break;
 		case CUPTI_CBID_RESOURCE_MODULE_LOADED:
 			if (hooks.module_loaded)

@@ -16,8 +16,10 @@
 #include <stdint.h>
 
 struct session_hooks {
-	void (*context_created)(uint32_t device_ordinal, uint32_t context_id);
-	void (*context_destroying)(uint32_t context_id);
+	void (*context_created)(uint32_t device_ordinal, uint32_t context_id, CUcontext context);
+	/* Called on the thread destroying the context, before it goes: what needs the context (its
+	 * records, a device's PM sampler) is finished before this returns. */
+	void (*context_destroying)(uint32_t device_ordinal, uint32_t context_id);
 	/* Launch capture (shadow replay): called only when set. */
 	void (*module_loaded)(const CUpti_ResourceData *rd);
 	void (*driver_api)(CUpti_CallbackId cbid, const CUpti_CallbackData *cb);

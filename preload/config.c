@@ -50,8 +50,6 @@ static const struct {
 	  "device-wide: comma-separated sets memory (DRAM bytes read and written, L2 bytes) and "
 	  "compute (SM throughput, FMA/FP64/tensor pipes, issue), or CUPTI metric names; empty: off" },
 	{ "GPUTRACE_METRICS_US", "1000", "the counters' sampling interval in microseconds (10..1000000)" },
-	{ "GPUTRACE_METRICS_UNVERIFIED", "0", "1: sample GPUTRACE_METRICS although the one GPU run so far "
-	  "crashed or hung programs at exit; 0: held back, with a line" },
 	{ "GPUTRACE_LATENCY", "0", "record when each kernel was queued and submitted (0 or 1); costs about 1 us per launch" },
 	{ "GPUTRACE_EXIT_TIMEOUT_MS", "10000", "longest wait for the final flush at exit" },
 	{ "GPUTRACE_SHADOW", "", "capture launches of kernels whose name matches this pattern for "
@@ -266,7 +264,6 @@ int config_load(struct gtp_config *c, char *msgs, size_t n)
 		}
 	}
 	c->metrics_us = (unsigned)get_num(&m, "GPUTRACE_METRICS_US", CONFIG_METRICS_US_DEFAULT, 10, 1000000);
-	c->metrics_unverified = (int)get_num(&m, "GPUTRACE_METRICS_UNVERIFIED", 0, 0, 1);
 	/* Between windows CUPTI is detached (cuptiFinalize), which ends PM sampling under the sampler. */
 	if (c->metrics[0] && c->window_period_ms) {
 		note(&m, "GPUTRACE_METRICS is not sampled with GPUTRACE_WINDOW (CUPTI is detached between "

@@ -34,8 +34,6 @@ struct gtp_config {
 	/* hardware counters (PM sampling) */
 	char metrics[512];          /* GPUTRACE_METRICS: sets and metric names; empty = off */
 	unsigned metrics_us;        /* GPUTRACE_METRICS_US: the sampling interval */
-	int metrics_unverified;     /* GPUTRACE_METRICS_UNVERIFIED=1: sample although the only GPU run so
-	                             * far crashed or hung programs at exit (docs/METRICS.md) */
 };
 
 /* GPUTRACE_METRICS_US's default: the interval whose cost was measured (docs/METRICS.md). */

@@ -1,129 +1,287 @@
 /* metrics.c: GPUTRACE_METRICS in the recorder: a PM sampler per device (cupti/pmsampling.h), its
- * samples written as they are decoded, and what was and was not sampled in META (metrics.h). */
+ * samples written as they are decoded, and what was and was not sampled in META (metrics.h).
+ *
+ * Which thread does what was measured on the H100 (CUPTI 13.0, docs/METRICS.md): a sampler
+ * started on the writer thread, which has no CUDA context, crashed the program (SIGSEGV in
+ * cuptiPmSamplingGetCounterAvailability or cuptiPmSamplingStart, 9 of 9 runs, with or without
+ * the context made current there), and cuptiPmSamplingDisable aborted it or hung. So a sampler
+ * starts on the thread that made the context, inside CUPTI's context-created callback, with that
+ * context current; it is stopped on an application thread too (the one destroying the context,
+ * or the one exiting); the writer thread only decodes; and it is never disabled. Every call on
+ * a sampler is made holding `mu`, so that a stop never meets a decode.
+ */
 #include "preload/metrics.h"
 
+#include "cupti/buffers.h"
+#include "cupti/libs.h"
 #include "cupti/pmsampling.h"
 #include "preload/log.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_DEVICES 64
 
+/* How long a context's teardown waits for the writer to decode its device's last samples: it
+ * takes milliseconds; the bound only keeps a stuck writer from holding the program up. */
+#define RELEASE_WAIT_MS 3000
+
+/* What the recorder asked for (metrics_configure). */
 static struct {
-	struct pm_sampler *s[MAX_DEVICES];
-	unsigned char tried[MAX_DEVICES];
+	char metrics[sizeof ((struct gtp_config *)0)->metrics];
+	unsigned us;
+	int on;
+} C;
+
+/* One device's sampler, shared by the thread that starts or stops it and the writer thread:
+ * guarded by mu, and every pm_* call on s is made holding mu. */
+struct slot {
+	struct pm_sampler *s;
+	CUcontext ctx;             /* the context it was started in */
+	unsigned char tried;       /* a start was tried for the current context */
+	unsigned char reported;    /* the writer has logged the start's outcome */
+	unsigned char release;     /* the context is going: the writer is to decode the rest and free */
+	char why[480], dropped[512];
+};
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t released = PTHREAD_COND_INITIALIZER;
+static struct slot S[MAX_DEVICES];
+
+/* The writer thread's own: what goes to META and the one line. */
+static struct {
 	char unavailable[640]; /* the first device's reason, for META and the one line */
 	char dropped[512];
-	uint64_t interval_us;
-	int said;
+	char sampled[2048];    /* the first sampler's metrics */
+	uint64_t samples;
+	int said, overflowed, ever;
 } M;
 
-int metrics_device(struct gt_writer *w, const struct gtp_config *c, uint32_t ordinal)
+void metrics_configure(const struct gtp_config *c)
 {
-	if (!c->metrics[0] || ordinal >= MAX_DEVICES || M.tried[ordinal])
-		return 0;
-	M.tried[ordinal] = 1;
-	M.interval_us = c->metrics_us;
+	snprintf(C.metrics, sizeof C.metrics, "%s", c->metrics);
+	C.us = c->metrics_us;
+	C.on = c->metrics[0] != '\0';
+}
+
+/* Runs f with ctx current on this thread, as the application left it after. */
+static void with_context(CUcontext ctx, void (*f)(struct slot *), struct slot *sl)
+{
+	CUcontext was = NULL;
+	int pushed = ctx && cuda_fn.cuCtxPushCurrent_v2 && cuda_fn.cuCtxPopCurrent_v2 &&
+	             cuda_fn.cuCtxPushCurrent_v2(ctx) == CUDA_SUCCESS;
+	f(sl);
+	if (pushed && cuda_fn.cuCtxPopCurrent_v2(&was) != CUDA_SUCCESS)
+		gtp_debug("metrics: could not give the thread its context back");
+}
+
+static void start_in_context(struct slot *sl)
+{
+	uint32_t d = (uint32_t)(sl - S);
 	struct metric_list want = { 0 };
-	char why[480] = "", dropped[512] = "";
-	/* On the one GPU run so far (H100, CUPTI 13.0, 2026-12-05) programs recorded with counters
-	 * crashed (SIGSEGV, every C run) or hung (15 of 20 PyTorch runs) at exit: until a run proves
-	 * the sampler, it is held back unless asked for by name, and the recording goes on without
-	 * counters as for any other reason. */
-	if (!c->metrics_unverified)
-		snprintf(why, sizeof why, "held back: on the one GPU run so far, programs recorded with "
-		                          "GPUTRACE_METRICS crashed or hung at exit; "
-		                          "GPUTRACE_METRICS_UNVERIFIED=1 samples anyway (docs/METRICS.md)");
-	else if (metric_sets_parse(c->metrics, &want, why, sizeof why) == 0 &&
-	         pm_start(&M.s[ordinal], ordinal, &want, (uint64_t)c->metrics_us * 1000, why, sizeof why,
-	                  dropped, sizeof dropped) == 0) {
-		gtp_debug("device %u: sampling %s every %u us", ordinal, pm_metrics(M.s[ordinal]), c->metrics_us);
-		if (dropped[0] && !M.dropped[0]) {
-			snprintf(M.dropped, sizeof M.dropped, "%s", dropped);
-			gtp_log("GPUTRACE_METRICS: device %u does not offer %s in one sampling pass: left out",
-			        ordinal, dropped);
-		}
+	if (metric_sets_parse(C.metrics, &want, sl->why, sizeof sl->why) == 0 &&
+	    pm_start(&sl->s, d, &want, (uint64_t)C.us * 1000, sl->why, sizeof sl->why, sl->dropped,
+	             sizeof sl->dropped) == 0)
+		sl->why[0] = '\0';
+}
+
+void metrics_context_created(uint32_t ordinal, CUcontext ctx)
+{
+	if (!C.on || ordinal >= MAX_DEVICES)
+		return;
+	pthread_mutex_lock(&mu);
+	struct slot *sl = &S[ordinal];
+	if (!sl->tried && !sl->s) {
+		sl->tried = 1;
+		sl->reported = 0;
+		sl->ctx = ctx;
+		sl->why[0] = sl->dropped[0] = '\0';
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		with_context(ctx, start_in_context, sl);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		/* The application's thread waits for this: what it costs is said (GPUTRACE_DEBUG=1). */
+		gtp_debug("metrics: device %u: sampler %s in %.1f ms on the thread creating the context",
+		          ordinal, sl->s ? "started" : "not started",
+		          (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	}
+	pthread_mutex_unlock(&mu);
+}
+
+/* The writer's line and META key for a device without counters (stopped: its sampler failed
+ * while it ran); the first reason only. */
+static int unavailable(struct gt_writer *w, const char *line, int stopped)
+{
+	if (M.said)
 		return 0;
-	}
-	char line[560];
-	snprintf(line, sizeof line, "device %u: %s", ordinal, why);
-	if (!M.said) {
-		M.said = 1;
-		snprintf(M.unavailable, sizeof M.unavailable, "%s", line);
-		gtp_log("no hardware counters (GPUTRACE_METRICS): %s; recording goes on without them", line);
-	}
+	M.said = 1;
+	snprintf(M.unavailable, sizeof M.unavailable, "%s", line);
+	if (stopped)
+		gtp_log("hardware counters stopped (GPUTRACE_METRICS): %s", M.unavailable);
+	else
+		gtp_log("no hardware counters (GPUTRACE_METRICS): %s; recording goes on without them",
+		        M.unavailable);
 	return gt_writer_meta(w, "metrics.unavailable", M.unavailable);
 }
 
-static int decode_one(struct gt_writer *w, uint32_t d, int stop)
+int metrics_device(struct gt_writer *w, uint32_t ordinal)
 {
-	char why[512] = "";
-	int rc = stop ? pm_stop(M.s[d], w, why, sizeof why) : pm_decode(M.s[d], w, why, sizeof why);
-	if (rc < 0)
-		return rc;
-	if (rc > 0 && !M.said) {
-		M.said = 1;
-		snprintf(M.unavailable, sizeof M.unavailable, "device %u: %s", d, why);
-		gtp_log("hardware counters stopped (GPUTRACE_METRICS): %s", M.unavailable);
-		return gt_writer_meta(w, "metrics.unavailable", M.unavailable);
+	if (!C.on || ordinal >= MAX_DEVICES)
+		return 0;
+	pthread_mutex_lock(&mu);
+	struct slot *sl = &S[ordinal];
+	if (!sl->tried || sl->reported) {
+		pthread_mutex_unlock(&mu);
+		return 0;
+	}
+	sl->reported = 1;
+	char why[sizeof sl->why], dropped[sizeof sl->dropped], list[sizeof M.sampled] = "";
+	snprintf(why, sizeof why, "%s", sl->why);
+	snprintf(dropped, sizeof dropped, "%s", sl->dropped);
+	if (sl->s)
+		snprintf(list, sizeof list, "%s", pm_metrics(sl->s));
+	pthread_mutex_unlock(&mu);
+	if (!list[0]) {
+		char line[560];
+		snprintf(line, sizeof line, "device %u: %s", ordinal, why);
+		return unavailable(w, line, 0);
+	}
+	gtp_debug("device %u: sampling %s every %u us", ordinal, list, C.us);
+	M.ever = 1;
+	if (!M.sampled[0])
+		snprintf(M.sampled, sizeof M.sampled, "%s", list);
+	if (dropped[0] && !M.dropped[0]) {
+		snprintf(M.dropped, sizeof M.dropped, "%s", dropped);
+		gtp_log("GPUTRACE_METRICS: device %u does not offer %s in one sampling pass: left out", ordinal,
+		        dropped);
 	}
 	return 0;
+}
+
+/* Decodes device d's samples (with mu held); a sampler that fails says why once and stays, inert. */
+static int decode_locked(struct gt_writer *w, uint32_t d)
+{
+	char why[512] = "", line[560];
+	int rc = pm_decode(S[d].s, w, why, sizeof why);
+	if (rc <= 0)
+		return rc;
+	snprintf(line, sizeof line, "device %u: %s", d, why);
+	return unavailable(w, line, 1);
+}
+
+/* Writes device d's last samples and frees its sampler (with mu held), stopping it first if no
+ * application thread did. Stopping from the writer is the fallback: it has no context. */
+static int release_locked(struct gt_writer *w, uint32_t d)
+{
+	struct slot *sl = &S[d];
+	char why[512] = "";
+	gtp_debug("metrics: device %u: %s, decoding the last samples", d,
+	          pm_running(sl->s) ? "stopping" : "stopped");
+	int rc = pm_running(sl->s) ? pm_stop(sl->s, w, why, sizeof why) : decode_locked(w, d);
+	M.samples += pm_samples(sl->s);
+	M.overflowed |= pm_overflowed(sl->s);
+	pm_free(sl->s);
+	sl->s = NULL;
+	if (sl->release) {
+		/* The device's context is going: a context made on it later gets a sampler of its own. */
+		sl->release = 0;
+		sl->tried = 0;
+	}
+	pthread_cond_broadcast(&released);
+	gtp_debug("metrics: device %u: released", d);
+	return rc < 0 ? rc : 0;
 }
 
 int metrics_decode(struct gt_writer *w)
 {
-	for (uint32_t d = 0; d < MAX_DEVICES; d++) {
-		if (!M.s[d])
-			continue;
-		int rc = decode_one(w, d, 0);
-		if (rc)
-			return rc;
+	int rc = 0;
+	pthread_mutex_lock(&mu);
+	for (uint32_t d = 0; d < MAX_DEVICES && !rc; d++)
+		if (S[d].s)
+			rc = S[d].release ? release_locked(w, d) : decode_locked(w, d);
+	pthread_mutex_unlock(&mu);
+	return rc;
+}
+
+static void stop_in_context(struct slot *sl)
+{
+	char why[64];
+	pm_stop(sl->s, NULL, why, sizeof why);
+}
+
+void metrics_context_destroying(uint32_t ordinal)
+{
+	if (ordinal >= MAX_DEVICES)
+		return;
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until); /* the clock pthread_cond_timedwait measures by default */
+	until.tv_sec += RELEASE_WAIT_MS / 1000;
+	pthread_mutex_lock(&mu);
+	struct slot *sl = &S[ordinal];
+	if (!sl->s) {
+		sl->tried = 0;
+		pthread_mutex_unlock(&mu);
+		return;
 	}
-	return 0;
+	/* Stopped here, in the context that goes; its last samples are decoded by the writer while
+	 * this thread waits, before the context and its buffers are gone. */
+	with_context(NULL, stop_in_context, sl);
+	sl->release = 1;
+	buffers_wake();
+	int rc = 0;
+	while (sl->s && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&released, &mu, &until);
+	int stuck = sl->s != NULL;
+	pthread_mutex_unlock(&mu);
+	if (stuck)
+		gtp_log("GPUTRACE_METRICS: device %u's last samples were not written within %d ms of its "
+		        "context's destruction", ordinal, RELEASE_WAIT_MS);
+}
+
+void metrics_stop(void)
+{
+	pthread_mutex_lock(&mu);
+	for (uint32_t d = 0; d < MAX_DEVICES; d++)
+		if (S[d].s && pm_running(S[d].s))
+			with_context(S[d].ctx, stop_in_context, &S[d]);
+	pthread_mutex_unlock(&mu);
 }
 
 int metrics_finish(struct gt_writer *w, uint64_t cupti_now)
 {
-	char sampled[2048] = "", v[96];
-	uint64_t samples = 0;
-	int overflowed = 0, any = 0;
-	for (uint32_t d = 0; d < MAX_DEVICES; d++) {
-		if (!M.s[d])
-			continue;
-		any = 1;
-		if (!sampled[0])
-			snprintf(sampled, sizeof sampled, "%s", pm_metrics(M.s[d]));
-		/* pm_stop frees the sampler: its counts first. The debug lines say which phase a crash at
-		 * exit came in (GPUTRACE_DEBUG=1). */
-		gtp_debug("metrics: device %u: last decode before stopping", d);
-		int rc = pm_decode(M.s[d], w, v, sizeof v);
-		if (rc < 0)
-			return rc;
-		samples += pm_samples(M.s[d]);
-		overflowed |= pm_overflowed(M.s[d]);
-		gtp_debug("metrics: device %u: stopping, decoding the rest, disabling", d);
-		rc = decode_one(w, d, 1);
-		gtp_debug("metrics: device %u: stopped", d);
-		M.s[d] = NULL;
-		if (rc)
-			return rc;
-	}
-	if (!any)
-		return 0;
-	int rc = gt_writer_meta(w, "metrics.sampled", sampled);
-	snprintf(v, sizeof v, "%" PRIu64, M.interval_us);
+	int rc = 0;
+	pthread_mutex_lock(&mu);
+	for (uint32_t d = 0; d < MAX_DEVICES && !rc; d++)
+		if (S[d].s)
+			rc = release_locked(w, d);
+	pthread_mutex_unlock(&mu);
+	if (rc || !M.ever)
+		return rc;
+	char v[96];
+	rc = gt_writer_meta(w, "metrics.sampled", M.sampled);
+	snprintf(v, sizeof v, "%u", C.us);
 	rc = rc ? rc : gt_writer_meta(w, "metrics.interval_us", v);
-	snprintf(v, sizeof v, "%" PRIu64, samples);
+	snprintf(v, sizeof v, "%" PRIu64, M.samples);
 	rc = rc ? rc : gt_writer_meta(w, "metrics.samples", v);
 	if (M.dropped[0])
 		rc = rc ? rc : gt_writer_meta(w, "metrics.left_out", M.dropped);
-	if (overflowed)
+	if (M.overflowed)
 		rc = rc ? rc : gt_writer_meta(w, "metrics.overflow", "the hardware buffer overflowed: samples "
 		                                                     "after a gap are flagged partial");
-	gtp_debug("metrics: %" PRIu64 " samples; CUPTI clock now %" PRIu64, samples, cupti_now);
+	gtp_debug("metrics: %" PRIu64 " samples; CUPTI clock now %" PRIu64, M.samples, cupti_now);
 	return rc;
 }
 
-void metrics_forget(void) { memset(&M, 0, sizeof M); }
+void metrics_forget(void)
+{
+	/* The parent's other threads do not exist here: what they held is made free again, and the
+	 * samplers are the parent's. */
+	pthread_mutex_init(&mu, NULL);
+	pthread_cond_init(&released, NULL);
+	memset(S, 0, sizeof S);
+	memset(&M, 0, sizeof M);
+	C.on = 0;
+}

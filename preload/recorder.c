@@ -184,15 +184,24 @@ static int keep_kernel(void *ctx, const char *name)
 	return keep;
 }
 
-static void on_context_created(uint32_t device, uint32_t context)
+static void on_context_created(uint32_t device, uint32_t context, CUcontext ctx)
 {
 	(void)context;
+	metrics_context_created(device, ctx);
 	atomic_fetch_add(&R.contexts_created, 1);
 	pthread_mutex_lock(&R.mu);
 	if (R.npending < (int)(sizeof R.pending_devices / sizeof R.pending_devices[0]))
 		R.pending_devices[R.npending++] = device;
 	pthread_mutex_unlock(&R.mu);
 	buffers_wake();
+}
+
+/* A context about to be destroyed (at exit CUDA's own teardown can come before our exit hook): a
+ * PM sampler must not outlive it, so the device's sampler stops first (preload/metrics.h). */
+static void on_context_destroying(uint32_t device, uint32_t context)
+{
+	(void)context;
+	metrics_context_destroying(device);
 }
 
 /* ---- the writer thread ----------------------------------------------------------------------- */
@@ -286,7 +295,7 @@ static void describe_pending_devices(void)
 	pthread_mutex_unlock(&R.mu);
 	for (int i = 0; i < n && !R.write_failed; i++) {
 		int rc = devices_describe(R.w, dev[i]);
-		rc = rc ? rc : metrics_device(R.w, &R.cfg, dev[i]);
+		rc = rc ? rc : metrics_device(R.w, dev[i]);
 		if (rc)
 			writer_failed(rc);
 	}
@@ -736,7 +745,9 @@ static int start_translation(const struct gtp_config *c, const char *via)
 static int start_session(const struct gtp_config *c, const char *via, struct session_result *res, int *cap)
 {
 	char why[1600];
-	struct session_hooks hooks = { .context_created = on_context_created };
+	metrics_configure(c); /* before the first context-created callback */
+	struct session_hooks hooks = { .context_created = on_context_created,
+		.context_destroying = on_context_destroying };
 	struct capture_config cc = { .pattern = c->shadow, .max_per_kernel = c->shadow_max,
 		.max_bytes = c->shadow_bytes, .wake_writer = buffers_wake };
 	*cap = capture_setup(&cc, &hooks, why, sizeof why);
@@ -855,8 +866,10 @@ void recorder_finish(int how, int status, int in_signal)
 	} else {
 		atomic_store(&R.final_status, status);
 	}
-	if (!in_signal)
+	if (!in_signal) {
+		metrics_stop(); /* in this thread, which has a context, not in the writer */
 		buffers_wake();
+	}
 	unsigned limit = R.cfg.exit_timeout_ms;
 	struct pollfd p = { .fd = R.done_pipe[0], .events = POLLIN };
 	int waited = 0;

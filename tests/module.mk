@@ -12,7 +12,8 @@ TEST_ARCHIVES := $(BUILD)/libgtanalyze.a $(if $(CUPTI_INC),$(BUILD)/libgtcupti.a
 
 # Objects that live in no archive (the launcher's and the replay worker's), for the one test of each:
 # TEST_OBJS_<test> lists them; TEST_LDFLAGS_<test> adds link options for one binary.
-TEST_OBJS_test_launcher_replay_times := $(OBJ)/preload/launcher/launcher_replay_times.o
+TEST_OBJS_test_launcher_replay_times := $(OBJ)/preload/launcher/launcher_replay_times.o \
+                                       $(OBJ)/preload/launcher/launcher_replay_launched.o
 TEST_OBJS_test_replay_compare := $(OBJ)/preload/replay/replay_compare.o
 TEST_OBJS_test_preload_config := $(OBJ)/preload/log.o $(OBJ)/cupti/metric_sets.o $(OBJ)/cupti/metric_names.o
 TEST_OBJS_test_preload_output := $(OBJ)/preload/log.o

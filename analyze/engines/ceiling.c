@@ -496,12 +496,14 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 		      { GT_ROLE_TENSOR_FLOPS, GT_CEIL_FP16_MMA } };
 	k->flops = k->gflops = k->compute_pct = NAN;
 	double flops = 0, gflops = 0, frac = 0;
-	int any = 0, peaks_known = 1;
+	int any = 0, all = 1, peaks_known = 1;
 	size_t vs = 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		int role = kinds[i].role;
-		if (!isfinite(rt[role]))
+		if (!isfinite(rt[role])) {
+			all = 0;
 			continue;
+		}
 		any = 1;
 		flops += pl[role];
 		gflops += rt[role];
@@ -517,7 +519,10 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 			peaks_known = 0;
 		}
 	}
-	if (any) {
+	/* Some kinds measured and none of them counting anything says nothing of the others: the
+	 * replay counts tensor FLOPs but not FP32/FP64 ones (SASS-patched counts), so an FP32 kernel
+	 * would show 0 FLOPs. Then the pipes' activity stands for compute instead. */
+	if (any && (all || flops > 0)) {
 		k->flops = flops;
 		k->gflops = gflops;
 		if (peaks_known && vs)

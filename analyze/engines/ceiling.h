@@ -17,7 +17,8 @@
  *   % of memory    GB/s over the largest measured device-memory ceiling of the kernel's device
  *                  (dram_read, dram_copy, dram_triad; the probe counts bytes read plus written),
  *                  and beside it over the theoretical peak (gt_device_peak_mem_bw);
- *   FLOPs          fp32 + fp64 + tensor flops, those measured; GFLOP/s per ns;
+ *   FLOPs          fp32 + fp64 + tensor flops, those measured, when all three are or those
+ *                  measured count something (a replay has tensor flops only); GFLOP/s per ns;
  *   % of compute   the sum over the measured kinds of GFLOP/s over that kind's measured ceiling
  *                  (fp32_fma, fp64_fma, fp16_mma for tensor): the share of the time the kernel's
  *                  work would keep each unit busy at its ceiling. Without FLOP counts: the busiest

@@ -129,11 +129,11 @@ static const struct gt_option options[] = {
 	  .help = "CUDA device ordinal (default 0)" },
 	{ .kind = GT_OPT_CALL, .long_name = "metrics", .arg = "SET[,SET]", .call = metrics_opt, .data = "--metrics",
 	  .help = "measure each launch under CUPTI's Range Profiler (one replay\n"
-	          "per pass, inputs restored and L2 evicted before each) and\n"
-	          "write its values into the replay trace: sets memory (DRAM\n"
-	          "bytes read and written, L2 traffic), compute (FP32, FP64,\n"
-	          "FP16 instruction counts for FLOPs, tensor pipes, SM\n"
-	          "throughput), or CUPTI metric names" },
+	          "per pass, inputs restored before each) and write its values\n"
+	          "into the replay trace: sets memory (DRAM bytes read and\n"
+	          "written, L2 traffic), compute (tensor FLOPs and pipes, FMA and\n"
+	          "FP64 pipes, SM throughput), or CUPTI metric names (not\n"
+	          "SASS-patched ones: no FP32/FP64 FLOP counts)" },
 	{ .kind = GT_OPT_FLAG, .long_name = "with-structs", .value = &with_structs,
 	  .help = "replay launches with by-value structs whose words the recorder\n"
 	          "did not look up (older traces), with the run's bytes" },

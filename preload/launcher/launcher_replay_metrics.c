@@ -6,12 +6,14 @@
  * temporary file beside it, with one LAUNCH_METRIC per value after them and META saying how they
  * were measured (or why counters could not be had), then renamed over it. Each value belongs to the KERNEL record of its launch's first profiled
  * pass: the worker's file gives that launch's ordinal among the worker's launches, which are the
- * replay trace's kernels in start order (the worker launches one at a time and synchronises). When
+ * replay trace's kernels in start order (the worker launches one at a time and synchronises; the
+ * profiler's own kernels are told apart by launcher_replay_launched.h). When
  * the trace holds another number of kernels than the worker's results file says it launched
  * (records lost), no ordinal can be trusted: every value is then written off the timeline
  * (GT_METRIC_BAD_TIMES, no kernel), and a line says so.
  */
 #include "preload/launcher/launcher_replay.h"
+#include "preload/launcher/launcher_replay_launched.h"
 
 #include "common/grow.h"
 #include "common/text_escape.h"
@@ -109,22 +111,32 @@ static long long launches_made(const char *results)
 	return sum;
 }
 
+/* The worker's kernels, in start order (the profiler's own left out: launcher_replay_launched.h). */
 static int read_kernels(struct mctx *c, struct gt_reader *r)
 {
+	struct replay_launched l;
+	if (replay_launched_read(&l, r) || gt_reader_rewind(r)) {
+		replay_launched_free(&l);
+		return -1;
+	}
 	size_t cap = 0;
 	struct gt_event ev;
 	int more;
 	while ((more = gt_reader_next(r, &ev)) > 0) {
-		if (ev.type != GT_REC_KERNEL || (ev.u.kernel.flags & GT_KERNEL_BAD_TIMES))
+		if (ev.type != GT_REC_KERNEL || (ev.u.kernel.flags & GT_KERNEL_BAD_TIMES) ||
+		    !replay_launched_by_worker(&l, ev.u.kernel.correlation_id))
 			continue;
 		struct mkernel *k = gt_grow(c->k, &cap, c->nk, sizeof *k, 256);
-		if (!k)
+		if (!k) {
+			replay_launched_free(&l);
 			return -1;
+		}
 		c->k = k;
 		c->k[c->nk++] = (struct mkernel){ .start = ev.u.kernel.start, .end = ev.u.kernel.end,
 			.device_id = ev.u.kernel.device_id, .correlation_id = ev.u.kernel.correlation_id,
 			.name_id = ev.u.kernel.name_id };
 	}
+	replay_launched_free(&l);
 	if (more < 0)
 		return -1;
 	qsort(c->k, c->nk, sizeof *c->k, by_start);
@@ -135,7 +147,8 @@ static int add_metrics(struct mctx *c, struct gt_reader *r, int placed)
 {
 	int rc = gt_writer_meta(c->w, "metrics.method",
 	                        "gputrace replay --metrics: CUPTI Range Profiler, user range and user replay, one "
-	                        "replay of the launch per pass, its inputs restored and L2 evicted before each; "
+	                        "replay of the launch per pass, its inputs restored before each (and a 4 x L2 buffer read "
+	                        "back, which on the H200 left inputs smaller than L2 in it); "
 	                        "each value is of the launch's first profiled pass's KERNEL record");
 	if (!rc && c->unavailable[0])
 		rc = gt_writer_meta(c->w, "metrics.unavailable", c->unavailable);

@@ -10,6 +10,7 @@
  * Statistics are common/stats.h's, as `gpuanalyze summary` prints them.
  */
 #include "preload/launcher/launcher_replay.h"
+#include "preload/launcher/launcher_replay_launched.h"
 #include "common/text_escape.h"
 
 #include "common/grow.h"
@@ -133,6 +134,13 @@ static int read_replay(struct times *t, const char *path, FILE *out)
 	struct gt_reader *r;
 	if (open_trace(&r, path))
 		return -1;
+	struct replay_launched l;
+	if (replay_launched_read(&l, r) || gt_reader_rewind(r)) {
+		fprintf(stderr, "gputrace: replay: cannot read the replay trace: %s\n", gt_reader_error(r));
+		replay_launched_free(&l);
+		gt_reader_close(r);
+		return -1;
+	}
 	size_t cap = 0;
 	struct gt_event ev;
 	int more;
@@ -141,16 +149,19 @@ static int read_replay(struct times *t, const char *path, FILE *out)
 			clock_add(&t->replay_clocks, &ev.u.clock_sample);
 			continue;
 		}
-		if (ev.type != GT_REC_KERNEL || (ev.u.kernel.flags & GT_KERNEL_BAD_TIMES))
-			continue;
+		if (ev.type != GT_REC_KERNEL || (ev.u.kernel.flags & GT_KERNEL_BAD_TIMES) ||
+		    !replay_launched_by_worker(&l, ev.u.kernel.correlation_id))
+			continue; /* the profiler's own kernels are no replay's (launcher_replay_launched.h) */
 		struct kernel_time *k = gt_grow(t->rk, &cap, t->nrk, sizeof *k, 256);
 		if (!k) {
+			replay_launched_free(&l);
 			gt_reader_close(r);
 			return -1;
 		}
 		t->rk = k;
 		kernel_of(&ev.u.kernel, &t->rk[t->nrk++]);
 	}
+	replay_launched_free(&l);
 	int rc = 0;
 	if (more < 0) {
 		fprintf(stderr, "gputrace: replay: cannot read the replay trace: %s\n", gt_reader_error(r));

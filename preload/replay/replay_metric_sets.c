@@ -3,33 +3,28 @@
  *
  * The Range Profiler replays a launch as many times as its metrics need, so a set may hold metrics
  * of several passes. `memory`: device-memory bytes read and written, and L2 traffic. `compute`:
- * the SASS instruction counts a FLOP count is made of (FP32, FP64 and FP16 adds, multiplies and
- * fused multiply-adds, per thread, predicated-on: a FLOP count is 2 x fma + add + mul), the
- * tensor-core operations with FP16 and BF16 sources (GH100's names), the tensor pipe's
+ * the tensor-core operations with FP16 and BF16 sources (GH100's names), the tensor pipe's
  * instructions (HMMA, and Hopper's warpgroup GMMA) and activity, the FMA and FP64 pipes' activity,
  * and SM throughput. Both carry the launch's GPU time, so a rate can be formed from one record
- * set. On GH100 (H100, H200) CUPTI's host API plans memory in 1 pass and compute in 12, 6 without
- * sm__throughput, which alone takes 8. Members a GPU does not offer are left out by the worker
- * with a note; raw names are all-or-nothing. The analyses read these names through
- * analyze/blocks/metric_roles.c; tests/unit/test_cupti_metric_chips.c checks the two agree.
+ * set. No FP32/FP64 FLOP counts: the per-thread instruction counts they are made of
+ * (sm__sass_thread_inst_executed_op_*) are counted by patching SASS, which Nsight Compute does and
+ * the Range Profiler does not: on the H200 (CUPTI 13.0) it accepted them and returned 0 for a
+ * kernel of 4.3 billion FFMAs, so they are refused here rather than written as zeros. Members a
+ * GPU does not offer are left out by the worker with a note; raw names are all-or-nothing. The
+ * analyses read these names through analyze/blocks/metric_roles.c; tests/unit/test_cupti_metric_chips.c
+ * checks the two agree.
  */
 #include "preload/replay/replay_metric_sets.h"
+
+#include <stdio.h>
+#include <string.h>
 
 static const struct metric_set sets[] = {
 	{ "memory", (const char *const[]){ "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_bytes.sum",
 	                                   "lts__t_sectors_srcunit_tex_op_read.sum",
 	                                   "lts__t_sectors_srcunit_tex_op_write.sum", "gpu__time_duration.sum",
 	                                   NULL } },
-	{ "compute", (const char *const[]){ "sm__sass_thread_inst_executed_op_ffma_pred_on.sum",
-	                                    "sm__sass_thread_inst_executed_op_fadd_pred_on.sum",
-	                                    "sm__sass_thread_inst_executed_op_fmul_pred_on.sum",
-	                                    "sm__sass_thread_inst_executed_op_dfma_pred_on.sum",
-	                                    "sm__sass_thread_inst_executed_op_dadd_pred_on.sum",
-	                                    "sm__sass_thread_inst_executed_op_dmul_pred_on.sum",
-	                                    "sm__sass_thread_inst_executed_op_hfma_pred_on.sum",
-	                                    "sm__sass_thread_inst_executed_op_hadd_pred_on.sum",
-	                                    "sm__sass_thread_inst_executed_op_hmul_pred_on.sum",
-	                                    "sm__ops_path_tensor_src_fp16.sum",
+	{ "compute", (const char *const[]){ "sm__ops_path_tensor_src_fp16.sum",
 	                                    "sm__ops_path_tensor_src_bf16_dst_fp32.sum",
 	                                    "sm__inst_executed_pipe_tensor_op_hmma.sum",
 	                                    "sm__inst_executed_pipe_tensor_op_gmma.sum",
@@ -47,5 +42,13 @@ const char *replay_metric_sets_names(void) { return grammar.set_names; }
 
 int replay_metric_sets_parse(const char *spec, struct replay_metric_list *out, char *why, size_t n)
 {
-	return metric_names_parse(&grammar, spec, &out->n, out->names, out->raw, NULL, why, n);
+	if (metric_names_parse(&grammar, spec, &out->n, out->names, out->raw, NULL, why, n))
+		return -1;
+	for (size_t i = 0; i < out->n; i++)
+		if (strstr(out->names[i], "__sass_")) {
+			snprintf(why, n, "--metrics: %s is counted by patching SASS (Nsight Compute does; the Range "
+			                 "Profiler reads hardware counters and returns 0 for it)", out->names[i]);
+			return -1;
+		}
+	return 0;
 }

@@ -27,8 +27,8 @@ with() {
 	local gt="GPUTRACE_QUIET=1 GPUTRACE_OUTPUT=t.gtrace LD_PRELOAD=$B/libgputrace.so"
 	case $m in
 	default) env $gt "$@" ;;
-	metrics) env $gt GPUTRACE_METRICS=memory,compute GPUTRACE_METRICS_UNVERIFIED=1 "$@" ;;
-	metrics100us) env $gt GPUTRACE_METRICS=memory,compute GPUTRACE_METRICS_UNVERIFIED=1 \
+	metrics) env $gt GPUTRACE_METRICS=memory,compute "$@" ;;
+	metrics100us) env $gt GPUTRACE_METRICS=memory,compute \
 		GPUTRACE_METRICS_US=100 "$@" ;;
 	esac
 	rm -f t*.gtrace

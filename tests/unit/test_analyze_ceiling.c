@@ -196,6 +196,45 @@ static void test_engine_replay_values(void **state)
 	gt_ceiling_release(&c);
 }
 
+/* A replay counts tensor FLOPs only (FP32/FP64 counts are SASS-patched: not the Range Profiler's).
+ * An FP32 kernel whose tensor count is 0 has no FLOPs measured, not 0 FLOPs, and its FMA pipe's
+ * activity stands for compute; a GEMM's tensor FLOPs are its FLOPs, against the tensor ceiling. */
+static void test_tensor_only_replay(void **state)
+{
+	(void)state;
+	const char *trace = temp("tens"), *peaks = temp("pk");
+	FILE *f = fopen(peaks, "w");
+	assert_non_null(f);
+	fprintf(f, "name=\"NVIDIA H200\" uuid=" UUID " kind=fp16_mma gflops=500000 theory_gflops=unknown\n");
+	assert_int_equal(fclose(f), 0);
+	struct gt_writer *w;
+	assert_int_equal(synth_open(&w, trace, 0), 0);
+	assert_int_equal(synth_device(w), 0);
+	assert_int_equal(synth_kernel(w, "fp32k", 10000, 11000, 0), 0);
+	assert_int_equal(launch_metric(w, "sm__ops_path_tensor_src_fp16.sum", "fp32k", 10000, 11000, 0), 0);
+	assert_int_equal(launch_metric(w, "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "fp32k", 10000,
+	                               11000, 60), 0);
+	assert_int_equal(synth_kernel(w, "gemm", 20000, 21000, 0), 0);
+	assert_int_equal(launch_metric(w, "sm__ops_path_tensor_src_fp16.sum", "gemm", 20000, 21000, 1e8), 0);
+	assert_int_equal(launch_metric(w, "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", "gemm",
+	                               20000, 21000, 90), 0);
+	assert_int_equal(gt_writer_close(w), 0);
+	struct gt_ceil_analysis c;
+	char *paths[] = { (char *)trace };
+	assert_int_equal(gt_ceiling_run(&c, paths, 1, peaks), 0);
+	const struct gt_ceil_kernel *k = gt_ceiling_find(&c, "fp32k");
+	assert_non_null(k);
+	assert_true(isnan(k->flops) && isnan(k->gflops) && isnan(k->intensity));
+	assert_true(fabs(k->compute_pct - 60.0) < 1e-9);
+	assert_string_equal(k->compute_vs, "busiest pipe's activity");
+	const struct gt_ceil_kernel *g = gt_ceiling_find(&c, "gemm");
+	assert_non_null(g);
+	assert_true(g->flops == 1e8 && g->gflops == 1e5); /* 1e8 FLOPs in 1000 ns */
+	assert_true(fabs(g->compute_pct - 20.0) < 1e-9); /* 100000 of 500000 GFLOP/s */
+	assert_string_equal(g->compute_vs, "fp16_mma");
+	gt_ceiling_release(&c);
+}
+
 static int sample(struct gt_writer *w, const char *metric, uint64_t start, uint64_t end, double v, uint32_t flags)
 {
 	struct gt_metric_sample m = { .start = start, .end = end, .value = v, .device_id = 0,
@@ -254,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_bound_rule),
 		cmocka_unit_test(test_roles_table),
 		cmocka_unit_test_teardown(test_engine_replay_values, teardown),
+		cmocka_unit_test_teardown(test_tensor_only_replay, teardown),
 		cmocka_unit_test_teardown(test_bad_values_not_measured, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,8 @@
  * figure lost silently, and a name no chip offers is one never measured. So, for GH100 (H100,
  * H200): both sampling sets fit one pass with every member kept, and what they keep covers the
  * sampled roles (DRAM read and write, L2, SM activity, the FMA, FP64 and tensor pipes); the replay's
- * sets keep every member, and cover the FLOP and byte roles the ceiling analysis computes from;
+ * sets keep every member, and cover the tensor FLOP, pipe and byte roles the ceiling analysis
+ * computes from (FP32/FP64 FLOPs are SASS-patched counts, which no profiler here gives);
  * and every name in the role table is offered by some chip for some profiler. Other chips'
  * sampling plans are printed, and must keep the memory set whole where the chip has DRAM
  * counters. Skipped where no libcupti with the host API loads, and in a sanitized build (the host
@@ -128,10 +129,11 @@ static void test_replay_sets_on_gh100(void **state)
 		fail_msg("GH100: %s", why);
 	if (dropped[0])
 		fail_msg("GH100 lacks %s", dropped);
+	/* No FP32/FP64 FLOP counts: they are SASS-patched counts, which the Range Profiler does not
+	 * give (replay_metric_sets.c); the FMA and FP64 pipes' activity stands for them. */
 	static const int roles[] = { GT_ROLE_DRAM_READ_BYTES, GT_ROLE_DRAM_WRITE_BYTES, GT_ROLE_L2_BYTES,
-		                     GT_ROLE_FP32_FLOPS,      GT_ROLE_FP64_FLOPS,       GT_ROLE_TENSOR_FLOPS,
-		                     GT_ROLE_SM_PCT,          GT_ROLE_FP32_PIPE_PCT,    GT_ROLE_FP64_PIPE_PCT,
-		                     GT_ROLE_TENSOR_PIPE_PCT };
+		                     GT_ROLE_TENSOR_FLOPS,    GT_ROLE_SM_PCT,           GT_ROLE_FP32_PIPE_PCT,
+		                     GT_ROLE_FP64_PIPE_PCT,   GT_ROLE_TENSOR_PIPE_PCT };
 	assert_covers(kept, roles, sizeof roles / sizeof roles[0], "the replay's metrics");
 }
 
@@ -145,6 +147,10 @@ static void test_role_names_exist(void **state)
 	static const char *const chips[] = { "GH100", "GA100", "AD102", "GB100" };
 	for (size_t k = 0; k < gt_metric_role_nrows; k++) {
 		const char *name = gt_metric_role_rows[k].metric;
+		/* SASS-patched counts (Nsight Compute's FLOP sources) are no hardware counter of either
+		 * profiler: the rows stay for values measured that way, and are not looked up here. */
+		if (strstr(name, "__sass_"))
+			continue;
 		int found = 0;
 		for (size_t c = 0; c < sizeof chips / sizeof chips[0] && !found; c++) {
 			char why[512], kept[512], dropped[512];

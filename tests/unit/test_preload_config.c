@@ -81,7 +81,6 @@ static void test_defaults(void **state)
 	assert_int_equal(c.shadow_bytes, 1ull << 30);
 	assert_string_equal(c.metrics, "");
 	assert_int_equal(c.metrics_us, CONFIG_METRICS_US_DEFAULT);
-	assert_int_equal(c.metrics_unverified, 0); /* the sampler is held back unless asked for */
 	/* The default kinds are all but sync, overhead, graph and api-all, as the help says. */
 	assert_int_equal(SK_DEFAULT, SK_ALL & ~(SK_SYNC | SK_OVERHEAD | SK_GRAPH | SK_API_ALL));
 }
@@ -251,13 +250,6 @@ static void test_metrics(void **state)
 	setenv("GPUTRACE_METRICS_US", "250", 1);
 	assert_int_equal(config_load(&c, msgs, sizeof msgs), 0);
 	assert_int_equal(c.metrics_us, 250);
-	setenv("GPUTRACE_METRICS_UNVERIFIED", "1", 1);
-	assert_int_equal(config_load(&c, msgs, sizeof msgs), 0);
-	assert_int_equal(c.metrics_unverified, 1);
-	setenv("GPUTRACE_METRICS_UNVERIFIED", "2", 1);
-	assert_int_equal(config_load(&c, msgs, sizeof msgs), 1);
-	assert_non_null(strstr(msgs, "GPUTRACE_METRICS_UNVERIFIED"));
-	unsetenv("GPUTRACE_METRICS_UNVERIFIED");
 	/* Windows detach CUPTI, which would end sampling under the sampler: no counters, one line. */
 	setenv("GPUTRACE_WINDOW", "200/2000", 1);
 	assert_int_equal(config_load(&c, msgs, sizeof msgs), 1);

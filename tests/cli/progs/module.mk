@@ -22,11 +22,12 @@ $(PROGS_DIR)/trace_peek: tests/cli/progs/trace_peek.c $(BUILD)/libgttrace.a $(PR
 PROGS_BINS := $(PROGS_DIR)/plain $(PROGS_DIR)/trace_peek
 
 # replay_metrics_write: the launcher's last step of replay --metrics, alone (a test tool, like trace_peek).
-$(PROGS_DIR)/replay_metrics_write: tests/cli/progs/replay_metrics_write.c \
-                                   $(OBJ)/preload/launcher/launcher_replay_metrics.o $(BUILD)/libgttrace.a $(PROGS_DEPS)
+REPLAY_METRICS_OBJS := $(OBJ)/preload/launcher/launcher_replay_metrics.o \
+                       $(OBJ)/preload/launcher/launcher_replay_launched.o
+$(PROGS_DIR)/replay_metrics_write: tests/cli/progs/replay_metrics_write.c $(REPLAY_METRICS_OBJS) \
+                                   $(BUILD)/libgttrace.a $(PROGS_DEPS)
 	@mkdir -p $(dir $@)
-	$(call quiet,LD,$@)$(CC) $(PROGS_CFLAGS) -o $@ $< $(OBJ)/preload/launcher/launcher_replay_metrics.o \
-	    $(BUILD)/libgttrace.a -lzstd -lm
+	$(call quiet,LD,$@)$(CC) $(PROGS_CFLAGS) -o $@ $< $(REPLAY_METRICS_OBJS) $(BUILD)/libgttrace.a -lzstd -lm
 
 PROGS_BINS += $(PROGS_DIR)/replay_metrics_write
 
