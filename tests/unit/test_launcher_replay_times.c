@@ -3,8 +3,9 @@
  * into each capture's by the worker's results file (in start order, whatever the file order), the
  * self-check launch dropped, the run's launches of the same kernel taken only with the captured
  * grid, block and shared memory, the captured launch found by its correlation id, a kernel naming
- * an undefined string id ignored at no cost, and a replay trace whose kernel count disagrees with
- * the results refused rather than misattributed.
+ * an undefined string id ignored at no cost, the profiler's own kernels (no launch call made them)
+ * left out, and a replay trace whose kernel count disagrees with the results refused rather than
+ * misattributed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -156,6 +157,43 @@ static void test_count_mismatch_refused(void **state)
 	free(t);
 }
 
+/* Under --metrics the Range Profiler runs kernels of its own between passes (WaitNs on the H200),
+ * which no launch call of the worker made: a replay trace with launch calls keeps only the kernels
+ * they made, so the cut is the same as without the profiler's. */
+static void test_profiler_kernels_left_out(void **state)
+{
+	struct fixture *f = *state;
+	struct gt_writer *w;
+	assert_int_equal(synth_open(&w, f->replay, 0), 0); /* over the fixture's */
+	static const uint64_t foo[6] = { 10000, 1000, 1100, 1200, 1300, 1400 };
+	uint32_t corr = 1;
+	for (int i = 0; i < 9; i++, corr++) {
+		uint64_t t = i < 6 ? 1000 + (uint64_t)i * 20000 : 500000 + (uint64_t)(i - 6) * 100000;
+		if (i < 6)
+			assert_int_equal(kernel(w, "_Z3fooPf", t, foo[i], 10, corr), 0);
+		else
+			assert_int_equal(kernel(w, "_Z3barv", t, 40000 + (uint64_t)(i - 6), 10, corr), 0);
+		struct gt_api a;
+		memset(&a, 0, sizeof a);
+		a.start = t - 500;
+		a.end = t - 400;
+		a.name_id = gt_writer_intern(w, i % 2 ? "cuLaunchKernel" : "cuLaunchKernelEx");
+		a.correlation_id = corr;
+		a.domain = GT_API_DRIVER;
+		assert_int_equal(gt_writer_add(w, GT_REC_API, &a), 0);
+		/* the profiler's kernel after each launch: no launch call, and a correlation id none has */
+		assert_int_equal(kernel(w, "WaitNs", t + 15000, 10, 1, 1000 + corr), 0);
+	}
+	assert_int_equal(gt_writer_close(w), 0);
+	int rc;
+	char *t = table(f, "1 6 0 42 0\n2 0 5 0 0\n3 3 0 0 0\n", &rc);
+	assert_int_equal(rc, 0);
+	assert_null(strstr(t, "the replay trace holds"));
+	assert_non_null(strstr(t, "in isolation n 5      median     1.200 us"));
+	assert_non_null(strstr(t, "in isolation n 2      median    40.002 us"));
+	free(t);
+}
+
 static void test_missing_replay_trace(void **state)
 {
 	struct fixture *f = *state;
@@ -172,6 +210,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_profiled_not_timed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cut_and_compared, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_count_mismatch_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_profiler_kernels_left_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_replay_trace, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
