@@ -17,6 +17,8 @@ TEST_OBJS_test_launcher_replay_times := $(OBJ)/preload/launcher/launcher_replay_
 TEST_OBJS_test_replay_compare := $(OBJ)/preload/replay/replay_compare.o
 TEST_OBJS_test_preload_config := $(OBJ)/preload/log.o $(OBJ)/cupti/metric_sets.o $(OBJ)/cupti/metric_names.o
 TEST_OBJS_test_preload_output := $(OBJ)/preload/log.o
+TEST_OBJS_test_preload_metrics := $(OBJ)/preload/metrics.o $(OBJ)/preload/log.o $(OBJ)/cupti/metric_sets.o \
+                                  $(OBJ)/cupti/metric_names.o
 TEST_OBJS_test_replay_args := $(OBJ)/preload/replay/replay_args.o $(OBJ)/preload/replay/replay_compare.o \
                               $(OBJ)/preload/replay/replay_metric_sets.o $(OBJ)/cupti/metric_names.o
 TEST_OBJS_test_preload_replay_profiler := $(OBJ)/preload/replay/replay_profiler.o $(OBJ)/preload/replay/replay_metric_sets.o

@@ -1,0 +1,263 @@
+/* test_preload_metrics.c: the recorder's samplers across threads (preload/metrics.c), with the PM
+ * sampler (cupti/pmsampling.h) and the driver's context calls faked here.
+ *
+ * What the H100 and H200 runs taught, as rules this test holds the code to: a sampler starts on
+ * the thread that creates the context, with that context pushed current and popped after; it is
+ * stopped on an application thread (the one destroying the context, which then waits until the
+ * writer has written the last samples and freed it; or the one exiting), never by the writer when
+ * an application thread could; a later context on the device gets a sampler of its own; and a
+ * device whose sampler could not start gets one line and META metrics.unavailable, no samples.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cupti/libs.h"
+#include "cupti/pmsampling.h"
+#include "helpers/synth_trace.h"
+#include "preload/log.h"
+#include "preload/metrics.h"
+
+/* ---- the fakes ------------------------------------------------------------------------------- */
+
+struct cuda_fns cuda_fn;
+
+struct pm_sampler {
+	int running;
+	uint64_t samples;
+};
+
+static struct {
+	struct pm_sampler s;
+	int starts, start_fails, decodes, stops, frees;
+	CUcontext current, at_start;
+	pthread_t stopped_on;
+	int pushes, pops;
+} F;
+
+int pm_start(struct pm_sampler **out, uint32_t ordinal, const struct metric_list *metrics, uint64_t interval_ns,
+             char *why, size_t nwhy, char *dropped, size_t ndropped)
+{
+	(void)ordinal, (void)metrics, (void)interval_ns;
+	F.starts++;
+	F.at_start = F.current;
+	if (ndropped)
+		dropped[0] = '\0';
+	if (F.start_fails) {
+		snprintf(why, nwhy, "the fake refuses");
+		*out = NULL;
+		return -1;
+	}
+	memset(&F.s, 0, sizeof F.s);
+	F.s.running = 1;
+	*out = &F.s;
+	return 0;
+}
+
+int pm_decode(struct pm_sampler *s, struct gt_writer *w, char *why, size_t nwhy)
+{
+	(void)w, (void)why, (void)nwhy;
+	F.decodes++;
+	s->samples += 2;
+	return 0;
+}
+
+int pm_stop(struct pm_sampler *s, struct gt_writer *w, char *why, size_t nwhy)
+{
+	if (!s || !s->running)
+		return 0;
+	s->running = 0;
+	F.stops++;
+	F.stopped_on = pthread_self();
+	return w ? pm_decode(s, w, why, nwhy) : 0;
+}
+
+void pm_free(struct pm_sampler *s)
+{
+	assert_false(s->running); /* stopped first, on some thread */
+	F.frees++;
+}
+
+int pm_running(const struct pm_sampler *s) { return s && s->running; }
+const char *pm_metrics(const struct pm_sampler *s) { return s ? "dram__bytes_read.sum" : ""; }
+uint64_t pm_samples(const struct pm_sampler *s) { return s ? s->samples : 0; }
+int pm_overflowed(const struct pm_sampler *s) { (void)s; return 0; }
+
+static atomic_int wakes;
+void buffers_wake(void) { atomic_fetch_add(&wakes, 1); }
+
+static CUresult push(CUcontext c)
+{
+	F.pushes++;
+	F.current = c;
+	return CUDA_SUCCESS;
+}
+
+static CUresult pop(CUcontext *c)
+{
+	F.pops++;
+	*c = F.current;
+	F.current = NULL;
+	return CUDA_SUCCESS;
+}
+
+/* ---- the tests ------------------------------------------------------------------------------- */
+
+static char *path;
+static struct gt_writer *w;
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&F, 0, sizeof F);
+	metrics_forget();
+	cuda_fn.cuCtxPushCurrent_v2 = push;
+	cuda_fn.cuCtxPopCurrent_v2 = pop;
+	struct gtp_config c;
+	memset(&c, 0, sizeof c);
+	snprintf(c.metrics, sizeof c.metrics, "memory");
+	c.metrics_us = 1000;
+	metrics_configure(&c);
+	path = synth_temp_path("metrics");
+	return synth_open(&w, path, 0);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (w)
+		gt_writer_abandon(w);
+	w = NULL;
+	unlink(path);
+	free(path);
+	return 0;
+}
+
+/* Closes the trace and returns META key's value (malloc'd), NULL if absent. */
+static char *meta_after_close(const char *key)
+{
+	assert_int_equal(gt_writer_close(w), 0);
+	w = NULL;
+	struct gt_reader *r;
+	char err[256];
+	assert_int_equal(gt_reader_open(&r, path, err, sizeof err), 0);
+	assert_int_equal(gt_reader_scan_definitions(r), 0);
+	const char *v = gt_reader_meta(r, key);
+	char *out = v ? strdup(v) : NULL;
+	gt_reader_close(r);
+	return out;
+}
+
+static atomic_int destroyed;
+
+static void *destroy_context(void *arg)
+{
+	(void)arg;
+	metrics_context_destroying(0);
+	atomic_store(&destroyed, 1);
+	return NULL;
+}
+
+static void test_started_in_context_stopped_by_its_destroyer(void **state)
+{
+	(void)state;
+	CUcontext first = (CUcontext)(uintptr_t)0x1000, second = (CUcontext)(uintptr_t)0x2000;
+	metrics_context_created(0, first);
+	assert_int_equal(F.starts, 1);
+	assert_ptr_equal(F.at_start, first); /* started with the new context current */
+	assert_int_equal(F.pushes, 1);
+	assert_int_equal(F.pops, 1);
+	assert_null(F.current); /* and the thread given back what it had */
+	metrics_context_created(0, first); /* the same device again: no second sampler */
+	assert_int_equal(F.starts, 1);
+	assert_int_equal(metrics_device(w, 0), 0);
+	assert_int_equal(metrics_decode(w), 0);
+	assert_int_equal(F.decodes, 1);
+
+	/* The context goes on another thread: it stops the sampler itself and waits while this
+	 * thread, the writer, decodes the rest and frees it. */
+	atomic_store(&destroyed, 0);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, destroy_context, NULL), 0);
+	while (!atomic_load(&destroyed)) {
+		assert_int_equal(metrics_decode(w), 0);
+		usleep(1000);
+	}
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(F.stops, 1);
+	assert_true(pthread_equal(F.stopped_on, t));
+	assert_int_equal(F.frees, 1);
+	assert_true(atomic_load(&wakes) >= 1);
+	int decodes = F.decodes;
+	assert_int_equal(metrics_decode(w), 0);
+	assert_int_equal(F.decodes, decodes); /* freed: nothing more to decode */
+
+	/* A later context on the device gets a sampler of its own; the exiting thread stops it, and
+	 * the writer's finish writes what was sampled over both. */
+	metrics_context_created(0, second);
+	assert_int_equal(F.starts, 2);
+	assert_ptr_equal(F.at_start, second);
+	metrics_stop();
+	assert_int_equal(F.stops, 2);
+	assert_true(pthread_equal(F.stopped_on, pthread_self()));
+	assert_int_equal(metrics_finish(w, 0), 0);
+	assert_int_equal(F.frees, 2);
+	char *sampled = meta_after_close("metrics.sampled");
+	assert_non_null(sampled);
+	assert_string_equal(sampled, "dram__bytes_read.sum");
+	free(sampled);
+}
+
+/* A sampler nobody stopped (the program ended by a signal) is stopped by the writer's finish. */
+static void test_finish_stops_what_no_thread_did(void **state)
+{
+	(void)state;
+	metrics_context_created(0, (CUcontext)(uintptr_t)0x1000);
+	assert_int_equal(metrics_device(w, 0), 0);
+	assert_int_equal(metrics_finish(w, 0), 0);
+	assert_int_equal(F.stops, 1);
+	assert_int_equal(F.frees, 1);
+	char *n = meta_after_close("metrics.samples");
+	assert_non_null(n);
+	assert_string_equal(n, "2"); /* the stop's decode */
+	free(n);
+}
+
+/* Refused: one reason in META, no sampler to decode, nothing sampled. */
+static void test_refused_says_why(void **state)
+{
+	(void)state;
+	F.start_fails = 1;
+	metrics_context_created(0, (CUcontext)(uintptr_t)0x1000);
+	assert_int_equal(F.starts, 1);
+	assert_int_equal(metrics_device(w, 0), 0);
+	assert_int_equal(metrics_decode(w), 0);
+	assert_int_equal(F.decodes, 0);
+	metrics_context_destroying(0); /* no sampler: returns at once */
+	assert_int_equal(metrics_finish(w, 0), 0);
+	assert_int_equal(F.frees, 0);
+	char *why = meta_after_close("metrics.unavailable");
+	assert_non_null(why);
+	assert_non_null(strstr(why, "device 0: the fake refuses"));
+	free(why);
+}
+
+int main(void)
+{
+	gtp_log_setup(1, 0);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_started_in_context_stopped_by_its_destroyer, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_finish_stops_what_no_thread_did, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_says_why, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
