@@ -8,7 +8,8 @@
  * starts on the thread that made the context, inside CUPTI's context-created callback, with that
  * context current; it is stopped on an application thread too (the one destroying the context,
  * or the one exiting); the writer thread only decodes; and it is never disabled. Every call on
- * a sampler is made holding `mu`, so that a stop never meets a decode.
+ * a sampler is made holding its device's lock, so that a stop never meets a decode; one lock per
+ * device, so that a context made on one GPU never waits for another GPU's decode.
  */
 #include "preload/metrics.h"
 
@@ -40,6 +41,8 @@ static struct {
 /* One device's sampler, shared by the thread that starts or stops it and the writer thread:
  * guarded by mu, and every pm_* call on s is made holding mu. */
 struct slot {
+	pthread_mutex_t mu;
+	pthread_cond_t released;   /* s freed after a release */
 	struct pm_sampler *s;
 	CUcontext ctx;             /* the context it was started in */
 	unsigned char tried;       /* a start was tried for the current context */
@@ -47,9 +50,18 @@ struct slot {
 	unsigned char release;     /* the context is going: the writer is to decode the rest and free */
 	char why[480], dropped[512];
 };
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t released = PTHREAD_COND_INITIALIZER;
 static struct slot S[MAX_DEVICES];
+
+/* Makes every slot empty with its lock free; before any thread can use them (metrics_configure,
+ * before the session starts; a child after fork, where no other thread exists). */
+static void slots_init(void)
+{
+	memset(S, 0, sizeof S);
+	for (size_t d = 0; d < MAX_DEVICES; d++) {
+		pthread_mutex_init(&S[d].mu, NULL);
+		pthread_cond_init(&S[d].released, NULL);
+	}
+}
 
 /* The writer thread's own: what goes to META and the one line. */
 static struct {
@@ -65,6 +77,7 @@ void metrics_configure(const struct gtp_config *c)
 	snprintf(C.metrics, sizeof C.metrics, "%s", c->metrics);
 	C.us = c->metrics_us;
 	C.on = c->metrics[0] != '\0';
+	slots_init();
 }
 
 /* Runs f with ctx current on this thread, as the application left it after. */
@@ -92,8 +105,8 @@ void metrics_context_created(uint32_t ordinal, CUcontext ctx)
 {
 	if (!C.on || ordinal >= MAX_DEVICES)
 		return;
-	pthread_mutex_lock(&mu);
 	struct slot *sl = &S[ordinal];
+	pthread_mutex_lock(&sl->mu);
 	if (!sl->tried && !sl->s) {
 		sl->tried = 1;
 		sl->reported = 0;
@@ -108,7 +121,7 @@ void metrics_context_created(uint32_t ordinal, CUcontext ctx)
 		          ordinal, sl->s ? "started" : "not started",
 		          (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
 	}
-	pthread_mutex_unlock(&mu);
+	pthread_mutex_unlock(&sl->mu);
 }
 
 /* The writer's line and META key for a device without counters (stopped: its sampler failed
@@ -131,10 +144,10 @@ int metrics_device(struct gt_writer *w, uint32_t ordinal)
 {
 	if (!C.on || ordinal >= MAX_DEVICES)
 		return 0;
-	pthread_mutex_lock(&mu);
 	struct slot *sl = &S[ordinal];
+	pthread_mutex_lock(&sl->mu);
 	if (!sl->tried || sl->reported) {
-		pthread_mutex_unlock(&mu);
+		pthread_mutex_unlock(&sl->mu);
 		return 0;
 	}
 	sl->reported = 1;
@@ -143,7 +156,7 @@ int metrics_device(struct gt_writer *w, uint32_t ordinal)
 	snprintf(dropped, sizeof dropped, "%s", sl->dropped);
 	if (sl->s)
 		snprintf(list, sizeof list, "%s", pm_metrics(sl->s));
-	pthread_mutex_unlock(&mu);
+	pthread_mutex_unlock(&sl->mu);
 	if (!list[0]) {
 		char line[560];
 		snprintf(line, sizeof line, "device %u: %s", ordinal, why);
@@ -161,7 +174,7 @@ int metrics_device(struct gt_writer *w, uint32_t ordinal)
 	return 0;
 }
 
-/* Decodes device d's samples (with mu held); a sampler that fails says why once and stays, inert. */
+/* Decodes device d's samples (with its lock held); a sampler that fails says why once and stays, inert. */
 static int decode_locked(struct gt_writer *w, uint32_t d)
 {
 	char why[512] = "", line[560];
@@ -172,7 +185,7 @@ static int decode_locked(struct gt_writer *w, uint32_t d)
 	return unavailable(w, line, 1);
 }
 
-/* Writes device d's last samples and frees its sampler (with mu held), stopping it first if no
+/* Writes device d's last samples and frees its sampler (with its lock held), stopping it first if no
  * application thread did. Stopping from the writer is the fallback: it has no context. */
 static int release_locked(struct gt_writer *w, uint32_t d)
 {
@@ -190,7 +203,7 @@ static int release_locked(struct gt_writer *w, uint32_t d)
 		sl->release = 0;
 		sl->tried = 0;
 	}
-	pthread_cond_broadcast(&released);
+	pthread_cond_broadcast(&sl->released);
 	gtp_debug("metrics: device %u: released", d);
 	return rc < 0 ? rc : 0;
 }
@@ -198,11 +211,12 @@ static int release_locked(struct gt_writer *w, uint32_t d)
 int metrics_decode(struct gt_writer *w)
 {
 	int rc = 0;
-	pthread_mutex_lock(&mu);
-	for (uint32_t d = 0; d < MAX_DEVICES && !rc; d++)
+	for (uint32_t d = 0; d < MAX_DEVICES && !rc && C.on; d++) {
+		pthread_mutex_lock(&S[d].mu);
 		if (S[d].s)
 			rc = S[d].release ? release_locked(w, d) : decode_locked(w, d);
-	pthread_mutex_unlock(&mu);
+		pthread_mutex_unlock(&S[d].mu);
+	}
 	return rc;
 }
 
@@ -214,16 +228,16 @@ static void stop_in_context(struct slot *sl)
 
 void metrics_context_destroying(uint32_t ordinal)
 {
-	if (ordinal >= MAX_DEVICES)
+	if (!C.on || ordinal >= MAX_DEVICES)
 		return;
 	struct timespec until;
 	clock_gettime(CLOCK_REALTIME, &until); /* the clock pthread_cond_timedwait measures by default */
 	until.tv_sec += RELEASE_WAIT_MS / 1000;
-	pthread_mutex_lock(&mu);
 	struct slot *sl = &S[ordinal];
+	pthread_mutex_lock(&sl->mu);
 	if (!sl->s) {
 		sl->tried = 0;
-		pthread_mutex_unlock(&mu);
+		pthread_mutex_unlock(&sl->mu);
 		return;
 	}
 	/* Stopped here, in the context that goes; its last samples are decoded by the writer while
@@ -233,9 +247,9 @@ void metrics_context_destroying(uint32_t ordinal)
 	buffers_wake();
 	int rc = 0;
 	while (sl->s && rc != ETIMEDOUT)
-		rc = pthread_cond_timedwait(&released, &mu, &until);
+		rc = pthread_cond_timedwait(&sl->released, &sl->mu, &until);
 	int stuck = sl->s != NULL;
-	pthread_mutex_unlock(&mu);
+	pthread_mutex_unlock(&sl->mu);
 	if (stuck)
 		gtp_log("GPUTRACE_METRICS: device %u's last samples were not written within %d ms of its "
 		        "context's destruction", ordinal, RELEASE_WAIT_MS);
@@ -243,21 +257,23 @@ void metrics_context_destroying(uint32_t ordinal)
 
 void metrics_stop(void)
 {
-	pthread_mutex_lock(&mu);
-	for (uint32_t d = 0; d < MAX_DEVICES; d++)
+	for (uint32_t d = 0; d < MAX_DEVICES && C.on; d++) {
+		pthread_mutex_lock(&S[d].mu);
 		if (S[d].s && pm_running(S[d].s))
 			with_context(S[d].ctx, stop_in_context, &S[d]);
-	pthread_mutex_unlock(&mu);
+		pthread_mutex_unlock(&S[d].mu);
+	}
 }
 
 int metrics_finish(struct gt_writer *w, uint64_t cupti_now)
 {
 	int rc = 0;
-	pthread_mutex_lock(&mu);
-	for (uint32_t d = 0; d < MAX_DEVICES && !rc; d++)
+	for (uint32_t d = 0; d < MAX_DEVICES && !rc && C.on; d++) {
+		pthread_mutex_lock(&S[d].mu);
 		if (S[d].s)
 			rc = release_locked(w, d);
-	pthread_mutex_unlock(&mu);
+		pthread_mutex_unlock(&S[d].mu);
+	}
 	if (rc || !M.ever)
 		return rc;
 	char v[96];
@@ -279,9 +295,7 @@ void metrics_forget(void)
 {
 	/* The parent's other threads do not exist here: what they held is made free again, and the
 	 * samplers are the parent's. */
-	pthread_mutex_init(&mu, NULL);
-	pthread_cond_init(&released, NULL);
-	memset(S, 0, sizeof S);
+	slots_init();
 	memset(&M, 0, sizeof M);
 	C.on = 0;
 }
