@@ -30,5 +30,9 @@ if [ "${1:-}" != "--no-bench" ]; then
 	tail -20 "$out/overhead.txt"
 fi
 printf '\n%b' "$results" | tee "$out/summary.txt"
-# One tarball comes back (the device tool returns few files).
-tar czf "$final/gpu-run.tgz" -C "$out" . 2>/dev/null
+# One tarball comes back (the device tool returns few files, 16 MiB each at most): files over 8 MiB
+# (a recorded PyTorch trace is 120 MB) stay behind, named in big-files.txt, so that the kept traces
+# worth committing as fixtures come back.
+(cd "$out" && find . -type f -size +8M | sort > big-files.txt)
+tar czf "$final/gpu-run.tgz" -C "$out" --exclude-from="$out/big-files.txt" . 2>/dev/null
+[ -s "$out/big-files.txt" ] && echo "left out of gpu-run.tgz (over 8 MiB): $(tr '\n' ' ' < "$out/big-files.txt")"
