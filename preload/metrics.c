@@ -31,9 +31,9 @@
  * takes milliseconds; the bound only keeps a stuck writer from holding the program up. */
 #define RELEASE_WAIT_MS 3000
 
-/* What the recorder asked for (metrics_configure). */
+/* What the recorder asked for (metrics_configure), parsed once. */
 static struct {
-	char metrics[sizeof ((struct gtp_config *)0)->metrics];
+	struct metric_list want;
 	unsigned us;
 	int on;
 } C;
@@ -67,16 +67,18 @@ static void slots_init(void)
 static struct {
 	char unavailable[640]; /* the first device's reason, for META and the one line */
 	char dropped[512];
-	char sampled[2048];    /* the first sampler's metrics */
+	char sampled[2048];    /* the first sampler's metrics; empty: none ever started */
 	uint64_t samples;
-	int said, overflowed, ever;
+	int said, overflowed;
 } M;
 
 void metrics_configure(const struct gtp_config *c)
 {
-	snprintf(C.metrics, sizeof C.metrics, "%s", c->metrics);
+	char why[256];
+	memset(&C.want, 0, sizeof C.want);
 	C.us = c->metrics_us;
-	C.on = c->metrics[0] != '\0';
+	/* config.c empties a value that does not parse, so this parses whatever it is given */
+	C.on = c->metrics[0] != '\0' && metric_sets_parse(c->metrics, &C.want, why, sizeof why) == 0;
 	slots_init();
 }
 
@@ -94,9 +96,7 @@ static void with_context(CUcontext ctx, void (*f)(struct slot *), struct slot *s
 static void start_in_context(struct slot *sl)
 {
 	uint32_t d = (uint32_t)(sl - S);
-	struct metric_list want = { 0 };
-	if (metric_sets_parse(C.metrics, &want, sl->why, sizeof sl->why) == 0 &&
-	    pm_start(&sl->s, d, &want, (uint64_t)C.us * 1000, sl->why, sizeof sl->why, sl->dropped,
+	if (pm_start(&sl->s, d, &C.want, (uint64_t)C.us * 1000, sl->why, sizeof sl->why, sl->dropped,
 	             sizeof sl->dropped) == 0)
 		sl->why[0] = '\0';
 }
@@ -163,7 +163,6 @@ int metrics_device(struct gt_writer *w, uint32_t ordinal)
 		return unavailable(w, line, 0);
 	}
 	gtp_debug("device %u: sampling %s every %u us", ordinal, list, C.us);
-	M.ever = 1;
 	if (!M.sampled[0])
 		snprintf(M.sampled, sizeof M.sampled, "%s", list);
 	if (dropped[0] && !M.dropped[0]) {
@@ -242,7 +241,7 @@ void metrics_context_destroying(uint32_t ordinal)
 	}
 	/* Stopped here, in the context that goes; its last samples are decoded by the writer while
 	 * this thread waits, before the context and its buffers are gone. */
-	with_context(NULL, stop_in_context, sl);
+	stop_in_context(sl);
 	sl->release = 1;
 	buffers_wake();
 	int rc = 0;
@@ -274,7 +273,7 @@ int metrics_finish(struct gt_writer *w, uint64_t cupti_now)
 			rc = release_locked(w, d);
 		pthread_mutex_unlock(&S[d].mu);
 	}
-	if (rc || !M.ever)
+	if (rc || !M.sampled[0])
 		return rc;
 	char v[96];
 	rc = gt_writer_meta(w, "metrics.sampled", M.sampled);

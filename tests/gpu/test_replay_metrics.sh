@@ -92,7 +92,6 @@ def check(label, value, want, tol):
     print("  %s %s: %.0f against %.0f (%+.3f%%, bound %.0f%%)" % ("PASS" if ok else "FAIL", label, value, want,
           100 * (value - want) / want, 100 * tol))
 def m(k, name): return got.get(k, {}).get(name, float("nan"))
-pre = "sm__sass_thread_inst_executed_op_"
 for k in expect:
     if k not in got:
         print("  FAIL no LAUNCH_METRIC records for", k); bad = 1
