@@ -139,7 +139,8 @@ static int read_kernels(struct mctx *c, struct gt_reader *r)
 	replay_launched_free(&l);
 	if (more < 0)
 		return -1;
-	qsort(c->k, c->nk, sizeof *c->k, by_start);
+	if (c->nk) /* qsort wants a non-NULL array even for none */
+		qsort(c->k, c->nk, sizeof *c->k, by_start);
 	return 0;
 }
 

@@ -167,7 +167,8 @@ static int read_replay(struct times *t, const char *path, FILE *out)
 		fprintf(stderr, "gputrace: replay: cannot read the replay trace: %s\n", gt_reader_error(r));
 		rc = -1;
 	}
-	qsort(t->rk, t->nrk, sizeof *t->rk, by_start);
+	if (t->nrk) /* qsort wants a non-NULL array even for none */
+		qsort(t->rk, t->nrk, sizeof *t->rk, by_start);
 	size_t want = 0;
 	for (size_t i = 0; i < t->ncap; i++)
 		want += t->cap[i].launches;
