@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds every fuzz target (tests/fuzz/fuzz_*.c: the reader's, one per gpuanalyze subcommand's
-# input path, fuzz_analyze_*.c, and replay's capture loader, fuzz_capture_set.c) and runs them, one
+# input path, fuzz_analyze_*.c, replay's capture loader, fuzz_capture_set.c, and the readers of its
+# report, fuzz_replay_*.c) and runs them, one
 # table row per target:
 #
 #   tests/fuzz/run_all.sh [--strict] [--runs N] [--time SECONDS] [--jobs J] [TARGET...]
@@ -158,7 +159,8 @@ fi
 
 # ---- seeds ----------------------------------------------------------------------------------
 # The analyzer's targets take whole traces and chunk payloads; diff takes two of them joined by
-# "GTSECOND". Their seeds are made once into FB/seeds/NAME.
+# "GTSECOND", and so do the replay report's targets (a run trace, then a replay trace). Their seeds
+# are made once into FB/seeds/NAME.
 seeds_of() {
 	t=$1
 	dirs=""
@@ -184,7 +186,7 @@ seeds_of() {
 			done
 		fi
 		dirs="$dirs $s tests/fuzz/corpus/reader tests/fuzz/corpus/chunks" ;;
-	analyze_diff*|analyze_ranks*|analyze_report*)
+	analyze_diff*|analyze_ranks*|analyze_report*|replay_*)
 		s=$FB/seeds/$t
 		if [ ! -d "$s" ]; then
 			mkdir -p "$s"
