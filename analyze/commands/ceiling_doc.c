@@ -144,15 +144,25 @@ int gt_ceiling_doc_table(struct gt_doc *d, const struct gt_ceil_analysis *c, con
 		{ "compute_pct", "% compute", 0 }, { "compute_vs", "compute of", GT_COL_LEFT },
 		{ "intensity", "FLOP/byte", 0 }, { "bound", "bound", GT_COL_LEFT },
 	};
-	struct gt_table *t = gt_doc_table(d, key, GT_COLUMNS(cols));
-	if (!t)
+	size_t rows = limit && limit < c->nkernels ? limit : c->nkernels;
+	/* Labels told apart: chain<float> and chain<double> would both be "chain<...>". */
+	const char **names = rows ? malloc(rows * sizeof *names) : NULL;
+	char **labels = rows ? calloc(rows, sizeof *labels) : NULL;
+	for (size_t i = 0; names && i < rows; i++)
+		names[i] = c->kernels[i].name;
+	struct gt_table *t = NULL;
+	if ((rows && (!names || !labels || gt_kernel_labels(names, rows, labels))) ||
+	    !(t = gt_doc_table(d, key, GT_COLUMNS(cols)))) {
+		for (size_t i = 0; labels && i < rows; i++)
+			free(labels[i]);
+		free(labels);
+		free(names);
 		return GT_ERR_NOMEM;
+	}
 	gt_table_when_empty(t, "no kernels");
-	for (size_t i = 0; i < c->nkernels && (!limit || i < limit); i++) {
+	for (size_t i = 0; i < rows; i++) {
 		const struct gt_ceil_kernel *k = &c->kernels[i];
-		char *shortname = gt_kernel_short_name(k->name);
-		gt_table_str(t, shortname ? shortname : k->name);
-		free(shortname);
+		gt_table_str(t, labels[i]);
 		gt_table_str(t, k->name);
 		if (k->device < c->ndevices)
 			gt_table_u64(t, c->devices[k->device].device_id);
@@ -177,5 +187,9 @@ int gt_ceiling_doc_table(struct gt_doc *d, const struct gt_ceil_analysis *c, con
 		gt_table_str(t, gt_ceil_bound_name(k->bound));
 		gt_table_end_row(t);
 	}
+	for (size_t i = 0; i < rows; i++)
+		free(labels[i]);
+	free(labels);
+	free(names);
 	return gt_table_close(t);
 }

@@ -155,20 +155,21 @@ static int write_figure_roofline(const struct gt_report *x, const char *file, co
 		if (dev->peaks.c && dev->peaks.have_ceiling[ck[i]])
 			roofs[nr++] = (struct gt_svg_roof){ gt_ceiling_kind_name(ck[i]), dev->peaks.c[ck[i]].value };
 	struct gt_svg_point pts[FIGURE_ROOF_POINTS];
+	const char *names[FIGURE_ROOF_POINTS];
 	char *labels[FIGURE_ROOF_POINTS] = { 0 };
+	const struct gt_ceil_kernel *shown[FIGURE_ROOF_POINTS];
 	size_t np = 0;
-	int rc = 0;
 	for (size_t i = 0; i < c->nkernels && np < FIGURE_ROOF_POINTS; i++) {
 		const struct gt_ceil_kernel *k = &c->kernels[i];
 		if (!(k->intensity > 0) || !(k->gflops > 0) || !isfinite(k->intensity) || !isfinite(k->gflops))
 			continue;
-		if (!(labels[np] = gt_kernel_short_name(k->name))) {
-			rc = GT_ERR_NOMEM;
-			break;
-		}
-		pts[np] = (struct gt_svg_point){ labels[np], k->intensity, k->gflops, k->time_ns };
-		np++;
+		shown[np] = k;
+		names[np++] = k->name;
 	}
+	/* Labels told apart (kname.h): two template instances would both read "chain<...>". */
+	int rc = np && gt_kernel_labels(names, np, labels) ? GT_ERR_NOMEM : 0;
+	for (size_t i = 0; !rc && i < np; i++)
+		pts[i] = (struct gt_svg_point){ labels[i], shown[i]->intensity, shown[i]->gflops, shown[i]->time_ns };
 	if (!rc && !np)
 		*why = "no kernel has both DRAM bytes and FLOPs measured";
 	if (!rc && np) {

@@ -346,6 +346,36 @@ static int csv_describe_other(const struct gt_event *ev, struct row *w)
 	}
 }
 
+/* Fields of a hardware-counter record: the metric's name, its value (and passes, for a replayed
+ * launch, whose kernel row shares its correlation id); 1: not one. The value is printed exactly
+ * (%.17g), as dump does. */
+static int csv_describe_metric(struct ex *x, const struct gt_reader *r, const struct gt_event *ev, struct row *w)
+{
+	uint32_t metric, device, flags;
+	double value;
+	if (ev->type == GT_REC_METRIC_SAMPLE) {
+		const struct gt_metric_sample *m = &ev->u.metric_sample;
+		metric = m->metric_id, device = m->device_id, flags = m->flags, value = m->value;
+		snprintf(w->detail, sizeof w->detail, "value %.17g", value);
+	} else if (ev->type == GT_REC_LAUNCH_METRIC) {
+		const struct gt_launch_metric *m = &ev->u.launch_metric;
+		metric = m->metric_id, device = m->device_id, flags = m->flags, value = m->value;
+		w->corr = m->correlation_id, w->has_corr = 1;
+		snprintf(w->detail, sizeof w->detail, "value %.17g passes %u", value, m->passes);
+	} else {
+		return 1;
+	}
+	if (!(w->nm = gt_ex_name_of(x, r, metric, 0, &w->nlen)))
+		return GT_ERR_NOMEM;
+	snprintf(w->proc, sizeof w->proc, "GPU %u", device);
+	if (flags & GT_METRIC_BAD_TIMES) {
+		w->interval = 0, w->ts = 0;
+		size_t k = strlen(w->detail);
+		snprintf(w->detail + k, sizeof w->detail - k, "; bad timestamps: not on the timeline");
+	}
+	return 0;
+}
+
 /* Writes a row of the general path; s < 0 (not on the timeline) adds why to its detail. */
 static void csv_write_row(struct ex *x, const struct gt_event *ev, int s, struct row *w)
 {
@@ -415,6 +445,8 @@ int gt_ex_emit_csv(struct ex *x, const struct gt_reader *r, const struct gt_even
 	int rc = csv_describe_op(x, r, ev, &w);
 	if (rc == 1)
 		rc = csv_describe_other(ev, &w);
+	if (rc == 1)
+		rc = csv_describe_metric(x, r, ev, &w);
 	if (rc)
 		return rc < 0 ? rc : 0; /* 1: a record type with no row */
 	csv_write_row(x, ev, s, &w);

@@ -196,3 +196,73 @@ char *gt_kernel_short_name(const char *mangled)
 	}
 	return name_finish(&b);
 }
+
+/* Sorting label indices by their text (qsort's comparator has no context: the labels ride along). */
+struct label_ref {
+	const char *text;
+	size_t i;
+};
+
+static int by_text(const void *a, const void *b)
+{
+	const struct label_ref *x = a, *y = b;
+	int c = strcmp(x->text, y->text);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* Replaces, in each run of equal labels that names more than one kernel, every label with
+ * better(mangled); refs is scratch of n. 0, or -1 with no memory. */
+static int widen_equal(const char *const *mangled, size_t n, char **out, struct label_ref *refs,
+                       char *(*better)(const char *))
+{
+	for (size_t i = 0; i < n; i++)
+		refs[i] = (struct label_ref){ out[i], i };
+	qsort(refs, n, sizeof *refs, by_text);
+	for (size_t a = 0, b; a < n; a = b) {
+		int several = 0;
+		for (b = a + 1; b < n && !strcmp(refs[b].text, refs[a].text); b++)
+			several |= strcmp(mangled[refs[b].i], mangled[refs[a].i]) != 0;
+		if (!several)
+			continue;
+		for (size_t k = a; k < b; k++) {
+			char *w = better(mangled[refs[k].i]);
+			if (!w)
+				return -1;
+			free(out[refs[k].i]);
+			out[refs[k].i] = w;
+		}
+	}
+	return 0;
+}
+
+static char *base_label(const char *mangled)
+{
+	char *d = gt_demangle(mangled);
+	if (!d)
+		return NULL;
+	char *b = gt_kernel_base_name(mangled, d);
+	free(d);
+	return b;
+}
+
+int gt_kernel_labels(const char *const *mangled, size_t n, char **out)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = NULL;
+	struct label_ref *refs = n ? malloc(n * sizeof *refs) : NULL;
+	int rc = n && !refs ? -1 : 0;
+	for (size_t i = 0; !rc && i < n; i++)
+		if (!(out[i] = gt_kernel_short_name(mangled[i])))
+			rc = -1;
+	if (!rc && n > 1)
+		rc = widen_equal(mangled, n, out, refs, base_label);
+	if (!rc && n > 1)
+		rc = widen_equal(mangled, n, out, refs, gt_demangle);
+	free(refs);
+	if (rc)
+		for (size_t i = 0; i < n; i++) {
+			free(out[i]);
+			out[i] = NULL;
+		}
+	return rc;
+}

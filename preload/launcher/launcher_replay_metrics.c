@@ -4,7 +4,8 @@
  * The recorder that wrote the replay trace ran inside the worker and knows nothing of the
  * profiler, so the trace is completed here: copied record by record (traces/copy.h) into a
  * temporary file beside it, with one LAUNCH_METRIC per value after them and META saying how they
- * were measured (or why counters could not be had), then renamed over it. Each value belongs to the KERNEL record of its launch's first profiled
+ * were measured (or why counters could not be had), then renamed over it. The kernels the profiler
+ * ran between passes are left out of the copy (META metrics.profiler_kernels counts them). Each value belongs to the KERNEL record of its launch's first profiled
  * pass: the worker's file gives that launch's ordinal among the worker's launches, which are the
  * replay trace's kernels in start order (the worker launches one at a time and synchronises; the
  * profiler's own kernels are told apart by launcher_replay_launched.h). When
@@ -48,6 +49,9 @@ struct mctx {
 	size_t nk;
 	struct gt_writer *w;
 	struct gt_copy *copy;    /* the replay trace's records into w */
+	struct replay_launched launched;
+	uint64_t profiler_kernels; /* the profiler's own, left out of the copy */
+	char profiler_name[128];   /* the first of them */
 };
 
 static int by_start(const void *a, const void *b)
@@ -114,34 +118,41 @@ static long long launches_made(const char *results)
 /* The worker's kernels, in start order (the profiler's own left out: launcher_replay_launched.h). */
 static int read_kernels(struct mctx *c, struct gt_reader *r)
 {
-	struct replay_launched l;
-	if (replay_launched_read(&l, r) || gt_reader_rewind(r)) {
-		replay_launched_free(&l);
+	if (replay_launched_read(&c->launched, r) || gt_reader_rewind(r))
 		return -1;
-	}
 	size_t cap = 0;
 	struct gt_event ev;
 	int more;
 	while ((more = gt_reader_next(r, &ev)) > 0) {
 		if (ev.type != GT_REC_KERNEL || (ev.u.kernel.flags & GT_KERNEL_BAD_TIMES) ||
-		    !replay_launched_by_worker(&l, ev.u.kernel.correlation_id))
+		    !replay_launched_by_worker(&c->launched, ev.u.kernel.correlation_id))
 			continue;
 		struct mkernel *k = gt_grow(c->k, &cap, c->nk, sizeof *k, 256);
-		if (!k) {
-			replay_launched_free(&l);
+		if (!k)
 			return -1;
-		}
 		c->k = k;
 		c->k[c->nk++] = (struct mkernel){ .start = ev.u.kernel.start, .end = ev.u.kernel.end,
 			.device_id = ev.u.kernel.device_id, .correlation_id = ev.u.kernel.correlation_id,
 			.name_id = ev.u.kernel.name_id };
 	}
-	replay_launched_free(&l);
 	if (more < 0)
 		return -1;
 	if (c->nk) /* qsort wants a non-NULL array even for none */
 		qsort(c->k, c->nk, sizeof *c->k, by_start);
 	return 0;
+}
+
+/* Copies one record of the replay trace, leaving out the kernels the profiler ran between passes
+ * (WaitNs on the H100 and H200): no launch call of the replay made them, and every analysis of the
+ * replay trace would otherwise show them as the program's. META counts them. */
+static int copy_record(struct mctx *c, struct gt_reader *r, const struct gt_event *ev)
+{
+	if (ev->type == GT_REC_KERNEL && !replay_launched_by_worker(&c->launched, ev->u.kernel.correlation_id)) {
+		if (!c->profiler_kernels++)
+			snprintf(c->profiler_name, sizeof c->profiler_name, "%s", gt_reader_string(r, ev->u.kernel.name_id));
+		return 0;
+	}
+	return gt_copy_record(c->copy, r, ev);
 }
 
 static int add_metrics(struct mctx *c, struct gt_reader *r, int placed)
@@ -155,6 +166,12 @@ static int add_metrics(struct mctx *c, struct gt_reader *r, int placed)
 		rc = gt_writer_meta(c->w, "metrics.unavailable", c->unavailable);
 	if (!rc && c->dropped[0])
 		rc = gt_writer_meta(c->w, "metrics.dropped", c->dropped);
+	if (!rc && c->profiler_kernels) {
+		char v[384];
+		snprintf(v, sizeof v, "%" PRIu64 " kernels the Range Profiler ran between passes (%s), left out of this trace: no "
+		         "launch call of the replay made them", c->profiler_kernels, c->profiler_name);
+		rc = gt_writer_meta(c->w, "metrics.profiler_kernels", v);
+	}
 	for (size_t i = 0; !rc && i < c->nv; i++) {
 		const struct mvalue *m = &c->v[i];
 		struct gt_launch_metric rec = { .value = m->value, .passes = m->passes };
@@ -209,7 +226,7 @@ int launcher_replay_metrics(const char *replay, const char *values, const char *
 	struct gt_event ev;
 	int more = 1;
 	while (!rc && (more = gt_reader_next(r, &ev)) > 0)
-		rc = gt_copy_record(c.copy, r, &ev);
+		rc = copy_record(&c, r, &ev);
 	if (!rc && more < 0)
 		rc = GT_ERR_CORRUPT;
 	long long made = launches_made(results);
@@ -237,6 +254,7 @@ int launcher_replay_metrics(const char *replay, const char *values, const char *
 	gt_reader_close(r);
 	free(c.v);
 	free(c.k);
+	replay_launched_free(&c.launched);
 	gt_copy_free(c.copy);
 	return rc ? -1 : 0;
 }

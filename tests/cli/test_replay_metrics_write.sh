@@ -82,4 +82,33 @@ if ! [ -r "$T/v" ]; then
 	[ "$(wc -l <"$T/e")" -eq 1 ] || fail "an unreadable values file: not one line: $(cat "$T/e")"
 	note "an unreadable values file: one line, exit 1"
 fi
+# A replay trace the H100 wrote before this step left anything out (tests/data/replay/README.md):
+# its 112 kernels are the worker's 68 launches and 44 WaitNs the Range Profiler ran between
+# passes. The copy leaves those 44 out, keeps every other record, and META counts them; the value
+# lands on the worker's first kernel.
+H=$(cd "$(dirname "$0")/../data/replay" && pwd)/h100-known_counts-replay-with-waitns.gtrace
+cp "$H" "$T/h.gtrace" || fail "the H100 fixture"
+printf '1 68 0 0 11\n' >"$T/hres"
+printf 'V 1 0 11 dram__bytes_read.sum 5\n' >"$T/hv"
+"$W" "$T/h.gtrace" "$T/hv" "$T/hres" >"$T/o" 2>"$T/e" || fail "H100 replay trace: exit $? $(cat "$T/e")"
+grep -q '^metrics: 1 values written' "$T/o" || fail "H100 replay trace: $(cat "$T/o")"
+ALL=kernel,memcpy,memset,api,sync,nvtx,memory,dropped,process,overhead,clock_sync,clock_sample,graph_launch,metric_sample,launch_metric
+"$G" dump --format jsonl --type $ALL "$H" >"$T/h0.jsonl" && "$G" dump --format jsonl --type $ALL "$T/h.gtrace" >"$T/h1.jsonl" || fail "dump"
+python3 - "$T/h0.jsonl" "$T/h1.jsonl" <<'PY' || fail "the profiler's kernels left out, nothing else"
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+waits = [r for r in a if r["type"] == "kernel" and r["name"] == "WaitNs"]
+assert len(waits) == 44 and len([r for r in a if r["type"] == "kernel"]) == 112, len(waits)
+kept = [r for r in a if r not in waits]
+new = [r for r in b if r not in kept]
+assert [r for r in b if r["type"] != "launch_metric"] == [r for r in kept if r["type"] != "launch_metric"]
+assert len(new) == 1 and new[0]["type"] == "launch_metric" and new[0]["value"] == 5, new
+first = min((r for r in b if r["type"] == "kernel"), key=lambda r: r["start"])
+assert new[0]["correlation_id"] == first["correlation_id"] and new[0]["name"] == first["name"], (new, first)
+PY
+"$PEEK" "$T/h.gtrace" | grep -q '^meta metrics.profiler_kernels=44 kernels the Range Profiler ran between passes (WaitNs), left out' ||
+	fail "META metrics.profiler_kernels: $("$PEEK" "$T/h.gtrace" | grep profiler)"
+note "an H100 replay trace: the Range Profiler's 44 WaitNs kernels left out and counted in META, nothing else changed"
+
 echo "all replay --metrics trace-writing checks passed"

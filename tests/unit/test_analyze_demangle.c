@@ -316,6 +316,29 @@ static void test_short_name_of_angle_pairs(void **state)
 	free(s);
 }
 
+/* Labels side by side: two template instances whose short names are equal ("chain<...>") get
+ * their base names; overloads, equal in base name too, their demangled names; a kernel alone, or
+ * the same name twice (one kernel on two devices), keeps its short name. */
+static void test_labels_told_apart(void **state)
+{
+	(void)state;
+	if (!gt_demangle_available())
+		skip();
+	const char *names[] = { "_Z5chainIfEvPKfPfiff", "_Z5triadPfPKfS1_fj", "_Z5chainIdEvPKdPdidd",
+		                "_Z1kPf", "_Z1kPi", "_Z5triadPfPKfS1_fj" };
+	const char *want[] = { "chain<float>", "triad", "chain<double>", "k(float*)", "k(int*)", "triad" };
+	char *out[6];
+	assert_int_equal(gt_kernel_labels(names, 6, out), 0);
+	for (size_t i = 0; i < 6; i++) {
+		assert_string_equal(out[i], want[i]);
+		free(out[i]);
+	}
+	assert_int_equal(gt_kernel_labels(names, 0, out), 0);
+	assert_int_equal(gt_kernel_labels(names, 1, out), 0);
+	assert_string_equal(out[0], "chain<...>");
+	free(out[0]);
+}
+
 /* The run's budget for demangled text (GT_DEMANGLE_MAX_TOTAL): 11 levels of doubling_name make
  * 26 KB each, within the per-name cap, so a few thousand of them pass 64 MiB; after that a name is
  * handed back mangled. Last in this file: the budget is the process's. */
@@ -357,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_length_and_depth_caps),
 		cmocka_unit_test(test_base_name_of_undemangled_nested_names),
 		cmocka_unit_test(test_short_name_of_angle_pairs),
+		cmocka_unit_test(test_labels_told_apart),
 		cmocka_unit_test(test_total_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
