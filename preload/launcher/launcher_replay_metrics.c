@@ -5,13 +5,14 @@
  * profiler, so the trace is completed here: copied record by record (traces/copy.h) into a
  * temporary file beside it, with one LAUNCH_METRIC per value after them and META saying how they
  * were measured (or why counters could not be had), then renamed over it. The kernels the profiler
- * ran between passes are left out of the copy (META metrics.profiler_kernels counts them). Each value belongs to the KERNEL record of its launch's first profiled
- * pass: the worker's file gives that launch's ordinal among the worker's launches, which are the
- * replay trace's kernels in start order (the worker launches one at a time and synchronises; the
- * profiler's own kernels are told apart by launcher_replay_launched.h). When
- * the trace holds another number of kernels than the worker's results file says it launched
- * (records lost), no ordinal can be trusted: every value is then written off the timeline
- * (GT_METRIC_BAD_TIMES, no kernel), and a line says so.
+ * ran between passes are left out of the copy (META metrics.profiler_kernels counts them).
+ *
+ * Each value belongs to the KERNEL record of its launch's first profiled pass: the worker's file
+ * gives that launch's ordinal among the worker's launches, which are the replay trace's kernels in
+ * start order (the worker launches one at a time and synchronises; the profiler's own kernels are
+ * told apart by launcher_replay_launched.h). When the trace holds another number of kernels than
+ * the worker's results file says it launched (records lost), no ordinal can be trusted: every
+ * value is then written off the timeline (GT_METRIC_BAD_TIMES, no kernel), and a line says so.
  */
 #include "preload/launcher/launcher_replay.h"
 #include "preload/launcher/launcher_replay_launched.h"
