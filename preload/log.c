@@ -100,6 +100,8 @@ void gtp_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+int gtp_debugging(void) { return log_debug; }
+
 void gtp_debug(const char *fmt, ...)
 {
 	if (!log_debug)

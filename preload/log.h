@@ -17,6 +17,7 @@ void gtp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An error: printed even when quiet. */
 void gtp_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Only with GPUTRACE_DEBUG=1. */
+int gtp_debugging(void);
 void gtp_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Async-signal-safe: writes "gputrace: " msg "\n". */
 void gtp_log_raw(const char *msg);

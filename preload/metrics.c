@@ -22,6 +22,8 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -48,6 +50,7 @@ struct slot {
 	unsigned char tried;       /* a start was tried for the current context */
 	unsigned char reported;    /* the writer has logged the start's outcome */
 	unsigned char release;     /* the context is going: the writer is to decode the rest and free */
+	unsigned char abandoned;   /* still running at the end: left to the process's end, untouched */
 	char why[480], dropped[512];
 };
 static struct slot S[MAX_DEVICES];
@@ -70,6 +73,7 @@ static struct {
 	char sampled[2048];    /* the first sampler's metrics; empty: none ever started */
 	uint64_t samples;
 	int said, overflowed;
+	unsigned unfinished;   /* samplers no application thread stopped */
 } M;
 
 void metrics_configure(const struct gtp_config *c)
@@ -101,6 +105,8 @@ static void start_in_context(struct slot *sl)
 		sl->why[0] = '\0';
 }
 
+static void release_at_exit(void);
+
 void metrics_context_created(uint32_t ordinal, CUcontext ctx)
 {
 	if (!C.on || ordinal >= MAX_DEVICES)
@@ -120,6 +126,14 @@ void metrics_context_created(uint32_t ordinal, CUcontext ctx)
 		gtp_debug("metrics: device %u: sampler %s in %.1f ms on the thread creating the context",
 		          ordinal, sl->s ? "started" : "not started",
 		          (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+		/* CUPTI's profiler host library (libnvperf_host), loaded by this first start, registers
+		 * exit handlers that free its state; run before ours (exit handlers run last registered
+		 * first), they crashed PyTorch programs at exit while the sampler still ran and the writer
+		 * decoded (SIGSEGV in free() under libnvperf_host, 2 of 14 runs on the H100). A handler
+		 * registered now runs before them: it stops and releases every sampler first. */
+		static atomic_flag registered = ATOMIC_FLAG_INIT;
+		if (sl->s && !atomic_flag_test_and_set(&registered) && atexit(release_at_exit) != 0)
+			gtp_debug("metrics: atexit failed; the samplers are released at the trace's end");
 	}
 	pthread_mutex_unlock(&sl->mu);
 }
@@ -184,19 +198,30 @@ static int decode_locked(struct gt_writer *w, uint32_t d)
 	return unavailable(w, line, 1);
 }
 
-/* Writes device d's last samples and frees its sampler (with its lock held), stopping it first if no
- * application thread did. Stopping from the writer is the fallback: it has no context. */
-static int release_locked(struct gt_writer *w, uint32_t d)
+/* Writes device d's last samples and frees its sampler (with its lock held). A sampler still
+ * running (no application thread stopped it: the program died of a signal, or its exiting thread
+ * could not take the context) is never stopped here: on the writer thread, which has no context,
+ * the PM sampling calls other than decoding crashed or hung programs on the H100 and H200. It is
+ * left running to the process's end, with what it completed decoded, or, after a fatal signal,
+ * with no CUPTI call at all (the process is going down; its state is unknown). */
+static int release_locked(struct gt_writer *w, uint32_t d, int after_signal)
 {
 	struct slot *sl = &S[d];
-	char why[512] = "";
-	gtp_debug("metrics: device %u: %s, decoding the last samples", d,
-	          pm_running(sl->s) ? "stopping" : "stopped");
-	int rc = pm_running(sl->s) ? pm_stop(sl->s, w, why, sizeof why) : decode_locked(w, d);
+	int running = pm_running(sl->s);
+	gtp_debug("metrics: device %u: %s", d,
+	          !running ? "stopped, decoding the last samples"
+	          : after_signal ? "still running after a fatal signal: left alone, its last samples lost"
+	                         : "still running: decoding what it completed, and leaving it running");
+	int rc = after_signal && running ? 0 : decode_locked(w, d);
 	M.samples += pm_samples(sl->s);
 	M.overflowed |= pm_overflowed(sl->s);
-	pm_free(sl->s);
-	sl->s = NULL;
+	if (running) {
+		M.unfinished++;
+		sl->abandoned = 1; /* s stays allocated and in its slot: nothing calls on it again */
+	} else {
+		pm_free(sl->s);
+		sl->s = NULL;
+	}
 	if (sl->release) {
 		/* The device's context is going: a context made on it later gets a sampler of its own. */
 		sl->release = 0;
@@ -212,8 +237,8 @@ int metrics_decode(struct gt_writer *w)
 	int rc = 0;
 	for (uint32_t d = 0; d < MAX_DEVICES && !rc && C.on; d++) {
 		pthread_mutex_lock(&S[d].mu);
-		if (S[d].s)
-			rc = S[d].release ? release_locked(w, d) : decode_locked(w, d);
+		if (S[d].s && !S[d].abandoned)
+			rc = S[d].release ? release_locked(w, d, 0) : decode_locked(w, d);
 		pthread_mutex_unlock(&S[d].mu);
 	}
 	return rc;
@@ -225,23 +250,27 @@ static void stop_in_context(struct slot *sl)
 	pm_stop(sl->s, NULL, why, sizeof why);
 }
 
-void metrics_context_destroying(uint32_t ordinal)
+/* Stops device d's sampler on this thread (with its context pushed when push_context: at exit the
+ * exiting thread need not have it current) and waits until the writer has written its last samples
+ * and freed it, RELEASE_WAIT_MS at most. */
+static void release_and_wait(uint32_t d, int push_context)
 {
-	if (!C.on || ordinal >= MAX_DEVICES)
-		return;
 	struct timespec until;
 	clock_gettime(CLOCK_REALTIME, &until); /* the clock pthread_cond_timedwait measures by default */
 	until.tv_sec += RELEASE_WAIT_MS / 1000;
-	struct slot *sl = &S[ordinal];
+	struct slot *sl = &S[d];
 	pthread_mutex_lock(&sl->mu);
-	if (!sl->s) {
+	if (!sl->s || sl->abandoned) {
 		sl->tried = 0;
 		pthread_mutex_unlock(&sl->mu);
 		return;
 	}
-	/* Stopped here, in the context that goes; its last samples are decoded by the writer while
-	 * this thread waits, before the context and its buffers are gone. */
-	stop_in_context(sl);
+	/* Stopped here, in the context; its last samples are decoded by the writer while this thread
+	 * waits, before the context and its buffers are gone. */
+	if (push_context)
+		with_context(sl->ctx, stop_in_context, sl);
+	else
+		stop_in_context(sl);
 	sl->release = 1;
 	buffers_wake();
 	int rc = 0;
@@ -250,27 +279,41 @@ void metrics_context_destroying(uint32_t ordinal)
 	int stuck = sl->s != NULL;
 	pthread_mutex_unlock(&sl->mu);
 	if (stuck)
-		gtp_log("GPUTRACE_METRICS: device %u's last samples were not written within %d ms of its "
-		        "context's destruction", ordinal, RELEASE_WAIT_MS);
+		gtp_log("GPUTRACE_METRICS: device %u's last samples were not written within %d ms", d, RELEASE_WAIT_MS);
+}
+
+void metrics_context_destroying(uint32_t ordinal)
+{
+	if (C.on && ordinal < MAX_DEVICES)
+		release_and_wait(ordinal, 0); /* CUPTI's callback: the context going is current */
+}
+
+/* At exit, before CUPTI's host library tears itself down: each device's sampler stopped on this
+ * thread in its context and its last samples written and freed by the writer, as when a context
+ * is destroyed. */
+static void release_at_exit(void)
+{
+	for (uint32_t d = 0; d < MAX_DEVICES && C.on; d++)
+		release_and_wait(d, 1);
 }
 
 void metrics_stop(void)
 {
 	for (uint32_t d = 0; d < MAX_DEVICES && C.on; d++) {
 		pthread_mutex_lock(&S[d].mu);
-		if (S[d].s && pm_running(S[d].s))
+		if (S[d].s && !S[d].abandoned && pm_running(S[d].s))
 			with_context(S[d].ctx, stop_in_context, &S[d]);
 		pthread_mutex_unlock(&S[d].mu);
 	}
 }
 
-int metrics_finish(struct gt_writer *w, uint64_t cupti_now)
+int metrics_finish(struct gt_writer *w, uint64_t cupti_now, int after_signal)
 {
 	int rc = 0;
 	for (uint32_t d = 0; d < MAX_DEVICES && !rc && C.on; d++) {
 		pthread_mutex_lock(&S[d].mu);
-		if (S[d].s)
-			rc = release_locked(w, d);
+		if (S[d].s && !S[d].abandoned)
+			rc = release_locked(w, d, after_signal);
 		pthread_mutex_unlock(&S[d].mu);
 	}
 	if (rc || !M.sampled[0])
@@ -286,6 +329,12 @@ int metrics_finish(struct gt_writer *w, uint64_t cupti_now)
 	if (M.overflowed)
 		rc = rc ? rc : gt_writer_meta(w, "metrics.overflow", "the hardware buffer overflowed: samples "
 		                                                     "after a gap are flagged partial");
+	if (M.unfinished)
+		rc = rc ? rc : gt_writer_meta(w, "metrics.unfinished",
+		                              after_signal ? "the program ended by a fatal signal with the sampler running: "
+		                                             "the samples after the last decode are lost"
+		                                           : "no application thread stopped the sampler: the samples it "
+		                                             "had not completed at the end are lost");
 	gtp_debug("metrics: %" PRIu64 " samples; CUPTI clock now %" PRIu64, M.samples, cupti_now);
 	return rc;
 }

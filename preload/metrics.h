@@ -3,7 +3,9 @@
  * A sampler starts on the thread that creates a context, inside CUPTI's context-created callback
  * (the context current), is decoded on every pass of the writer thread, and is stopped on an
  * application thread: the one destroying its context (the writer then decodes the rest while that
- * thread waits, and a later context on the device starts another) or the one that exits. When a
+ * thread waits, and a later context on the device starts another) or the one that exits (an exit
+ * handler registered at the first start, so that it runs before CUPTI's profiler host library
+ * frees its state; the writer never stops a sampler). When a
  * device's counters cannot be had, one "gputrace:" line says why (once per run), META
  * metrics.unavailable keeps the reason, and the recording goes on without counters.
  */
@@ -31,9 +33,12 @@ int metrics_decode(struct gt_writer *w);
 void metrics_context_destroying(uint32_t ordinal);
 /* On the exiting thread, before the writer finishes: stops every sampler in its context. */
 void metrics_stop(void);
-/* Writer thread: writes every sampler's last samples, frees them and writes the META keys; 0 or a
- * writer error. cupti_now (CUPTI's clock at the end) goes to the debug line beside the count. */
-int metrics_finish(struct gt_writer *w, uint64_t cupti_now);
+/* Writer thread: writes every stopped sampler's last samples, frees them and writes the META keys;
+ * 0 or a writer error. A sampler no application thread stopped is never stopped here (the writer
+ * has no context): what it completed is decoded, unless after_signal (the program is dying of a
+ * fatal signal: no CUPTI call at all), and it is left running; META metrics.unfinished says so.
+ * cupti_now (CUPTI's clock at the end) goes to the debug line beside the count. */
+int metrics_finish(struct gt_writer *w, uint64_t cupti_now, int after_signal);
 /* Forgets the samplers without calling CUPTI (a child after fork). */
 void metrics_forget(void);
 

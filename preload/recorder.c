@@ -357,7 +357,7 @@ static void finish_trace(int how, int status)
 	drain_buffers();
 	describe_pending_devices();
 	if (!R.write_failed) {
-		int rc = metrics_finish(R.w, cupti_now());
+		int rc = metrics_finish(R.w, cupti_now(), how == RECORDER_END_SIGNAL);
 		if (rc)
 			writer_failed(rc);
 	}

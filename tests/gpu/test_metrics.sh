@@ -80,9 +80,11 @@ for k in d["kernels"]:
 sys.exit(0 if ok and seen == 2 else 1)
 PY
 # A program we did not write, with threads of its own (autograd): with counters it must exit as it
-# does without, its trace closed, with samples (15 of 20 such runs hung at exit before the fix).
+# does without, its trace closed, with samples (15 of 20 such runs hung at exit before the first
+# fix; 3 of 20 crashed at exit before the second, docs/METRICS.md). TORCH_RUNS=20 gives a crash
+# of that rate little room to hide (0.85^20: 4%); the default keeps the whole suite short.
 if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
-	for i in 1 2 3; do
+	for i in $(seq 1 "${TORCH_RUNS:-3}"); do
 		check "PyTorch training step with counters, run $i: exit 0" \
 			run "$G" record -q -o t$i.gtrace -- python3 "$REPO/tests/gpu/torch_workload.py" --steps 50
 		"$GA" info t$i.gtrace > t$i.txt 2>&1

@@ -4,8 +4,8 @@
  * What the H100 and H200 runs taught, as rules this test holds the code to: a sampler starts on
  * the thread that creates the context, with that context pushed current and popped after; it is
  * stopped on an application thread (the one destroying the context, which then waits until the
- * writer has written the last samples and freed it; or the one exiting), never by the writer when
- * an application thread could; a later context on the device gets a sampler of its own; and a
+ * writer has written the last samples and freed it; or the one exiting), never by the writer; a
+ * later context on the device gets a sampler of its own; and a
  * device whose sampler could not start gets one line and META metrics.unavailable, no samples.
  */
 #include <setjmp.h>
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cupti/libs.h"
@@ -142,11 +143,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Closes the trace and returns META key's value (malloc'd), NULL if absent. */
-static char *meta_after_close(const char *key)
+/* META key's value in the closed trace (malloc'd), NULL if absent. */
+static char *meta_of(const char *key)
 {
-	assert_int_equal(gt_writer_close(w), 0);
-	w = NULL;
 	struct gt_reader *r;
 	char err[256];
 	assert_int_equal(gt_reader_open(&r, path, err, sizeof err), 0);
@@ -155,6 +154,14 @@ static char *meta_after_close(const char *key)
 	char *out = v ? strdup(v) : NULL;
 	gt_reader_close(r);
 	return out;
+}
+
+/* Closes the trace and returns META key's value (malloc'd), NULL if absent. */
+static char *meta_after_close(const char *key)
+{
+	assert_int_equal(gt_writer_close(w), 0);
+	w = NULL;
+	return meta_of(key);
 }
 
 static atomic_int destroyed;
@@ -209,7 +216,7 @@ static void test_started_in_context_stopped_by_its_destroyer(void **state)
 	metrics_stop();
 	assert_int_equal(F.stops, 2);
 	assert_true(pthread_equal(F.stopped_on, pthread_self()));
-	assert_int_equal(metrics_finish(w, 0), 0);
+	assert_int_equal(metrics_finish(w, 0, 0), 0);
 	assert_int_equal(F.frees, 2);
 	char *sampled = meta_after_close("metrics.sampled");
 	assert_non_null(sampled);
@@ -217,19 +224,111 @@ static void test_started_in_context_stopped_by_its_destroyer(void **state)
 	free(sampled);
 }
 
-/* A sampler nobody stopped (the program ended by a signal) is stopped by the writer's finish. */
-static void test_finish_stops_what_no_thread_did(void **state)
+/* A sampler no application thread stopped (its exiting thread could not take the context) is not
+ * stopped by the writer, which has no context (on the H100 a stop there hung the program): what it
+ * completed is decoded, it is left running and untouched after, and META says the rest is lost. */
+static void test_finish_leaves_unstopped_sampler_running(void **state)
 {
 	(void)state;
 	metrics_context_created(0, (CUcontext)(uintptr_t)0x1000);
 	assert_int_equal(metrics_device(w, 0), 0);
-	assert_int_equal(metrics_finish(w, 0), 0);
-	assert_int_equal(F.stops, 1);
-	assert_int_equal(F.frees, 1);
-	char *n = meta_after_close("metrics.samples");
+	assert_int_equal(metrics_finish(w, 0, 0), 0);
+	assert_int_equal(F.stops, 0);
+	assert_int_equal(F.decodes, 1);
+	assert_int_equal(F.frees, 0);
+	metrics_stop(); /* left alone from now on */
+	metrics_context_destroying(0);
+	assert_int_equal(metrics_decode(w), 0);
+	assert_int_equal(F.stops, 0);
+	assert_int_equal(F.decodes, 1);
+	char *n = meta_after_close("metrics.unfinished");
 	assert_non_null(n);
-	assert_string_equal(n, "2"); /* the stop's decode */
+	assert_non_null(strstr(n, "no application thread stopped the sampler"));
 	free(n);
+}
+
+/* After a fatal signal the writer makes no call on a running sampler, not even a decode: the
+ * trace is finished with what was decoded before, and META says the rest is lost. */
+static void test_finish_after_signal_calls_nothing(void **state)
+{
+	(void)state;
+	metrics_context_created(0, (CUcontext)(uintptr_t)0x1000);
+	assert_int_equal(metrics_device(w, 0), 0);
+	assert_int_equal(metrics_decode(w), 0);
+	assert_int_equal(metrics_finish(w, 0, 1), 0);
+	assert_int_equal(F.stops, 0);
+	assert_int_equal(F.decodes, 1); /* the run's own decode, none at the end */
+	assert_int_equal(F.frees, 0);
+	char *unfinished = meta_after_close("metrics.unfinished"), *samples = meta_of("metrics.samples");
+	assert_non_null(unfinished);
+	assert_non_null(strstr(unfinished, "fatal signal"));
+	assert_non_null(samples);
+	assert_string_equal(samples, "2");
+	free(unfinished);
+	free(samples);
+}
+
+static atomic_int writing;
+static int report_fd = -1;
+static pthread_t exiting;
+
+/* What the fake saw, for the parent: a destructor of this program, which runs after every exit
+ * handler (a handler registered by an earlier test's sampler was inherited by the child). */
+__attribute__((destructor)) static void report(void)
+{
+	if (report_fd < 0)
+		return;
+	atomic_store(&writing, 0);
+	int got[4] = { F.stops, F.frees, F.stops && pthread_equal(F.stopped_on, exiting), F.pushes };
+	ssize_t k = write(report_fd, got, sizeof got);
+	(void)k;
+}
+
+static void *writer_loop(void *arg)
+{
+	(void)arg;
+	while (atomic_load(&writing)) {
+		metrics_decode(w);
+		usleep(1000);
+	}
+	return NULL;
+}
+
+/* At exit, before CUPTI's host library frees its state in exit handlers registered before ours
+ * (it crashed PyTorch programs at exit on the H100), every sampler is stopped on the exiting thread
+ * and released by the writer: a handler registered at the first start does it. A child exits with
+ * its writer still running; it reports what the fake saw. */
+static void test_exit_releases_before_the_host_library(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		report_fd = p[1];
+		exiting = pthread_self();
+		metrics_context_created(0, (CUcontext)(uintptr_t)0x1000);
+		atomic_store(&writing, 1);
+		pthread_t t;
+		if (pthread_create(&t, NULL, writer_loop, NULL) != 0)
+			_exit(3);
+		F.current = NULL; /* the exiting thread without the context current: it is pushed */
+		exit(0);
+	}
+	close(p[1]);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	int got[4] = { -1, -1, -1, -1 };
+	assert_int_equal(read(p[0], got, sizeof got), (ssize_t)sizeof got);
+	close(p[0]);
+	assert_int_equal(got[0], 1); /* stopped once */
+	assert_int_equal(got[1], 1); /* freed once, by the writer */
+	assert_int_equal(got[2], 1); /* on the exiting thread */
+	assert_int_equal(got[3], 2); /* its context pushed: at the start and again at exit */
 }
 
 /* Refused: one reason in META, no sampler to decode, nothing sampled. */
@@ -243,7 +342,7 @@ static void test_refused_says_why(void **state)
 	assert_int_equal(metrics_decode(w), 0);
 	assert_int_equal(F.decodes, 0);
 	metrics_context_destroying(0); /* no sampler: returns at once */
-	assert_int_equal(metrics_finish(w, 0), 0);
+	assert_int_equal(metrics_finish(w, 0, 0), 0);
 	assert_int_equal(F.frees, 0);
 	char *why = meta_after_close("metrics.unavailable");
 	assert_non_null(why);
@@ -256,8 +355,10 @@ int main(void)
 	gtp_log_setup(1, 0);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_started_in_context_stopped_by_its_destroyer, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_finish_stops_what_no_thread_did, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_finish_leaves_unstopped_sampler_running, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_finish_after_signal_calls_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_says_why, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_releases_before_the_host_library, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,6 +49,11 @@ void recorder_finish(int how, int status, int in_signal)
 	(void)k;
 }
 
+/* The recorder's GPUTRACE_DEBUG, stubbed: on in the child of test_debug_says_where. */
+static int debugging;
+int gtp_debugging(void) { return debugging; }
+static int debug_out = -1;
+
 /* Real faults, with the sanitizers' own checks off so the CPU raises them. */
 __attribute__((noinline, no_sanitize("undefined", "address"))) static void fault_segv(void)
 {
@@ -244,6 +249,38 @@ static void test_program_handler_kept(void **state)
 	assert_int_equal(n, 0);
 }
 
+static void debug_on(void)
+{
+	debugging = 1;
+	dup2(debug_out, 2);
+}
+
+/* With GPUTRACE_DEBUG=1 a fault says, before the trace is finished, which signal, where and on
+ * which thread, and prints the stack (so that a crash in a traced program shows whether the
+ * recorder was on it); the ending is the same as without. */
+static void test_debug_says_where(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/gt_signals_XXXXXX";
+	debug_out = mkstemp(path);
+	assert_true(debug_out >= 0);
+	struct finish_call calls[8];
+	int n;
+	int status = run_child(DIE_FAULT_SEGV, 0, debug_on, calls, &n);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+	assert_int_equal(n, 1);
+	char text[8192];
+	ssize_t k = pread(debug_out, text, sizeof text - 1, 0);
+	close(debug_out);
+	unlink(path);
+	assert_true(k > 0);
+	text[k] = '\0';
+	assert_non_null(strstr(text, "gputrace: fatal signal 11 (code 1, address (nil)) on thread "));
+	char *stack = strstr(text, "its stack:\n");
+	assert_non_null(stack);
+	assert_non_null(strstr(stack, "test_preload_signals")); /* a frame of this program */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_other_endings_untouched),
 		cmocka_unit_test(test_inherited_ignore_kept),
 		cmocka_unit_test(test_program_handler_kept),
+		cmocka_unit_test(test_debug_says_where),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
