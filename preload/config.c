@@ -58,7 +58,7 @@ static const struct {
 	{ "GPUTRACE_SHADOW_BYTES", "1073741824", "bytes of device memory captured in all" },
 	{ "GPUTRACE_CUPTI_PATH", "", "libcupti to load instead of the one found by soname" },
 	{ "GPUTRACE_QUIET", "0", "1: print only errors" },
-	{ "GPUTRACE_DEBUG", "0", "1: explain what the recorder does" },
+	{ "GPUTRACE_DEBUG", "0", "1: explain what the recorder does, and a fatal signal's stack" },
 	{ "GPUTRACE_DISABLE", "0", "1: load but record nothing" },
 };
 
