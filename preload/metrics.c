@@ -212,7 +212,7 @@ static int release_locked(struct gt_writer *w, uint32_t d, int after_signal)
 	          !running ? "stopped, decoding the last samples"
 	          : after_signal ? "still running after a fatal signal: left alone, its last samples lost"
 	                         : "still running: decoding what it completed, and leaving it running");
-	int rc = after_signal && running ? 0 : decode_locked(w, d);
+	int rc = !w || (after_signal && running) ? 0 : decode_locked(w, d);
 	M.samples += pm_samples(sl->s);
 	M.overflowed |= pm_overflowed(sl->s);
 	if (running) {
@@ -237,7 +237,7 @@ int metrics_decode(struct gt_writer *w)
 	int rc = 0;
 	for (uint32_t d = 0; d < MAX_DEVICES && !rc && C.on; d++) {
 		pthread_mutex_lock(&S[d].mu);
-		if (S[d].s && !S[d].abandoned)
+		if (S[d].s && !S[d].abandoned && (S[d].release || w))
 			rc = S[d].release ? release_locked(w, d, 0) : decode_locked(w, d);
 		pthread_mutex_unlock(&S[d].mu);
 	}

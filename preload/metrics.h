@@ -26,7 +26,9 @@ void metrics_context_created(uint32_t ordinal, CUcontext ctx);
 /* Writer thread: says once whether device `ordinal`'s sampler started (the line, META); 0 or a
  * writer error. */
 int metrics_device(struct gt_writer *w, uint32_t ordinal);
-/* Writer thread: writes the samples decoded since the last call; 0 or a writer error. */
+/* Writer thread: writes the samples decoded since the last call; 0 or a writer error. With w NULL
+ * (the trace can no longer be written) it only frees the samplers whose context is going, so that
+ * their threads do not wait for it. */
 int metrics_decode(struct gt_writer *w);
 /* On the thread destroying a context on device `ordinal`, before it goes: stops the device's
  * sampler and waits (3 s at most) until the writer has written its last samples and freed it. */

@@ -552,6 +552,8 @@ static void *writer_main(void *arg)
 			int rc = metrics_decode(R.w);
 			if (rc)
 				writer_failed(rc);
+		} else {
+			metrics_decode(NULL); /* nothing written: samplers released, their threads not kept waiting */
 		}
 		buffers_top_up(2);
 		if (!R.write_failed) {

@@ -331,6 +331,25 @@ static void test_exit_releases_before_the_host_library(void **state)
 	assert_int_equal(got[3], 2); /* its context pushed: at the start and again at exit */
 }
 
+/* When the trace can no longer be written (a full disk), the writer still frees a sampler whose
+ * context is going, without decoding: the destroying thread is not kept waiting. */
+static void test_release_without_a_trace(void **state)
+{
+	(void)state;
+	metrics_context_created(0, (CUcontext)(uintptr_t)0x1000);
+	atomic_store(&destroyed, 0);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, destroy_context, NULL), 0);
+	while (!atomic_load(&destroyed)) {
+		assert_int_equal(metrics_decode(NULL), 0);
+		usleep(1000);
+	}
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(F.stops, 1);
+	assert_int_equal(F.frees, 1);
+	assert_int_equal(F.decodes, 0);
+}
+
 /* Refused: one reason in META, no sampler to decode, nothing sampled. */
 static void test_refused_says_why(void **state)
 {
@@ -358,6 +377,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_finish_leaves_unstopped_sampler_running, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finish_after_signal_calls_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_says_why, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_release_without_a_trace, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exit_releases_before_the_host_library, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
