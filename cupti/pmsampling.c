@@ -430,15 +430,14 @@ int pm_decode(struct pm_sampler *s, struct gt_writer *w, char *why, size_t nwhy)
 	return 0;
 }
 
-int pm_stop(struct pm_sampler *s, struct gt_writer *w, char *why, size_t nwhy)
+void pm_stop(struct pm_sampler *s)
 {
 	if (!s || !s->started)
-		return 0;
+		return;
 	CUpti_PmSampling_Stop_Params sp = { .structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE,
 		.pPmSamplingObject = s->obj };
 	pm.cuptiPmSamplingStop(&sp);
 	s->started = 0;
-	return w ? pm_decode(s, w, why, nwhy) : 0;
 }
 
 void pm_free(struct pm_sampler *s) { sampler_free(s); }

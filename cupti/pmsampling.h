@@ -32,9 +32,10 @@ int pm_plan(const char *chip, const struct metric_list *metrics, char *kept, siz
 /* Decodes the samples completed so far and writes their records. 0, a negative GT_ERR_* from the
  * writer, or 1 when sampling failed (reason in why; the sampler stays, inert). */
 int pm_decode(struct pm_sampler *s, struct gt_writer *w, char *why, size_t nwhy);
-/* Stops sampling and writes the last samples (when w is not NULL): as pm_decode. s stays, for its
- * counts, until pm_free. Safe with NULL and twice. */
-int pm_stop(struct pm_sampler *s, struct gt_writer *w, char *why, size_t nwhy);
+/* Stops sampling; the samples it completed are still there for pm_decode (on another thread: the
+ * stop needs the context, the decode does not). s stays, for its counts, until pm_free. Safe with
+ * NULL and twice. */
+void pm_stop(struct pm_sampler *s);
 /* Stops sampling if pm_stop did not and frees s. Safe with NULL. Sampling is never disabled on
  * the device (cuptiPmSamplingDisable aborted or hung programs on the H100): the device's sampling
  * object is left to the process's end. */

@@ -244,11 +244,7 @@ int metrics_decode(struct gt_writer *w)
 	return rc;
 }
 
-static void stop_in_context(struct slot *sl)
-{
-	char why[64];
-	pm_stop(sl->s, NULL, why, sizeof why);
-}
+static void stop_in_context(struct slot *sl) { pm_stop(sl->s); }
 
 /* Stops device d's sampler on this thread (with its context pushed when push_context: at exit the
  * exiting thread need not have it current) and waits until the writer has written its last samples
@@ -288,24 +284,14 @@ void metrics_context_destroying(uint32_t ordinal)
 		release_and_wait(ordinal, 0); /* CUPTI's callback: the context going is current */
 }
 
-/* At exit, before CUPTI's host library tears itself down: each device's sampler stopped on this
- * thread in its context and its last samples written and freed by the writer, as when a context
- * is destroyed. */
-static void release_at_exit(void)
+void metrics_stop(void)
 {
 	for (uint32_t d = 0; d < MAX_DEVICES && C.on; d++)
 		release_and_wait(d, 1);
 }
 
-void metrics_stop(void)
-{
-	for (uint32_t d = 0; d < MAX_DEVICES && C.on; d++) {
-		pthread_mutex_lock(&S[d].mu);
-		if (S[d].s && !S[d].abandoned && pm_running(S[d].s))
-			with_context(S[d].ctx, stop_in_context, &S[d]);
-		pthread_mutex_unlock(&S[d].mu);
-	}
-}
+/* At exit, before CUPTI's host library tears itself down (metrics_context_created). */
+static void release_at_exit(void) { metrics_stop(); }
 
 int metrics_finish(struct gt_writer *w, uint64_t cupti_now, int after_signal)
 {

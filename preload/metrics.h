@@ -33,7 +33,9 @@ int metrics_decode(struct gt_writer *w);
 /* On the thread destroying a context on device `ordinal`, before it goes: stops the device's
  * sampler and waits (3 s at most) until the writer has written its last samples and freed it. */
 void metrics_context_destroying(uint32_t ordinal);
-/* On the exiting thread, before the writer finishes: stops every sampler in its context. */
+/* On the exiting thread, before the writer is told to finish: stops every sampler in its context
+ * and waits (3 s at most each) until the writer has written its last samples and freed it. Also
+ * run by an exit handler registered at the first sampler's start. */
 void metrics_stop(void);
 /* Writer thread: writes every stopped sampler's last samples, frees them and writes the META keys;
  * 0 or a writer error. A sampler no application thread stopped is never stopped here (the writer

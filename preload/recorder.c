@@ -862,16 +862,18 @@ void recorder_finish(int how, int status, int in_signal)
 		return;
 	if (R.writer_started && pthread_equal(pthread_self(), R.writer))
 		return; /* the writer cannot wait for itself */
+	/* Before the writer is told to finish: it releases the samplers while its loop still runs. In
+	 * this thread, which has a context, not in the writer; not in a signal handler (it waits). */
+	if (!in_signal)
+		metrics_stop();
 	int expected = 0;
 	if (!atomic_compare_exchange_strong(&R.final_how, &expected, how)) {
 		/* Someone else is finishing (a signal during exit): wait for the same pipe below. */
 	} else {
 		atomic_store(&R.final_status, status);
 	}
-	if (!in_signal) {
-		metrics_stop(); /* in this thread, which has a context, not in the writer */
+	if (!in_signal)
 		buffers_wake();
-	}
 	unsigned limit = R.cfg.exit_timeout_ms;
 	struct pollfd p = { .fd = R.done_pipe[0], .events = POLLIN };
 	int waited = 0;

@@ -72,14 +72,13 @@ int pm_decode(struct pm_sampler *s, struct gt_writer *w, char *why, size_t nwhy)
 	return 0;
 }
 
-int pm_stop(struct pm_sampler *s, struct gt_writer *w, char *why, size_t nwhy)
+void pm_stop(struct pm_sampler *s)
 {
 	if (!s || !s->running)
-		return 0;
+		return;
 	s->running = 0;
 	F.stops++;
 	F.stopped_on = pthread_self();
-	return w ? pm_decode(s, w, why, nwhy) : 0;
 }
 
 void pm_free(struct pm_sampler *s)
@@ -166,6 +165,19 @@ static char *meta_after_close(const char *key)
 
 static atomic_int destroyed;
 
+/* The writer thread's loop, while `writing`: what the recorder's writer does every pass. */
+static atomic_int writing;
+
+static void *writer_loop(void *arg)
+{
+	(void)arg;
+	while (atomic_load(&writing)) {
+		metrics_decode(w);
+		usleep(1000);
+	}
+	return NULL;
+}
+
 static void *destroy_context(void *arg)
 {
 	(void)arg;
@@ -208,16 +220,20 @@ static void test_started_in_context_stopped_by_its_destroyer(void **state)
 	assert_int_equal(metrics_decode(w), 0);
 	assert_int_equal(F.decodes, decodes); /* freed: nothing more to decode */
 
-	/* A later context on the device gets a sampler of its own; the exiting thread stops it, and
-	 * the writer's finish writes what was sampled over both. */
+	/* A later context on the device gets a sampler of its own; the exiting thread stops it and
+	 * waits while the writer frees it, and the writer's finish writes what was sampled over both. */
 	metrics_context_created(0, second);
 	assert_int_equal(F.starts, 2);
 	assert_ptr_equal(F.at_start, second);
-	metrics_stop();
+	atomic_store(&writing, 1);
+	assert_int_equal(pthread_create(&t, NULL, writer_loop, NULL), 0);
+	metrics_stop(); /* returns once the writer has released it */
 	assert_int_equal(F.stops, 2);
 	assert_true(pthread_equal(F.stopped_on, pthread_self()));
-	assert_int_equal(metrics_finish(w, 0, 0), 0);
 	assert_int_equal(F.frees, 2);
+	atomic_store(&writing, 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(metrics_finish(w, 0, 0), 0);
 	char *sampled = meta_after_close("metrics.sampled");
 	assert_non_null(sampled);
 	assert_string_equal(sampled, "dram__bytes_read.sum");
@@ -268,7 +284,6 @@ static void test_finish_after_signal_calls_nothing(void **state)
 	free(samples);
 }
 
-static atomic_int writing;
 static int report_fd = -1;
 static pthread_t exiting;
 
@@ -284,21 +299,12 @@ __attribute__((destructor)) static void report(void)
 	(void)k;
 }
 
-static void *writer_loop(void *arg)
-{
-	(void)arg;
-	while (atomic_load(&writing)) {
-		metrics_decode(w);
-		usleep(1000);
-	}
-	return NULL;
-}
 
 /* At exit, before CUPTI's host library frees its state in exit handlers registered before ours
  * (it crashed PyTorch programs at exit on the H100), every sampler is stopped on the exiting thread
  * and released by the writer: a handler registered at the first start does it. A child exits with
  * its writer still running; it reports what the fake saw. */
-static void test_exit_releases_before_the_host_library(void **state)
+static void test_exit_handler_releases_every_sampler(void **state)
 {
 	(void)state;
 	int p[2];
@@ -378,7 +384,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_finish_after_signal_calls_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_says_why, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_release_without_a_trace, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_exit_releases_before_the_host_library, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_handler_releases_every_sampler, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
