@@ -258,7 +258,8 @@ struct SmRates {
  * SM; its fourth-generation tensor cores do twice A100's dense FP16 MMA per SM per clock, A100's
  * being 1024 FMA (2048 flops) per SM per clock ("NVIDIA A100 Tensor Core GPU Architecture", 2020),
  * so 4096 flops. sm_80 from the A100 whitepaper: 64 FP32, 32 FP64, 2048 tensor flops. Other devices:
- * unknown, rather than guessed. */
+ * unknown, rather than guessed. gpuanalyze holds the same rows (gt_ceiling_theory in
+ * analyze/blocks/peaks.c) for traces without a peaks file: a change goes to both. */
 inline SmRates sm_rates(int major, int minor)
 {
 	if (major == 9 && minor == 0)

@@ -37,6 +37,44 @@ int gt_ceiling_is_flops(enum gt_ceiling_kind k)
 	return k >= GT_CEIL_FP32_FMA && k < GT_CEIL_NKINDS;
 }
 
+double gt_ceiling_theory(const struct gt_device *d, enum gt_ceiling_kind k)
+{
+	/* Per-SM rates per clock from the vendor's architecture whitepapers: FP32 and FP64 FMA lanes
+	 * (2 flops each) and dense FP16/BF16 tensor flops with FP32 accumulation. sm_90 ("NVIDIA H100
+	 * Tensor Core GPU Architecture", 2022): 128, 64, 4096; sm_80 (the A100's, 2020): 64, 32, 2048.
+	 * kernels/ceilings.cuh holds the same rows for the probe, which links none of this library
+	 * (kernels/ are unmodified programs): a change goes to both. */
+	static const struct {
+		uint32_t major, minor;
+		double fp32_lanes, fp64_lanes, tensor_flops;
+	} rates[] = { { 9, 0, 128, 64, 4096 }, { 8, 0, 64, 32, 2048 } };
+	if (!d)
+		return 0;
+	switch (k) {
+	case GT_CEIL_DRAM_READ:
+	case GT_CEIL_DRAM_COPY:
+	case GT_CEIL_DRAM_TRIAD:
+		return gt_device_peak_mem_bw(d) / 1e9;
+	case GT_CEIL_FP32_FMA:
+	case GT_CEIL_FP64_FMA:
+	case GT_CEIL_FP16_MMA:
+	case GT_CEIL_BF16_MMA:
+		break;
+	default:
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++) {
+		if (rates[i].major != d->cc_major || rates[i].minor != d->cc_minor)
+			continue;
+		double per_clock = k == GT_CEIL_FP32_FMA ? 2 * rates[i].fp32_lanes
+		                   : k == GT_CEIL_FP64_FMA ? 2 * rates[i].fp64_lanes
+		                                           : rates[i].tensor_flops;
+		/* GFLOP/s: flops per clock x SMs x kHz x 10^3 / 10^9. */
+		return per_clock * (double)d->sm_count * (double)d->sm_clock_khz / 1e6;
+	}
+	return 0;
+}
+
 const char *gt_peak_kind_name(enum gt_peak_kind k)
 {
 	return (unsigned)k < GT_PEAK_NKINDS ? kind_names[k] : "?";

@@ -77,6 +77,12 @@ enum gt_ceiling_kind {
 };
 const char *gt_ceiling_kind_name(enum gt_ceiling_kind k); /* "dram_read", ...; "?" out of range */
 int gt_ceiling_is_flops(enum gt_ceiling_kind k);          /* 1: GFLOP/s, 0: GB/s */
+/* A ceiling's theoretical figure from the trace's device attributes, in its unit (GB/s or GFLOP/s;
+ * 0 when unknown): device memory from its clock and bus width (gt_device_peak_mem_bw); compute
+ * from SMs x per-SM rate per clock x the maximum SM clock, for the architectures whose rates are
+ * published (sm_80, sm_90: the same rates and formula as `gputrace peak`'s theory_gflops); L2
+ * and every other architecture: unknown, rather than guessed. */
+double gt_ceiling_theory(const struct gt_device *d, enum gt_ceiling_kind k);
 
 struct gt_ceiling {
 	double value;            /* GB/s or GFLOP/s, decimal */

@@ -34,16 +34,21 @@ static void device_note(struct gt_doc *d, const struct gt_ceil_device *dev)
 		         gt_ceiling_kind_name((enum gt_ceiling_kind)dev->mem_kind), m->value, m->line, m->sm_mhz,
 		         m->mem_mhz, m->clocks[0] ? m->clocks : "not given");
 	}
-	char comp[512] = "";
-	size_t n = 0;
+	char comp[512] = "", comp_th[512] = "";
+	size_t n = 0, nt = 0;
 	static const enum gt_ceiling_kind ck[] = { GT_CEIL_FP32_FMA, GT_CEIL_FP64_FMA, GT_CEIL_FP16_MMA };
-	for (size_t i = 0; i < 3 && n < sizeof comp; i++)
-		if (dev->peaks.c && dev->peaks.have_ceiling[ck[i]])
+	for (size_t i = 0; i < 3; i++) {
+		if (n < sizeof comp && dev->peaks.c && dev->peaks.have_ceiling[ck[i]])
 			n += (size_t)snprintf(comp + n, sizeof comp - n, "%s%s %.1f GFLOP/s", n ? ", " : "",
 			                      gt_ceiling_kind_name(ck[i]), dev->peaks.c[ck[i]].value);
-	gt_doc_note(d, "device %u: %s (%s): memory ceiling %s; theoretical memory peak %s; compute ceilings: %s",
+		if (nt < sizeof comp_th && dev->theory[ck[i]] > 0)
+			nt += (size_t)snprintf(comp_th + nt, sizeof comp_th - nt, "%s%s %.1f GFLOP/s", nt ? ", " : "",
+			                       gt_ceiling_kind_name(ck[i]), dev->theory[ck[i]]);
+	}
+	gt_doc_note(d, "device %u: %s (%s): memory ceiling %s; theoretical memory peak %s; compute ceilings: %s; "
+	            "theoretical compute peaks: %s",
 	            dev->device_id, dev->known ? dev->name : "no DEVICE record", dev->uuid[0] ? dev->uuid : "UUID unknown",
-	            mem, th, n ? comp : "none measured");
+	            mem, th, n ? comp : "none measured", nt ? comp_th : "unknown for this device");
 }
 
 void gt_ceiling_doc_notes(struct gt_doc *d, const struct gt_ceil_analysis *c)
@@ -69,7 +74,8 @@ void gt_ceiling_doc_notes(struct gt_doc *d, const struct gt_ceil_analysis *c)
 		device_note(d, &c->devices[i]);
 	gt_doc_note(d, "rates in decimal units (GB/s = 10^9 bytes/s); DRAM bytes = read + written; "
 	            "FLOPs: an FMA counts 2; %% of compute = the sum over FP32, FP64 and tensor FLOP/s "
-	            "of each over its measured ceiling");
+	            "of each over its measured ceiling; %% compute theory = the same over the theoretical "
+	            "peaks (SMs x per-SM rate per clock x maximum SM clock; sm_80 and sm_90 only)");
 	gt_doc_note(d, "%s", GT_CEILING_RULE_BOUND);
 }
 
@@ -107,6 +113,10 @@ void gt_ceiling_doc_facts(struct gt_doc *d, const struct gt_ceil_analysis *c)
 		gt_doc_str(d, "name", dev->known ? dev->name : NULL);
 		gt_doc_str(d, "uuid", dev->uuid[0] ? dev->uuid : NULL);
 		gt_doc_num(d, "theory_mem_gbps", dev->theory_mem_gbps > 0 ? dev->theory_mem_gbps : NAN);
+		gt_doc_object(d, "theory_gflops");
+		for (int k = GT_CEIL_FP32_FMA; k <= GT_CEIL_FP16_MMA; k++)
+			gt_doc_num(d, gt_ceiling_kind_name((enum gt_ceiling_kind)k), dev->theory[k] > 0 ? dev->theory[k] : NAN);
+		gt_doc_end(d);
 		gt_doc_str(d, "memory_ceiling", dev->mem_kind >= 0 ? gt_ceiling_kind_name((enum gt_ceiling_kind)dev->mem_kind) : NULL);
 		gt_doc_object(d, "ceilings");
 		for (int k = 0; dev->peaks.c && k < GT_CEIL_NKINDS; k++) {
@@ -142,6 +152,7 @@ int gt_ceiling_doc_table(struct gt_doc *d, const struct gt_ceil_analysis *c, con
 		{ "l2_bytes_per_launch", "L2 MB/launch", GT_COL_MACHINE }, { "l2_gbps", "L2 GB/s", GT_COL_MACHINE },
 		{ "flops_per_launch", "GFLOP/launch", 0 }, { "gflops", "GFLOP/s", 0 },
 		{ "compute_pct", "% compute", 0 }, { "compute_vs", "compute of", GT_COL_LEFT },
+		{ "compute_pct_theory", "% compute theory", 0 },
 		{ "intensity", "FLOP/byte", 0 }, { "bound", "bound", GT_COL_LEFT },
 	};
 	size_t rows = limit && limit < c->nkernels ? limit : c->nkernels;
@@ -183,6 +194,8 @@ int gt_ceiling_doc_table(struct gt_doc *d, const struct gt_ceil_analysis *c, con
 		gt_table_num_or(t, k->gflops, k->gflops, 1, ABSENT);
 		gt_table_num_or(t, k->compute_pct, k->compute_pct, 1, k->compute_vs[0] ? "no ceiling" : ABSENT);
 		gt_table_str(t, k->compute_vs[0] ? k->compute_vs : NULL);
+		gt_table_num_or(t, k->compute_pct_theory, k->compute_pct_theory, 1,
+		                isfinite(k->gflops) && k->gflops > 0 ? "unknown" : ABSENT);
 		gt_table_num_or(t, k->intensity, k->intensity, 2, ABSENT);
 		gt_table_str(t, gt_ceil_bound_name(k->bound));
 		gt_table_end_row(t);

@@ -19,8 +19,8 @@
 	"kernel's rate = its share / its covered time, per launch = rate x its mean duration"
 #define GT_CEILING_RULE_BOUND                                                                      \
 	"bound: M = % of the memory ceiling (measured, else theoretical), C = % of the compute "       \
-	"ceiling; the larger decides when it is at least 60% (memory on a tie); both known and below " \
-	"60%: latency; one unknown and the other below 60%: undecided"
+	"ceiling (measured, else theoretical); the larger decides when it is at least 60% (memory on " \
+	"a tie); both known and below 60%: latency; one unknown and the other below 60%: undecided"
 
 /* Notes (text, Markdown) and facts (JSON) on the sources, rules, devices and what was left out. */
 void gt_ceiling_doc_notes(struct gt_doc *d, const struct gt_ceil_analysis *c);

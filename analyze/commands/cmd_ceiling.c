@@ -69,7 +69,8 @@ const struct gt_command gt_cmd_ceiling = {
 	"Per kernel, from the trace's hardware counters (GPUTRACE_METRICS samples, shared out by time,\n"
 	"or gputrace replay --metrics values, exact per launch): launches, GPU time, DRAM bytes per\n"
 	"launch and GB/s against the measured memory ceiling of `gputrace peak` (the theoretical peak\n"
-	"beside it), FLOPs per launch and GFLOP/s against the measured FP32, FP64 or tensor ceiling,\n"
+	"beside it), FLOPs per launch and GFLOP/s against the measured FP32, FP64 or tensor ceiling\n"
+	"(else the pipes' activity; the theoretical peak from the device record beside it),\n"
 	"arithmetic intensity (FLOP/byte) and the bound: the larger of the two percentages decides\n"
 	"when it is at least 60%, else latency. Figures a trace has no counter for say 'not\n"
 	"measured' (null in JSON). gpuanalyze(1) states the rules.",

@@ -187,6 +187,14 @@ static void lines_defs(struct gt_doc *d, const struct gt_reader *r)
 		             dev->mem_bus_width_bits, mem);
 		gt_doc_words(d, "      PCIe: gen %u x%u (at start: gen %u x%u), theoretical peak %s per direction\n",
 		             dev->pcie_gen, dev->pcie_width, dev->pcie_gen_current, dev->pcie_width_current, pcie);
+		double f32 = gt_ceiling_theory(dev, GT_CEIL_FP32_FMA), f64 = gt_ceiling_theory(dev, GT_CEIL_FP64_FMA),
+		       tc = gt_ceiling_theory(dev, GT_CEIL_FP16_MMA);
+		if (f32 > 0)
+			gt_doc_words(d, "      arithmetic: theoretical peaks FP32 %.1f, FP64 %.1f, FP16/BF16 tensor (dense) "
+			                "%.1f TFLOP/s at the maximum SM clock\n", f32 / 1e3, f64 / 1e3, tc / 1e3);
+		else
+			gt_doc_words(d, "      arithmetic: theoretical peaks unknown (per-SM rates known for "
+			                "compute 8.0 and 9.0 only)\n");
 		lines_ceilings(d, dev);
 	}
 }
@@ -256,7 +264,7 @@ static void facts_dropped(struct gt_doc *d, const struct gt_info *in)
 	gt_doc_end(d);
 }
 
-/* A theoretical peak in bytes per second; null when its inputs are missing. */
+/* A theoretical peak in bytes or flops per second; null when its inputs are missing. */
 static void facts_peak(struct gt_doc *d, const char *key, double bw)
 {
 	if (bw > 0)
@@ -332,6 +340,9 @@ static void facts_device(struct gt_doc *d, const struct gt_device *dev, const ch
 	gt_doc_u64(d, "global_mem_bytes", dev->global_mem_bytes);
 	facts_peak(d, "peak_mem_bw_bytes_per_s", gt_device_peak_mem_bw(dev));
 	facts_peak(d, "peak_pcie_bw_bytes_per_s", gt_device_peak_pcie_bw(dev));
+	facts_peak(d, "peak_fp32_flops_per_s", gt_ceiling_theory(dev, GT_CEIL_FP32_FMA) * 1e9);
+	facts_peak(d, "peak_fp64_flops_per_s", gt_ceiling_theory(dev, GT_CEIL_FP64_FMA) * 1e9);
+	facts_peak(d, "peak_tensor_fp16_flops_per_s", gt_ceiling_theory(dev, GT_CEIL_FP16_MMA) * 1e9);
 	facts_ceilings(d, dev);
 	gt_doc_end(d);
 }

@@ -126,8 +126,8 @@ out:
 	return rc;
 }
 
-/* The roofline of the ceiling analysis: the first device's memory ceiling (measured, else
- * theoretical) and its compute ceilings, the kernels that have both DRAM bytes and FLOPs (at most
+/* The roofline of the ceiling analysis: the first device's memory ceiling and its compute ceilings
+ * (each measured, else theoretical), the kernels that have both DRAM bytes and FLOPs (at most
  * FIGURE_ROOF_POINTS, by total time). Nothing without a memory figure or without such a kernel;
  * why is said in *why. */
 #define FIGURE_ROOF_POINTS 40
@@ -140,9 +140,11 @@ static int write_figure_roofline(const struct gt_report *x, const char *file, co
 			dev = &c->devices[c->kernels[i].device];
 	double mem = dev ? dev->mem_gbps : NAN;
 	const char *mem_label = dev && dev->mem_kind >= 0 ? gt_ceiling_kind_name((enum gt_ceiling_kind)dev->mem_kind) : "";
+	int theoretical = 0; /* a line drawn from device attributes, not measured */
 	if (dev && !(mem > 0) && dev->theory_mem_gbps > 0) {
 		mem = dev->theory_mem_gbps;
 		mem_label = "theoretical";
+		theoretical = 1;
 	}
 	if (!(mem > 0)) {
 		*why = "no memory ceiling, measured or theoretical, for the kernels' device";
@@ -151,9 +153,15 @@ static int write_figure_roofline(const struct gt_report *x, const char *file, co
 	struct gt_svg_roof roofs[3];
 	size_t nr = 0;
 	static const enum gt_ceiling_kind ck[] = { GT_CEIL_FP32_FMA, GT_CEIL_FP64_FMA, GT_CEIL_FP16_MMA };
+	static const char *const theory_label[] = { "fp32_fma theoretical", "fp64_fma theoretical",
+		                                     "fp16_mma theoretical" };
 	for (size_t i = 0; i < 3; i++)
 		if (dev->peaks.c && dev->peaks.have_ceiling[ck[i]])
 			roofs[nr++] = (struct gt_svg_roof){ gt_ceiling_kind_name(ck[i]), dev->peaks.c[ck[i]].value };
+		else if (dev->theory[ck[i]] > 0) {
+			roofs[nr++] = (struct gt_svg_roof){ theory_label[i], dev->theory[ck[i]] };
+			theoretical = 1;
+		}
 	struct gt_svg_point pts[FIGURE_ROOF_POINTS];
 	const char *names[FIGURE_ROOF_POINTS];
 	char *labels[FIGURE_ROOF_POINTS] = { 0 };
@@ -177,8 +185,9 @@ static int write_figure_roofline(const struct gt_report *x, const char *file, co
 		if (!f) {
 			rc = GT_EXIT_USAGE;
 		} else {
-			rc = gt_svg_roofline(f, "Kernels against the measured ceilings (roofline)", mem, mem_label, roofs, nr,
-			                     pts, np);
+			const char *title = theoretical ? "Kernels against the ceilings, measured else theoretical (roofline)"
+			                                : "Kernels against the measured ceilings (roofline)";
+			rc = gt_svg_roofline(f, title, mem, mem_label, roofs, nr, pts, np);
 			rc = close_figure(f, rc, file);
 		}
 	}

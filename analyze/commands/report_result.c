@@ -178,10 +178,10 @@ static void ceiling_section(struct gt_doc *d, const struct gt_report *x, const s
 	                "gputrace peak measured%s, and the bound. Sampled counters: %s. The %s.\n\n",
 	             (unsigned long long)c->metric_samples, (unsigned long long)c->launch_metrics,
 	             c->peaks_file && !c->peaks_missing && !c->peaks_error[0] ? "" : " (none found: the theoretical "
-	             "memory peak stands in)", GT_CEILING_RULE_SAMPLES, GT_CEILING_RULE_BOUND);
+	             "peaks stand in)", GT_CEILING_RULE_SAMPLES, GT_CEILING_RULE_BOUND);
 	gt_ceiling_doc_table(d, c, "ceiling", x->o->top);
 	if (f->roofline[0])
-		figure_link(d, "Roofline: the kernels against the measured memory and compute ceilings", f->roofline);
+		figure_link(d, "Roofline: the kernels against the memory and compute ceilings (measured, else theoretical)", f->roofline);
 	else if (f->roofline_note[0])
 		gt_doc_words(d, "\n%s\n", f->roofline_note);
 }

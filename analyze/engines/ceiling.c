@@ -88,6 +88,16 @@ int gt_ceil_bound_of(double m, double c)
 	return km && kc ? GT_BOUND_LATENCY : GT_BOUND_UNDECIDED;
 }
 
+double gt_ceil_mem_pct(const struct gt_ceil_kernel *k)
+{
+	return isfinite(k->mem_pct) ? k->mem_pct : k->mem_pct_theory;
+}
+
+double gt_ceil_compute_pct(const struct gt_ceil_kernel *k)
+{
+	return isfinite(k->compute_pct) ? k->compute_pct : k->compute_pct_theory;
+}
+
 static const char *kernel_make(void *ctx, const char *name)
 {
 	struct ceil_state *st = ctx;
@@ -291,6 +301,8 @@ static size_t device_index(struct gt_ceil_analysis *c, const struct gt_reader *r
 		snprintf(d->name, sizeof d->name, "%s", name ? name : "");
 		snprintf(d->uuid, sizeof d->uuid, "%s", uuid);
 		d->theory_mem_gbps = gt_device_peak_mem_bw(dev) / 1e9;
+		for (int k = 0; k < GT_CEIL_NKINDS; k++)
+			d->theory[k] = gt_ceiling_theory(dev, (enum gt_ceiling_kind)k);
 	}
 	if (!c->peaks_file || c->peaks_missing || c->peaks_error[0])
 		return c->ndevices - 1;
@@ -494,9 +506,9 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 		enum gt_ceiling_kind ceil;
 	} kinds[] = { { GT_ROLE_FP32_FLOPS, GT_CEIL_FP32_FMA }, { GT_ROLE_FP64_FLOPS, GT_CEIL_FP64_FMA },
 		      { GT_ROLE_TENSOR_FLOPS, GT_CEIL_FP16_MMA } };
-	k->flops = k->gflops = k->compute_pct = NAN;
-	double flops = 0, gflops = 0, frac = 0;
-	int any = 0, all = 1, peaks_known = 1;
+	k->flops = k->gflops = k->compute_pct = k->compute_pct_theory = NAN;
+	double flops = 0, gflops = 0, frac = 0, frac_theory = 0;
+	int any = 0, all = 1, peaks_known = 1, theory_known = 1, counting = 0;
 	size_t vs = 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		int role = kinds[i].role;
@@ -509,6 +521,11 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 		gflops += rt[role];
 		if (!(rt[role] > 0))
 			continue;
+		counting = 1;
+		if (d && d->theory[kinds[i].ceil] > 0)
+			frac_theory += rt[role] / d->theory[kinds[i].ceil];
+		else
+			theory_known = 0;
 		if (d && d->peaks.c && d->peaks.have_ceiling[kinds[i].ceil] && d->peaks.c[kinds[i].ceil].value > 0) {
 			frac += rt[role] / d->peaks.c[kinds[i].ceil].value;
 			vs += (size_t)snprintf(k->compute_vs + vs, vs < sizeof k->compute_vs ? sizeof k->compute_vs - vs : 0,
@@ -522,14 +539,21 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 	/* Some kinds measured and none of them counting anything says nothing of the others: the
 	 * replay counts tensor FLOPs but not FP32/FP64 ones (SASS-patched counts), so an FP32 kernel
 	 * would show 0 FLOPs. Then the pipes' activity stands for compute instead. */
-	if (any && (all || flops > 0)) {
+	int counted = any && (all || flops > 0);
+	if (counted) {
 		k->flops = flops;
 		k->gflops = gflops;
 		if (peaks_known && vs)
 			k->compute_pct = 100 * frac;
-		if (!peaks_known)
-			snprintf(k->compute_vs, sizeof k->compute_vs, "no measured compute ceiling");
-	} else {
+		if (theory_known && counting)
+			k->compute_pct_theory = 100 * frac_theory;
+	}
+	/* Without a measured ceiling for the FLOPs counted, the pipes' activity (measured against the
+	 * hardware's own peak) stands for compute as well, ahead of the theoretical FLOP figure: on sm_90
+	 * mma.sync keeps the tensor pipe 99% busy at 58% of the theoretical dense rate, which only
+	 * wgmma reaches, so the FLOP figure alone would call a kernel that saturates its unit
+	 * latency-bound. */
+	if (!isfinite(k->compute_pct)) {
 		double best = NAN;
 		static const int pipes[] = { GT_ROLE_FP32_PIPE_PCT, GT_ROLE_FP64_PIPE_PCT, GT_ROLE_TENSOR_PIPE_PCT };
 		for (size_t i = 0; i < 3; i++)
@@ -541,10 +565,12 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 		} else if (isfinite(rt[GT_ROLE_SM_PCT])) {
 			k->compute_pct = rt[GT_ROLE_SM_PCT];
 			snprintf(k->compute_vs, sizeof k->compute_vs, "SM throughput");
+		} else if (counted && !peaks_known) {
+			snprintf(k->compute_vs, sizeof k->compute_vs, "no measured compute ceiling");
 		}
 	}
 	k->intensity = isfinite(k->flops) && k->dram_bytes > 0 ? k->flops / k->dram_bytes : NAN;
-	k->bound = gt_ceil_bound_of(isfinite(k->mem_pct) ? k->mem_pct : k->mem_pct_theory, k->compute_pct);
+	k->bound = gt_ceil_bound_of(gt_ceil_mem_pct(k), gt_ceil_compute_pct(k));
 }
 
 static int cmp_kernels(const void *pa, const void *pb)

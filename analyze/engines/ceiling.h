@@ -23,9 +23,11 @@
  *                  (fp32_fma, fp64_fma, fp16_mma for tensor): the share of the time the kernel's
  *                  work would keep each unit busy at its ceiling. Without FLOP counts: the busiest
  *                  of the FMA, FP64 and tensor pipes' activity percentages; without those, the SM
- *                  throughput percentage. compute_vs says which.
+ *                  throughput percentage. compute_vs says which. Beside it, from FLOP counts
+ *                  only, the same sum over the theoretical peaks (gt_ceiling_theory).
  *   intensity      FLOPs / DRAM bytes.
- *   bound          M = % of memory (measured ceiling, else theoretical), C = % of compute:
+ *   bound          M = % of memory (measured ceiling, else theoretical), C = % of compute
+ *                  (measured ceilings or the counters' own percentages, else theoretical):
  *                  the larger decides when it is at least GT_CEIL_BOUND_PCT (memory on a tie);
  *                  when both are known and below it, latency (neither unit kept busy); when one is
  *                  unknown and the other below it, undecided; neither known: not measured.
@@ -62,6 +64,7 @@ struct gt_ceil_device {
 	char uuid[48];           /* "" unknown */
 	int known;               /* a DEVICE record described it */
 	double theory_mem_gbps;  /* 0: unknown */
+	double theory[GT_CEIL_NKINDS]; /* gt_ceiling_theory of each kind; 0: unknown */
 	struct gt_peaks peaks;   /* measured; nothing when no file was read */
 	int mem_kind;            /* the measured memory ceiling used (enum gt_ceiling_kind), -1 none */
 	double mem_gbps;         /* its value, NaN none */
@@ -79,11 +82,15 @@ struct gt_ceil_kernel {
 	double rate[GT_ROLE_COUNT];       /* per ns (bytes/ns = GB/s, flops/ns = GFLOP/s); pct: mean */
 	double dram_bytes, dram_gbps, mem_pct, mem_pct_theory;
 	double l2_bytes, l2_gbps;
-	double flops, gflops, compute_pct;
+	double flops, gflops, compute_pct, compute_pct_theory;
 	char compute_vs[64];     /* the ceilings or counters compute_pct is of; "" none */
 	double intensity;        /* FLOP per DRAM byte */
 	int bound;
 };
+
+/* The percentages the bound is decided on: the measured one, else the theoretical (NaN: neither). */
+double gt_ceil_mem_pct(const struct gt_ceil_kernel *k);
+double gt_ceil_compute_pct(const struct gt_ceil_kernel *k);
 
 struct ceil_state;
 

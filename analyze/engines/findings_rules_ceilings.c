@@ -16,11 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Both percentages measured, and both below the threshold: far from either ceiling. */
+/* Both percentages known (measured, else theoretical), and both below the threshold: far from
+ * either ceiling. */
 static int below_both(const struct gt_ceil_kernel *k, double pct)
 {
-	double mem = isfinite(k->mem_pct) ? k->mem_pct : k->mem_pct_theory;
-	return isfinite(mem) && isfinite(k->compute_pct) && mem < pct && k->compute_pct < pct;
+	double mem = gt_ceil_mem_pct(k), comp = gt_ceil_compute_pct(k);
+	return isfinite(mem) && isfinite(comp) && mem < pct && comp < pct;
 }
 
 static int add_finding(struct findings_pass *p, const struct findings_rule *rule, const struct gt_ceil_analysis *c,
@@ -32,12 +33,13 @@ static int add_finding(struct findings_pass *p, const struct findings_rule *rule
 	for (size_t i = 0; i < n && i < 5 && used < sizeof list; i++) {
 		const struct gt_ceil_kernel *k = &c->kernels[hit[i]];
 		char *s = gt_kernel_short_name(k->name);
-		double mem = isfinite(k->mem_pct) ? k->mem_pct : k->mem_pct_theory;
+		int comp_theory = !isfinite(k->compute_pct);
 		used += (size_t)snprintf(list + used, sizeof list - used,
 		                         "%s%s: %.3f ms over %llu launches, %.1f%% of memory%s, %.1f%% of compute (%s)",
 		                         i ? "; " : "", s ? s : "?", k->time_ns / 1e6, (unsigned long long)k->launches,
-		                         mem, isfinite(k->mem_pct) ? "" : " (theoretical)", k->compute_pct,
-		                         k->compute_vs[0] ? k->compute_vs : "measured ceilings");
+		                         gt_ceil_mem_pct(k), isfinite(k->mem_pct) ? "" : " (theoretical)",
+		                         gt_ceil_compute_pct(k), comp_theory ? "theoretical peaks"
+		                         : k->compute_vs[0] ? k->compute_vs : "measured ceilings");
 		free(s);
 	}
 	char span[64];

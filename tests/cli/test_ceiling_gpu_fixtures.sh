@@ -12,6 +12,9 @@
 #     docs/METRICS.md), each chain under its own label, none of the Range Profiler's own kernels
 #     (WaitNs), and each value a row of the CSV export.
 #   a PyTorch 4096^3 FP16 GEMM replayed with --metrics compute: its tensor FLOPs exactly 2MNK.
+# With no peaks file, the theoretical compute peaks of the H100's record (132 SMs, 1980 MHz, sm_90)
+# stand beside the pipes: mma_chain (mma.sync) keeps the tensor pipe 99% busy at 57.5% of the dense
+# FP16 rate, the GEMM (wgmma) its pipe 95% busy at 70.5%: both compute-bound.
 # Every other command that reads counters (report, stats, diff, findings) runs on each.
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -80,6 +83,11 @@ assert t["source"] == "replay" and abs(t["dram_bytes_per_launch"] - 12 * n) <= 0
 assert t["bound"] == "memory", t
 m = k["mma_chain"]
 assert m["flops_per_launch"] == 4096 * 16777216, m  # 4096 FLOPs per m16n8k16 MMA, 2^24 MMAs
+tensor = 132 * 4096 * 1.98e9 / 1e9  # the H100's dense FP16 rate from its record, GFLOP/s
+d = c["devices"][0]
+assert abs(d["theory_gflops"]["fp16_mma"] - tensor) < 1e-6, d
+assert abs(m["compute_pct_theory"] - 100 * m["gflops"] / tensor) < 1e-9 and 50 < m["compute_pct_theory"] < 65, m
+assert m["compute_vs"] == "busiest pipe's activity" and m["compute_pct"] > 95 and m["bound"] == "compute", m
 for name in ("chain<float>", "chain<double>"):
     x = k[name]
     assert x["flops_per_launch"] is None and x["compute_vs"] == "busiest pipe's activity", x
@@ -110,8 +118,9 @@ g = gemm[0]
 # The rate is the measured launch's own (its FLOPs over its kernel record's time); the other
 # launches of the same kernel took within 2% of it.
 assert abs(g["gflops"] - g["flops_per_launch"] * g["launches"] / g["time_ns"]) <= 0.02 * g["gflops"], g
+assert 65 < g["compute_pct_theory"] < 75 and g["compute_pct"] > 90 and g["bound"] == "compute", g
 PY
-echo "ok: PyTorch GEMM on the H100: tensor FLOPs per launch exactly 2MNK"
+echo "ok: PyTorch GEMM on the H100: tensor FLOPs per launch exactly 2MNK, 70% of the theoretical rate"
 
 for f in "$SB" "$KC" "$GM"; do
 	"$G" report -o "$T/r.md" "$f" >/dev/null || fail "report $f"

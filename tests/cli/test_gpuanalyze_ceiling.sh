@@ -139,13 +139,17 @@ grep -q 'GPUTRACE_METRICS=memory,compute.*gputrace replay --metrics' "$T/n.err" 
 LC_ALL=C grep -q "$(printf '\033')" "$T/h.txt" && fail "an escape byte reached the terminal"
 
 # report: the section and the roofline only for a trace with counters; the figure is well-formed
-# SVG with the memory line, the fp32 roof and a point per kernel.
+# SVG with the memory line, the fp32 roof, the theoretical roofs of the kinds not measured and a
+# point per kernel.
 "$G" report -o "$T/R.md" "$T/l.gtrace" || fail "report: exit $?"
 grep -q '^### Against the ceiling' "$T/R.md" || fail "report has no ceiling section"
 grep -q '(R-roofline.svg)' "$T/R.md" || fail "report does not link the roofline"
 [ "$(grep -c '<circle' "$T/R-roofline.svg")" -eq 3 ] || fail "roofline: not a point per kernel"
 grep -q 'memory 4000 GB/s (dram_copy)' "$T/R-roofline.svg" || fail "roofline: no memory ceiling line"
 grep -q 'fp32_fma 50000 GFLOP/s' "$T/R-roofline.svg" || fail "roofline: no fp32 roof"
+# A kind the peaks file does not measure gets its theoretical roof from the device record (gt_synth's:
+# sm_90, 132 SMs, 1980 MHz: 132 x 128 x 1.98 GHz of FP64), labelled so.
+grep -q 'fp64_fma theoretical 33454 GFLOP/s' "$T/R-roofline.svg" || fail "roofline: no theoretical fp64 roof"
 python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$T/R-roofline.svg" || fail "roofline: not XML"
 "$G" report -o "$T/N.md" "$T/n.gtrace" || fail "report plain: exit $?"
 grep -q 'Against the ceiling' "$T/N.md" && fail "report of a trace without counters has a ceiling section"

@@ -913,7 +913,8 @@ static void engine(enum engine e, const char *a, const char *b, unsigned v, FILE
 		if (gt_ceiling_run(&ce, paths, (v & 1) ? 2 : 1, NULL) == 0)
 			for (size_t i = 0; i < ce.nkernels; i++)
 				sum += (uint64_t)isfinite(ce.kernels[i].dram_gbps) + (uint64_t)isfinite(ce.kernels[i].compute_pct) +
-				       (uint64_t)ce.kernels[i].bound + ce.kernels[i].launches;
+				       (uint64_t)isfinite(ce.kernels[i].compute_pct_theory) + (uint64_t)ce.kernels[i].bound +
+				       ce.kernels[i].launches;
 		gt_ceiling_release(&ce);
 		break;
 	}

@@ -235,6 +235,57 @@ static void test_tensor_only_replay(void **state)
 	gt_ceiling_release(&c);
 }
 
+/* Without a peaks file the theoretical peaks stand in: a tensor kernel's FLOPs against the device's
+ * dense FP16 rate beside its pipe's activity, which decides the bound where it was counted (mma.sync
+ * keeps the pipe busy below the theoretical rate); without pipe counters the theoretical figure
+ * decides it; a device whose rates are not published has no theoretical figure. */
+static void test_theoretical_compute(void **state)
+{
+	(void)state;
+	const char *trace = temp("theory");
+	struct gt_writer *w;
+	assert_int_equal(synth_open(&w, trace, 0), 0);
+	assert_int_equal(synth_device(w), 0);
+	assert_int_equal(synth_kernel(w, "mma", 10000, 11000, 0), 0);
+	assert_int_equal(launch_metric(w, "sm__ops_path_tensor_src_fp16.sum", "mma", 10000, 11000, 5e8), 0);
+	assert_int_equal(launch_metric(w, "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", "mma",
+	                               10000, 11000, 99), 0);
+	assert_int_equal(synth_kernel(w, "bare", 20000, 21000, 0), 0);
+	assert_int_equal(launch_metric(w, "sm__ops_path_tensor_src_fp16.sum", "bare", 20000, 21000, 8e8), 0);
+	assert_int_equal(synth_kernel(w, "small", 30000, 31000, 0), 0);
+	assert_int_equal(launch_metric(w, "sm__ops_path_tensor_src_fp16.sum", "small", 30000, 31000, 1e8), 0);
+	assert_int_equal(launch_metric(w, "dram__bytes_read.sum", "small", 30000, 31000, 1e5), 0);
+	assert_int_equal(launch_metric(w, "dram__bytes_write.sum", "small", 30000, 31000, 1e5), 0);
+	assert_int_equal(gt_writer_close(w), 0);
+	const char *none = temp("nopeaks");
+	assert_int_equal(remove(none), 0);
+	struct gt_ceil_analysis c;
+	char *paths[] = { (char *)trace };
+	assert_int_equal(setenv("GPUTRACE_PEAKS", none, 1), 0);
+	assert_int_equal(gt_ceiling_run_again(&c, paths, 1), 0);
+	assert_true(c.peaks_missing);
+	const double tensor = 132 * 4096 * 1.98e9 / 1e9; /* synth_device: sm_90, 132 SMs, 1980 MHz */
+	assert_true(fabs(c.devices[0].theory[GT_CEIL_FP16_MMA] - tensor) < 1e-6);
+	const struct gt_ceil_kernel *k = gt_ceiling_find(&c, "mma");
+	assert_non_null(k);
+	assert_true(fabs(k->compute_pct_theory - 100 * 5e5 / tensor) < 1e-9); /* 5e8 flops in 1000 ns */
+	assert_true(fabs(k->compute_pct - 99) < 1e-9);
+	assert_string_equal(k->compute_vs, "busiest pipe's activity");
+	assert_int_equal(k->bound, GT_BOUND_COMPUTE);
+	const struct gt_ceil_kernel *b = gt_ceiling_find(&c, "bare");
+	assert_non_null(b);
+	assert_true(isnan(b->compute_pct) && fabs(b->compute_pct_theory - 100 * 8e5 / tensor) < 1e-9);
+	assert_string_equal(b->compute_vs, "no measured compute ceiling");
+	assert_true(fabs(gt_ceil_compute_pct(b) - b->compute_pct_theory) < 1e-12);
+	assert_int_equal(b->bound, GT_BOUND_COMPUTE); /* 74.7% of the theoretical rate */
+	const struct gt_ceil_kernel *s = gt_ceiling_find(&c, "small");
+	assert_non_null(s);
+	assert_true(s->compute_pct_theory < 60 && s->mem_pct_theory < 60);
+	assert_int_equal(s->bound, GT_BOUND_LATENCY); /* both theoretical figures known and low */
+	gt_ceiling_release(&c);
+	assert_int_equal(unsetenv("GPUTRACE_PEAKS"), 0);
+}
+
 static int sample(struct gt_writer *w, const char *metric, uint64_t start, uint64_t end, double v, uint32_t flags)
 {
 	struct gt_metric_sample m = { .start = start, .end = end, .value = v, .device_id = 0,
@@ -294,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_roles_table),
 		cmocka_unit_test_teardown(test_engine_replay_values, teardown),
 		cmocka_unit_test_teardown(test_tensor_only_replay, teardown),
+		cmocka_unit_test_teardown(test_theoretical_compute, teardown),
 		cmocka_unit_test_teardown(test_bad_values_not_measured, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

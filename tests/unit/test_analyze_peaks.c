@@ -7,7 +7,8 @@
  * wrong value key, a bad theory, clocks, reps or amount) are counted and ignored, one by one; other
  * UUIDs and unknown kinds of a later probe are skipped. `info` shows the ceilings of the trace's
  * device (text and JSON), says nothing of a device without them, and fails on an unreadable
- * --peaks.
+ * --peaks. The theoretical ceilings come from the device record: SMs x per-SM rate x clock for the
+ * architectures whose rates are published, nothing for the others or for L2.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -264,6 +265,35 @@ static void test_info_shows_ceilings(void **state)
 	free(run_info(2, none, tr, "text"));
 }
 
+/* The theoretical figures: sm_90 and sm_80 rates per SM per clock, the memory peak for every DRAM
+ * kind, unknown for L2, for another architecture and without a device. */
+static void test_theory_from_device(void **state)
+{
+	(void)state;
+	struct gt_device d = { .sm_count = 132, .cc_major = 9, .cc_minor = 0, .sm_clock_khz = 1980000,
+		.mem_clock_khz = 2619000, .mem_bus_width_bits = 5120 };
+	/* 132 SMs x 1.98 GHz: x 256 (128 FMA lanes), x 128 (64), x 4096 (dense FP16 tensor) flops. */
+	assert_true(fabs(gt_ceiling_theory(&d, GT_CEIL_FP32_FMA) - 66908.16) < 1e-6);
+	assert_true(fabs(gt_ceiling_theory(&d, GT_CEIL_FP64_FMA) - 33454.08) < 1e-6);
+	assert_true(fabs(gt_ceiling_theory(&d, GT_CEIL_FP16_MMA) - 1070530.56) < 1e-6);
+	assert_true(gt_ceiling_theory(&d, GT_CEIL_BF16_MMA) == gt_ceiling_theory(&d, GT_CEIL_FP16_MMA));
+	for (int k = GT_CEIL_DRAM_READ; k <= GT_CEIL_DRAM_TRIAD; k++)
+		assert_true(gt_ceiling_theory(&d, (enum gt_ceiling_kind)k) == gt_device_peak_mem_bw(&d) / 1e9);
+	assert_true(gt_ceiling_theory(&d, GT_CEIL_L2_READ) == 0);
+	assert_true(gt_ceiling_theory(&d, GT_CEIL_NKINDS) == 0);
+	struct gt_device a100 = d;
+	a100.cc_major = 8;
+	a100.sm_count = 108;
+	a100.sm_clock_khz = 1410000;
+	assert_true(fabs(gt_ceiling_theory(&a100, GT_CEIL_FP16_MMA) - 108 * 2048 * 1.41e9 / 1e9) < 1e-6);
+	struct gt_device other = d;
+	other.cc_major = 8;
+	other.cc_minor = 9; /* sm_89: rates not in the table, not guessed */
+	assert_true(gt_ceiling_theory(&other, GT_CEIL_FP32_FMA) == 0);
+	assert_true(gt_ceiling_theory(&other, GT_CEIL_DRAM_READ) > 0);
+	assert_true(gt_ceiling_theory(NULL, GT_CEIL_FP32_FMA) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +301,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_new_file_ceilings, teardown),
 		cmocka_unit_test_teardown(test_malformed_ceiling_lines, teardown),
 		cmocka_unit_test_teardown(test_info_shows_ceilings, teardown),
+		cmocka_unit_test(test_theory_from_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
