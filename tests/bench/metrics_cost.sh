@@ -14,13 +14,80 @@
 # MODES="default metrics" and WORKLOADS="transformer" run a subset (the defaults: every mode and
 # workload), so that a short device call spends its rounds where the spread is widest;
 # TRANSFORMER_SECONDS (1.5) times each Transformer run for that long. The rounds of the lent H100
-# spread the Transformer's paired log ratio by 0.14-0.18 (one sd): about 40 rounds resolve 1.05x.
+# spread the Transformer's paired log ratio by 0.14-0.18 (one sd): about 40 rounds resolve 1.05x,
+# more than one 10-minute device call holds, so runs can be pooled afterwards, on any machine:
+#
+#   bash tests/bench/metrics_cost.sh --summary RUN1/metrics_cost.tsv RUN2/metrics_cost.tsv ...
+#
+# (each run's rounds stay paired within that run).
 #
 # Workloads: kernels/splat_render (end-to-end ms per frame, median of its timed frames) and, where
 # PyTorch is installed, a 2-layer TransformerEncoder training step (tests/gpu/framework_workloads.py
 # --only transformer, ms per step over 1.5 s) and tests/gpu/torch_workload.py (an MLP, ms per step).
 set -u
+# The summary of one run's rounds, or of several runs pooled (each run's rounds paired within it).
+summarize() {
+python3 - "$@" <<'PY'
+import math, sys, statistics as st
+
+# Two-sided 95% Student t quantiles by degrees of freedom (1..30); beyond, the normal's 1.96.
+T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+       2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+       2.052, 2.048, 2.045, 2.042]
+GOAL = 1.05
+
+data = {}    # (workload, mode) -> [value per round]
+rounds = {}  # (workload, mode) -> {(run, round): value}
+for run, path in enumerate(sys.argv[1:]):
+    for line in open(path):
+        r, w, m, v = line.rstrip("\n").split("\t")
+        if v:
+            data.setdefault((w, m), []).append(float(v))
+            rounds.setdefault((w, m), {})[(run, r)] = float(v)
+print("workload         mode           median ms   min..max            vs default (ratio of medians)")
+for (w, m), v in sorted(data.items()):
+    base = st.median(data.get((w, "default"), [float("nan")]))
+    print(f"{w:15s}  {m:13s}  {st.median(v):9.4f}   {min(v):.4f}..{max(v):.4f}   x{st.median(v) / base:.3f}")
+print()
+print("paired by round (each mode over the same round's defaults): geometric mean of the ratios,")
+print(f"its 95% confidence interval (Student t on the log ratios), and the verdict against x{GOAL}")
+for (w, m), by in sorted(rounds.items()):
+    if m == "default" or (w, "default") not in rounds:
+        continue
+    base = rounds[(w, "default")]
+    logs = [math.log(by[r] / base[r]) for r in sorted(by) if r in base and base[r] > 0 and by[r] > 0]
+    n = len(logs)
+    if n < 2:
+        print(f"{w:15s}  {m:13s}  {n} paired round(s): no interval")
+        continue
+    mean, sd = st.mean(logs), st.stdev(logs)
+    t = T95[n - 2] if n - 2 < len(T95) else 1.96
+    lo, hi = math.exp(mean - t * sd / math.sqrt(n)), math.exp(mean + t * sd / math.sqrt(n))
+    if hi <= GOAL:
+        verdict = f"at most x{GOAL}: shown"
+    elif lo > GOAL:
+        verdict = f"over x{GOAL}: shown"
+    elif mean < math.log(GOAL) and sd > 0:
+        need = max(n + 1, math.ceil((1.96 * sd / (math.log(GOAL) - mean)) ** 2))
+        verdict = f"not resolved: about {need} rounds in all would be at this spread"
+    else:
+        verdict = "not resolved"
+    print(f"{w:15s}  {m:13s}  x{math.exp(mean):.3f}  95% CI x{lo:.3f}..x{hi:.3f}  over {n} rounds "
+          f"(sd of log ratios {sd:.3f}): {verdict}")
+PY
+}
+if [ "${1:-}" = --summary ]; then
+	shift
+	[ $# -gt 0 ] || { echo "metrics_cost.sh: --summary needs the metrics_cost.tsv files of earlier runs" >&2; exit 2; }
+	summary_only=1
+else
+	summary_only=0
+fi
 repo=$(pwd)
+if [ $summary_only = 1 ]; then
+	summarize "$@"
+	exit
+fi
 B=$repo/build
 rounds=${1:-5}
 out=${OUT:-/tmp}
@@ -77,50 +144,4 @@ for r in $(seq 1 "$rounds"); do
 	# Each round's figures as they stand, so that a run cut off by its time limit still says something.
 	cp "$res" "$out/metrics_cost.tsv" 2>/dev/null
 done
-python3 - "$res" <<'PY'
-import math, sys, statistics as st
-
-# Two-sided 95% Student t quantiles by degrees of freedom (1..30); beyond, the normal's 1.96.
-T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-       2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-       2.052, 2.048, 2.045, 2.042]
-GOAL = 1.05
-
-data = {}    # (workload, mode) -> [value per round]
-rounds = {}  # (workload, mode) -> {round: value}
-for line in open(sys.argv[1]):
-    r, w, m, v = line.rstrip("\n").split("\t")
-    if v:
-        data.setdefault((w, m), []).append(float(v))
-        rounds.setdefault((w, m), {})[int(r)] = float(v)
-print("workload         mode           median ms   min..max            vs default (ratio of medians)")
-for (w, m), v in sorted(data.items()):
-    base = st.median(data.get((w, "default"), [float("nan")]))
-    print(f"{w:15s}  {m:13s}  {st.median(v):9.4f}   {min(v):.4f}..{max(v):.4f}   x{st.median(v) / base:.3f}")
-print()
-print("paired by round (each mode over the same round's defaults): geometric mean of the ratios,")
-print(f"its 95% confidence interval (Student t on the log ratios), and the verdict against x{GOAL}")
-for (w, m), by in sorted(rounds.items()):
-    if m == "default" or (w, "default") not in rounds:
-        continue
-    base = rounds[(w, "default")]
-    logs = [math.log(by[r] / base[r]) for r in sorted(by) if r in base and base[r] > 0 and by[r] > 0]
-    n = len(logs)
-    if n < 2:
-        print(f"{w:15s}  {m:13s}  {n} paired round(s): no interval")
-        continue
-    mean, sd = st.mean(logs), st.stdev(logs)
-    t = T95[n - 2] if n - 2 < len(T95) else 1.96
-    lo, hi = math.exp(mean - t * sd / math.sqrt(n)), math.exp(mean + t * sd / math.sqrt(n))
-    if hi <= GOAL:
-        verdict = f"at most x{GOAL}: shown"
-    elif lo > GOAL:
-        verdict = f"over x{GOAL}: shown"
-    elif mean < math.log(GOAL) and sd > 0:
-        need = math.ceil((1.96 * sd / (math.log(GOAL) - mean)) ** 2)
-        verdict = f"not resolved: about {need} rounds would be at this spread"
-    else:
-        verdict = "not resolved"
-    print(f"{w:15s}  {m:13s}  x{math.exp(mean):.3f}  95% CI x{lo:.3f}..x{hi:.3f}  over {n} rounds "
-          f"(sd of log ratios {sd:.3f}): {verdict}")
-PY
+summarize "$res"
