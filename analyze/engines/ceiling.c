@@ -508,7 +508,7 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 		      { GT_ROLE_TENSOR_FLOPS, GT_CEIL_FP16_MMA } };
 	k->flops = k->gflops = k->compute_pct = k->compute_pct_theory = NAN;
 	double flops = 0, gflops = 0, frac = 0, frac_theory = 0;
-	int any = 0, all = 1, peaks_known = 1, theory_known = 1, counting = 0;
+	int any = 0, all = 1, peaks_known = 1, theory_known = 1, some_nonzero = 0;
 	size_t vs = 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		int role = kinds[i].role;
@@ -521,7 +521,7 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 		gflops += rt[role];
 		if (!(rt[role] > 0))
 			continue;
-		counting = 1;
+		some_nonzero = 1;
 		if (d && d->theory[kinds[i].ceil] > 0)
 			frac_theory += rt[role] / d->theory[kinds[i].ceil];
 		else
@@ -545,7 +545,7 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 		k->gflops = gflops;
 		if (peaks_known && vs)
 			k->compute_pct = 100 * frac;
-		if (theory_known && counting)
+		if (theory_known && some_nonzero)
 			k->compute_pct_theory = 100 * frac_theory;
 	}
 	/* Without a measured ceiling for the FLOPs counted, the pipes' activity (measured against the
