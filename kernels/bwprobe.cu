@@ -9,8 +9,10 @@
  * "device" line comes first. Kinds run one after another, never overlapping.
  *
  * Then, unless --no-ceilings, the memory and compute ceilings of ceilings.cuh (dram_read, dram_copy,
- * dram_triad, l2_read, fp32_fma, fp64_fma, fp16_mma, bf16_mma), each a "peak" line of its own with
- * gbps or gflops, the theoretical figure, the clocks and the method, with the same R and W.
+ * dram_triad, l2_read, fp32_fma, fp64_fma, fp16_mma, bf16_mma, and a library GEMM's fp16_gemm and
+ * bf16_gemm), each a "peak" line of its own with gbps or gflops, the theoretical figure, the clocks
+ * and the method, with the same R and W; a kind that cannot be measured here (no cuBLAS) is a
+ * "skip kind=... why=..." line instead.
  */
 #include "ceilings.cuh"
 #include "copies.cuh"
@@ -25,8 +27,9 @@ static void usage(FILE *f)
 		"Measures copy bandwidth per kind (htod_pinned, dtoh_pinned, htod_pageable, dtoh_pageable,\n"
 		"dtod) with CUDA events and prints 'peak kind=<kind> gbps=<median GB/s> bytes=<B> reps=<R>'.\n"
 		"Then the ceilings: device-memory read, copy and triad and L2 read bandwidth (gbps=, bytes\n"
-		"read plus written), FP32 and FP64 FMA and FP16 and BF16 mma throughput (gflops=), each with\n"
-		"theory_gbps= or theory_gflops=, sm_mhz=, mem_mhz=, clocks= and method=.\n"
+		"read plus written), FP32 and FP64 FMA, FP16 and BF16 mma and cuBLAS GEMM throughput\n"
+		"(gflops=), each with theory_gbps= or theory_gflops=, sm_mhz=, mem_mhz=, clocks= and\n"
+		"method=; 'skip kind=<kind> why=\"...\"' for one that cannot be measured (no cuBLAS).\n"
 		"  --bytes B       bytes per copy, K/M/G suffixes binary (default 256M)\n"
 		"  --reps R        timed copies per kind, timed launches per ceiling (default 7)\n"
 		"  --warmup W      untimed copies or launches before the timed ones (default 2)\n"

@@ -1,8 +1,9 @@
 /*
  * kernels/ceilings.cuh: the memory and compute ceilings that `gputrace peak` measures beside the copy
  * bandwidths (bwprobe.cu): device-memory bandwidth with streaming kernels (read, copy, triad), L2
- * bandwidth (a working set inside L2 read again and again), FP32 and FP64 FMA throughput, and FP16 and
- * BF16 tensor-core throughput through mma.sync on register fragments.
+ * bandwidth (a working set inside L2 read again and again), FP32 and FP64 FMA throughput, FP16 and
+ * BF16 tensor-core throughput through mma.sync on register fragments, and last the rate of a
+ * library GEMM (cuBLAS, ceilings_gemm.cuh), which on sm_90 passes mma.sync's.
  *
  * Each figure is the median over R timed launches (cudaEvent pairs around each launch) after W
  * untimed ones, and is printed as one "peak" line with its method, the clocks read through NVML while
@@ -307,6 +308,13 @@ struct Ceilings {
 		unsigned sm = 0, mem = 0;
 		bool nvml = false;
 		std::vector<double> ms = time_launches(launch, kind, &sm, &mem, &nvml);
+		print_figure(kind, unit, amount, amount_key, theory, ms, sm, mem, nvml, method);
+	}
+
+	/* The lines of a figure from its launches' milliseconds and the clocks read while they ran. */
+	void print_figure(const char *kind, const char *unit, double amount, const char *amount_key, double theory,
+			  const std::vector<double> &ms, unsigned sm, unsigned mem, bool nvml, const char *method)
+	{
 		std::vector<double> v;
 		for (double m : ms)
 			v.push_back(m > 0 ? amount / 1e9 / (m / 1e3) : 0.0);
@@ -433,6 +441,8 @@ struct Ceilings {
 	}
 };
 
+#include "ceilings_gemm.cuh"
+
 /* Measures every ceiling of device 0 (open_device() has run) and prints its lines. */
 inline void measure_ceilings(const cudaDeviceProp &prop, cudaStream_t stream, int reps, int warmup)
 {
@@ -451,6 +461,8 @@ inline void measure_ceilings(const cudaDeviceProp &prop, cudaStream_t stream, in
 	for (int i = 0; i < c.reps; i++)
 		c.ev_all[i].create();
 	c.run();
+	measure_library_gemm(c, (double)prop.multiProcessorCount * sm_rates(prop.major, prop.minor).f16_mma_flops *
+				       c.sm_khz * 1e3);
 	for (int i = 0; i < c.reps; i++)
 		c.ev_all[i].destroy();
 }

@@ -20,7 +20,7 @@ $(KERNEL_BINS): $(BUILD)/kernels/%: kernels/%.cu $(KERNEL_HEADERS) kernels/modul
 	$(call quiet,NVCC,$@)$(NVCC) $(KERNEL_NVFLAGS) -o $@ $< $(KERNEL_LIBS)
 
 # The ceilings' kernels are bwprobe's alone.
-$(BUILD)/kernels/bwprobe: kernels/ceilings.cuh
+$(BUILD)/kernels/bwprobe: kernels/ceilings.cuh kernels/ceilings_gemm.cuh
 
 ALL_TARGETS += $(KERNEL_BINS)
 CUDA_PROGS  += $(KERNEL_BINS)

@@ -25,6 +25,7 @@ static const char *const kind_names[GT_PEAK_NKINDS] = {
 
 static const char *const ceiling_names[GT_CEIL_NKINDS] = {
 	"dram_read", "dram_copy", "dram_triad", "l2_read", "fp32_fma", "fp64_fma", "fp16_mma", "bf16_mma",
+	"fp16_gemm", "bf16_gemm",
 };
 
 const char *gt_ceiling_kind_name(enum gt_ceiling_kind k)
@@ -35,6 +36,21 @@ const char *gt_ceiling_kind_name(enum gt_ceiling_kind k)
 int gt_ceiling_is_flops(enum gt_ceiling_kind k)
 {
 	return k >= GT_CEIL_FP32_FMA && k < GT_CEIL_NKINDS;
+}
+
+int gt_ceiling_is_tensor(enum gt_ceiling_kind k)
+{
+	return k == GT_CEIL_FP16_MMA || k == GT_CEIL_BF16_MMA || k == GT_CEIL_FP16_GEMM || k == GT_CEIL_BF16_GEMM;
+}
+
+int gt_peaks_tensor_kind(const struct gt_peaks *pk)
+{
+	int best = -1;
+	for (int k = 0; pk && pk->c && k < GT_CEIL_NKINDS; k++)
+		if (gt_ceiling_is_tensor((enum gt_ceiling_kind)k) && pk->have_ceiling[k] && pk->c[k].value > 0 &&
+		    (best < 0 || pk->c[k].value > pk->c[best].value))
+			best = k;
+	return best;
 }
 
 double gt_ceiling_theory(const struct gt_device *d, enum gt_ceiling_kind k)
@@ -59,6 +75,8 @@ double gt_ceiling_theory(const struct gt_device *d, enum gt_ceiling_kind k)
 	case GT_CEIL_FP64_FMA:
 	case GT_CEIL_FP16_MMA:
 	case GT_CEIL_BF16_MMA:
+	case GT_CEIL_FP16_GEMM:
+	case GT_CEIL_BF16_GEMM:
 		break;
 	default:
 		return 0;

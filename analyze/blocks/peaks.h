@@ -71,12 +71,15 @@ enum gt_ceiling_kind {
 	GT_CEIL_L2_READ,       /* a working set inside L2, read repeatedly */
 	GT_CEIL_FP32_FMA,
 	GT_CEIL_FP64_FMA,
-	GT_CEIL_FP16_MMA,      /* tensor cores, FP16 inputs, FP32 accumulation */
+	GT_CEIL_FP16_MMA,      /* tensor cores, FP16 inputs, FP32 accumulation: mma.sync */
 	GT_CEIL_BF16_MMA,
+	GT_CEIL_FP16_GEMM,     /* a library GEMM (cuBLAS), FP16, FP32 accumulation: wgmma on sm_90 */
+	GT_CEIL_BF16_GEMM,
 	GT_CEIL_NKINDS
 };
 const char *gt_ceiling_kind_name(enum gt_ceiling_kind k); /* "dram_read", ...; "?" out of range */
 int gt_ceiling_is_flops(enum gt_ceiling_kind k);          /* 1: GFLOP/s, 0: GB/s */
+int gt_ceiling_is_tensor(enum gt_ceiling_kind k);         /* fp16/bf16 mma or gemm */
 /* A ceiling's theoretical figure from the trace's device attributes, in its unit (GB/s or GFLOP/s;
  * 0 when unknown): device memory from its clock and bus width (gt_device_peak_mem_bw); compute
  * from SMs x per-SM rate per clock x the maximum SM clock, for the architectures whose rates are
@@ -114,6 +117,11 @@ struct gt_peaks {
 /* A peaks file holds a line per probe run and kind (about 300 bytes): a file over this size is
  * not one, and is not read. */
 #define GT_PEAKS_MAX_BYTES (1u << 20)
+
+/* The tensor-core ceiling that tensor FLOPs are held to: the highest of the tensor kinds measured
+ * (fp16/bf16, mma.sync or a library GEMM: on sm_90 only the GEMM's wgmma reaches the full rate);
+ * -1 when pk has none. */
+int gt_peaks_tensor_kind(const struct gt_peaks *pk);
 
 /* Reads path, keeping the lines for uuid (as gt_device_uuid_string writes it; "" matches nothing).
  * Only a regular file of at most GT_PEAKS_MAX_BYTES is read (a FIFO, a device such as /dev/urandom

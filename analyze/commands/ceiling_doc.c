@@ -36,11 +36,12 @@ static void device_note(struct gt_doc *d, const struct gt_ceil_device *dev)
 	}
 	char comp[512] = "", comp_th[512] = "";
 	size_t n = 0, nt = 0;
+	for (int k = GT_CEIL_FP32_FMA; k < GT_CEIL_NKINDS && n < sizeof comp; k++)
+		if (dev->peaks.c && dev->peaks.have_ceiling[k])
+			n += (size_t)snprintf(comp + n, sizeof comp - n, "%s%s %.1f GFLOP/s", n ? ", " : "",
+			                      gt_ceiling_kind_name((enum gt_ceiling_kind)k), dev->peaks.c[k].value);
 	static const enum gt_ceiling_kind ck[] = { GT_CEIL_FP32_FMA, GT_CEIL_FP64_FMA, GT_CEIL_FP16_MMA };
 	for (size_t i = 0; i < 3; i++) {
-		if (n < sizeof comp && dev->peaks.c && dev->peaks.have_ceiling[ck[i]])
-			n += (size_t)snprintf(comp + n, sizeof comp - n, "%s%s %.1f GFLOP/s", n ? ", " : "",
-			                      gt_ceiling_kind_name(ck[i]), dev->peaks.c[ck[i]].value);
 		if (nt < sizeof comp_th && dev->theory[ck[i]] > 0)
 			nt += (size_t)snprintf(comp_th + nt, sizeof comp_th - nt, "%s%s %.1f GFLOP/s", nt ? ", " : "",
 			                       gt_ceiling_kind_name(ck[i]), dev->theory[ck[i]]);
@@ -74,7 +75,7 @@ void gt_ceiling_doc_notes(struct gt_doc *d, const struct gt_ceil_analysis *c)
 		device_note(d, &c->devices[i]);
 	gt_doc_note(d, "rates in decimal units (GB/s = 10^9 bytes/s); DRAM bytes = read + written; "
 	            "FLOPs: an FMA counts 2; %% of compute = the sum over FP32, FP64 and tensor FLOP/s "
-	            "of each over its measured ceiling; %% compute theory = the same over the theoretical "
+	            "of each over its measured ceiling (tensor: the highest of the mma and library GEMM ones); %% compute theory = the same over the theoretical "
 	            "peaks (SMs x per-SM rate per clock x maximum SM clock; sm_80 and sm_90 only)");
 	gt_doc_note(d, "%s", GT_CEILING_RULE_BOUND);
 }

@@ -152,7 +152,9 @@ static int write_figure_roofline(const struct gt_report *x, const char *file, co
 	}
 	struct gt_svg_roof roofs[3];
 	size_t nr = 0;
-	static const enum gt_ceiling_kind ck[] = { GT_CEIL_FP32_FMA, GT_CEIL_FP64_FMA, GT_CEIL_FP16_MMA };
+	int tensor = gt_peaks_tensor_kind(&dev->peaks); /* the highest tensor ceiling measured */
+	const enum gt_ceiling_kind ck[] = { GT_CEIL_FP32_FMA, GT_CEIL_FP64_FMA,
+		                            tensor >= 0 ? (enum gt_ceiling_kind)tensor : GT_CEIL_FP16_MMA };
 	static const char *const theory_label[] = { "fp32_fma theoretical", "fp64_fma theoretical",
 		                                     "fp16_mma theoretical" };
 	for (size_t i = 0; i < 3; i++)

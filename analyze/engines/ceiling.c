@@ -501,11 +501,14 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 	k->mem_pct = d && isfinite(d->mem_gbps) ? 100 * k->dram_gbps / d->mem_gbps : NAN;
 	k->mem_pct_theory = d && d->theory_mem_gbps > 0 ? 100 * k->dram_gbps / d->theory_mem_gbps : NAN;
 	/* FLOPs: the kinds measured, each against its own ceiling. */
-	static const struct {
+	/* Tensor FLOPs against the highest tensor ceiling measured: a library GEMM's where the probe
+	 * had cuBLAS (wgmma on sm_90), else mma.sync's; the theoretical figure is the same for both. */
+	int tensor = d ? gt_peaks_tensor_kind(&d->peaks) : -1;
+	const struct {
 		int role;
 		enum gt_ceiling_kind ceil;
 	} kinds[] = { { GT_ROLE_FP32_FLOPS, GT_CEIL_FP32_FMA }, { GT_ROLE_FP64_FLOPS, GT_CEIL_FP64_FMA },
-		      { GT_ROLE_TENSOR_FLOPS, GT_CEIL_FP16_MMA } };
+		      { GT_ROLE_TENSOR_FLOPS, tensor >= 0 ? (enum gt_ceiling_kind)tensor : GT_CEIL_FP16_MMA } };
 	k->flops = k->gflops = k->compute_pct = k->compute_pct_theory = NAN;
 	double flops = 0, gflops = 0, frac = 0, frac_theory = 0;
 	int any = 0, all = 1, peaks_known = 1, theory_known = 1, some_nonzero = 0;

@@ -20,7 +20,8 @@
  *   FLOPs          fp32 + fp64 + tensor flops, those measured, when all three are or those
  *                  measured count something (a replay has tensor flops only); GFLOP/s per ns;
  *   % of compute   the sum over the measured kinds of GFLOP/s over that kind's measured ceiling
- *                  (fp32_fma, fp64_fma, fp16_mma for tensor): the share of the time the kernel's
+ *                  (fp32_fma, fp64_fma; for tensor the highest of fp16/bf16_mma and fp16/bf16_gemm,
+ *                  gt_peaks_tensor_kind): the share of the time the kernel's
  *                  work would keep each unit busy at its ceiling. Without FLOP counts: the busiest
  *                  of the FMA, FP64 and tensor pipes' activity percentages; without those, the SM
  *                  throughput percentage. compute_vs says which. Beside it, from FLOP counts

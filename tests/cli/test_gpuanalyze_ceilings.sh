@@ -24,7 +24,8 @@ export GPUTRACE_PEAKS="$T/no-peaks-here"
 export HOME="$T"
 unset XDG_CACHE_HOME
 
-# The stand-in probe: the sample's device, one copy kind, three ceilings, as bwprobe prints them.
+# The stand-in probe: the sample's device, one copy kind, four ceilings and a kind it could not
+# measure (no cuBLAS: a skip line, never stored), as bwprobe prints them.
 mkdir -p bin && cp "$L" bin/gputrace || fail "cp gputrace"
 cat >bin/bwprobe <<'EOF'
 #!/bin/sh
@@ -34,13 +35,17 @@ echo 'detail kind=htod_pinned gbps_min=55.00 gbps_max=55.60 warmup=2'
 echo 'peak kind=dram_triad gbps=4301.25 theory_gbps=4814.30 bytes=3221225472 reps=7 sm_mhz=1980 mem_mhz=3201 clocks=nvml method="kernel a = b + s*c over three arrays"'
 echo 'peak kind=l2_read gbps=10250.00 theory_gbps=unknown bytes=8589934592 reps=7 sm_mhz=1980 mem_mhz=3201 clocks=nvml method="a quarter of L2"'
 echo 'peak kind=fp16_mma gflops=662000.00 theory_gflops=1070530.56 flops=2267742732288 reps=7 sm_mhz=1965 mem_mhz=3201 clocks=nvml method="mma.sync m16n8k16"'
+echo 'peak kind=fp16_gemm gflops=781200.00 theory_gflops=1070530.56 flops=1099511627776 reps=7 sm_mhz=1980 mem_mhz=3201 clocks=nvml method="cuBLAS cublasGemmEx"'
+echo 'skip kind=bf16_gemm why="cublasGemmEx failed with status 15 in libcublas.so.13"'
 EOF
 chmod +x bin/bwprobe
-bin/gputrace peak -o peaks >/dev/null 2>err || fail "peak: $(cat err)"
+bin/gputrace peak -o peaks >out 2>err || fail "peak: $(cat err)"
 grep -q 'measured peaks stored' err || fail "peak said: $(cat err)"
-[ "$(wc -l <peaks)" = 4 ] || fail "peak stored $(wc -l <peaks) lines: $(cat peaks)"
+[ "$(wc -l <peaks)" = 5 ] || fail "peak stored $(wc -l <peaks) lines: $(cat peaks)"
 grep -q '^name="NVIDIA H200" uuid=GPU-84addb43-5e5e-8be3-5541-016c34614063 .* kind=fp16_mma gflops=662000.00 ' peaks ||
 	fail "the fp16_mma line not stored with its device: $(cat peaks)"
+grep -q 'bf16_gemm' peaks && fail "a skipped kind was stored: $(cat peaks)"
+grep -q 'skip kind=bf16_gemm' out || fail "peak did not show the probe's skip line: $(cat out)"
 echo "ok: gputrace peak stores the ceiling lines with the device"
 
 "$G" info --peaks peaks "$S" >info.txt 2>err || fail "info --peaks exits $?: $(cat err)"
@@ -52,6 +57,8 @@ cat >want.txt <<EOF
           method: a quarter of L2
         fp16_mma    662.00 TFLOP/s  61.8% of theoretical 1070.53 TFLOP/s; SM 1965 MHz, memory 3201 MHz (read by NVML during the run); 7 reps; line 4
           method: mma.sync m16n8k16
+        fp16_gemm   781.20 TFLOP/s  73.0% of theoretical 1070.53 TFLOP/s; SM 1980 MHz, memory 3201 MHz (read by NVML during the run); 7 reps; line 5
+          method: cuBLAS cublasGemmEx
 EOF
 sed -n '/measured ceilings/,/records by type/p' info.txt | sed '$d' >got.txt
 cmp -s want.txt got.txt || fail "info's ceilings: $(diff want.txt got.txt)"
@@ -61,7 +68,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))["traces"][0]["devices"][0]
 assert d["peaks_file"] == "peaks", d
 c = {x["kind"]: x for x in d["ceilings"]}
-assert list(c) == ["dram_triad", "l2_read", "fp16_mma"], list(c)
+assert list(c) == ["dram_triad", "l2_read", "fp16_mma", "fp16_gemm"], list(c)
 assert c["dram_triad"]["unit"] == "bytes/s" and c["dram_triad"]["measured"] == 4301.25e9
 assert c["dram_triad"]["bytes_per_launch"] == 3221225472 and c["dram_triad"]["line"] == 2
 assert c["l2_read"]["theoretical"] is None and c["l2_read"]["measured_pct_of_theoretical"] is None

@@ -138,18 +138,24 @@ static int launch_metric(struct gt_writer *w, const char *metric, const char *ke
 	return gt_writer_add(w, GT_REC_LAUNCH_METRIC, &m);
 }
 
+/* A peaks file holding text, at path. */
+static void write_peaks(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+}
+
 /* Kernel k: 2 launches of 1000 ns, 2e6 bytes read, 1e6 written and 1e6 FFMAs each: 3e6 bytes and
  * 2e6 FLOPs per launch, 3000 GB/s (75% of a 4000 GB/s ceiling), 2000 GFLOP/s (4% of 50000). */
 static void test_engine_replay_values(void **state)
 {
 	(void)state;
 	const char *trace = temp("ceil"), *peaks = temp("pk");
-	FILE *f = fopen(peaks, "w");
-	assert_non_null(f);
-	fprintf(f, "name=\"NVIDIA H200\" uuid=" UUID " kind=dram_copy gbps=4000 theory_gbps=4800 reps=7\n"
-	           "name=\"NVIDIA H200\" uuid=" UUID " kind=dram_read gbps=3900 theory_gbps=4800 reps=7\n"
-	           "name=\"NVIDIA H200\" uuid=" UUID " kind=fp32_fma gflops=50000 theory_gflops=unknown\n");
-	assert_int_equal(fclose(f), 0);
+	write_peaks(peaks, "name=\"NVIDIA H200\" uuid=" UUID " kind=dram_copy gbps=4000 theory_gbps=4800 reps=7\n"
+	                   "name=\"NVIDIA H200\" uuid=" UUID " kind=dram_read gbps=3900 theory_gbps=4800 reps=7\n"
+	                   "name=\"NVIDIA H200\" uuid=" UUID " kind=fp32_fma gflops=50000 theory_gflops=unknown\n");
 	struct gt_writer *w;
 	assert_int_equal(synth_open(&w, trace, 0), 0);
 	assert_int_equal(synth_device(w), 0);
@@ -203,10 +209,7 @@ static void test_tensor_only_replay(void **state)
 {
 	(void)state;
 	const char *trace = temp("tens"), *peaks = temp("pk");
-	FILE *f = fopen(peaks, "w");
-	assert_non_null(f);
-	fprintf(f, "name=\"NVIDIA H200\" uuid=" UUID " kind=fp16_mma gflops=500000 theory_gflops=unknown\n");
-	assert_int_equal(fclose(f), 0);
+	write_peaks(peaks, "name=\"NVIDIA H200\" uuid=" UUID " kind=fp16_mma gflops=500000 theory_gflops=unknown\n");
 	struct gt_writer *w;
 	assert_int_equal(synth_open(&w, trace, 0), 0);
 	assert_int_equal(synth_device(w), 0);
@@ -232,6 +235,31 @@ static void test_tensor_only_replay(void **state)
 	assert_true(g->flops == 1e8 && g->gflops == 1e5); /* 1e8 FLOPs in 1000 ns */
 	assert_true(fabs(g->compute_pct - 20.0) < 1e-9); /* 100000 of 500000 GFLOP/s */
 	assert_string_equal(g->compute_vs, "fp16_mma");
+	gt_ceiling_release(&c);
+}
+
+/* Where the probe measured a library GEMM above mma.sync (wgmma on sm_90), tensor FLOPs are held to
+ * the GEMM's ceiling, and the table says so. */
+static void test_tensor_against_library_gemm(void **state)
+{
+	(void)state;
+	const char *trace = temp("gemm"), *peaks = temp("pk");
+	write_peaks(peaks, "name=\"NVIDIA H200\" uuid=" UUID " kind=fp16_mma gflops=500000\n"
+	                   "name=\"NVIDIA H200\" uuid=" UUID " kind=fp16_gemm gflops=800000\n");
+	struct gt_writer *w;
+	assert_int_equal(synth_open(&w, trace, 0), 0);
+	assert_int_equal(synth_device(w), 0);
+	assert_int_equal(synth_kernel(w, "gemm", 20000, 21000, 0), 0);
+	assert_int_equal(launch_metric(w, "sm__ops_path_tensor_src_fp16.sum", "gemm", 20000, 21000, 6e8), 0);
+	assert_int_equal(gt_writer_close(w), 0);
+	struct gt_ceil_analysis c;
+	char *paths[] = { (char *)trace };
+	assert_int_equal(gt_ceiling_run(&c, paths, 1, peaks), 0);
+	const struct gt_ceil_kernel *g = gt_ceiling_find(&c, "gemm");
+	assert_non_null(g);
+	assert_true(fabs(g->compute_pct - 75.0) < 1e-9); /* 600000 of 800000 GFLOP/s, not 120% of mma's */
+	assert_string_equal(g->compute_vs, "fp16_gemm");
+	assert_int_equal(g->bound, GT_BOUND_COMPUTE);
 	gt_ceiling_release(&c);
 }
 
@@ -346,6 +374,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_engine_replay_values, teardown),
 		cmocka_unit_test_teardown(test_tensor_only_replay, teardown),
 		cmocka_unit_test_teardown(test_theoretical_compute, teardown),
+		cmocka_unit_test_teardown(test_tensor_against_library_gemm, teardown),
 		cmocka_unit_test_teardown(test_bad_values_not_measured, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

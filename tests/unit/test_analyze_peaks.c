@@ -265,6 +265,44 @@ static void test_info_shows_ceilings(void **state)
 	free(run_info(2, none, tr, "text"));
 }
 
+/* The tensor ceiling tensor FLOPs are held to: the highest tensor kind measured, a library GEMM's
+ * over mma.sync's where it is higher (wgmma on sm_90), mma.sync's where the GEMM is lower or absent,
+ * none without tensor lines; the GEMM kinds read like the others and are tensor and flops kinds. */
+static void test_tensor_kind_highest(void **state)
+{
+	(void)state;
+	const char *f = temp("pk");
+	write_text(f, DEV "kind=fp16_mma gflops=635600 theory_gflops=1070530.56 reps=7\n"
+	              DEV "kind=bf16_mma gflops=636000 theory_gflops=1070530.56 reps=7\n"
+	              DEV "kind=fp16_gemm gflops=781200 theory_gflops=1070530.56 flops=1099511627776 reps=7 "
+	                  "sm_mhz=1980 mem_mhz=2619 clocks=nvml method=\"cuBLAS cublasGemmEx\"\n"
+	              DEV "kind=fp32_fma gflops=65200 theory_gflops=66908.16\n");
+	struct gt_peaks pk;
+	char err[128];
+	assert_int_equal(gt_peaks_load(&pk, f, UUID, err, sizeof err), 0);
+	assert_int_equal(pk.malformed, 0);
+	assert_true(pk.have_ceiling[GT_CEIL_FP16_GEMM] && pk.c[GT_CEIL_FP16_GEMM].value == 781200);
+	assert_string_equal(pk.c[GT_CEIL_FP16_GEMM].method, "cuBLAS cublasGemmEx");
+	assert_false(pk.have_ceiling[GT_CEIL_BF16_GEMM]);
+	assert_int_equal(gt_peaks_tensor_kind(&pk), GT_CEIL_FP16_GEMM);
+	gt_peaks_release(&pk);
+
+	write_text(f, DEV "kind=fp16_mma gflops=635600\n" DEV "kind=bf16_gemm gflops=600000\n");
+	assert_int_equal(gt_peaks_load(&pk, f, UUID, err, sizeof err), 0);
+	assert_int_equal(gt_peaks_tensor_kind(&pk), GT_CEIL_FP16_MMA);
+	gt_peaks_release(&pk);
+
+	write_text(f, DEV "kind=fp32_fma gflops=65200\n");
+	assert_int_equal(gt_peaks_load(&pk, f, UUID, err, sizeof err), 0);
+	assert_int_equal(gt_peaks_tensor_kind(&pk), -1);
+	gt_peaks_release(&pk);
+	assert_int_equal(gt_peaks_tensor_kind(NULL), -1);
+
+	assert_string_equal(gt_ceiling_kind_name(GT_CEIL_BF16_GEMM), "bf16_gemm");
+	assert_true(gt_ceiling_is_flops(GT_CEIL_FP16_GEMM) && gt_ceiling_is_tensor(GT_CEIL_BF16_GEMM));
+	assert_false(gt_ceiling_is_tensor(GT_CEIL_FP32_FMA));
+}
+
 /* The theoretical figures: sm_90 and sm_80 rates per SM per clock, the memory peak for every DRAM
  * kind, unknown for L2, for another architecture and without a device. */
 static void test_theory_from_device(void **state)
@@ -277,6 +315,8 @@ static void test_theory_from_device(void **state)
 	assert_true(fabs(gt_ceiling_theory(&d, GT_CEIL_FP64_FMA) - 33454.08) < 1e-6);
 	assert_true(fabs(gt_ceiling_theory(&d, GT_CEIL_FP16_MMA) - 1070530.56) < 1e-6);
 	assert_true(gt_ceiling_theory(&d, GT_CEIL_BF16_MMA) == gt_ceiling_theory(&d, GT_CEIL_FP16_MMA));
+	assert_true(gt_ceiling_theory(&d, GT_CEIL_FP16_GEMM) == gt_ceiling_theory(&d, GT_CEIL_FP16_MMA));
+	assert_true(gt_ceiling_theory(&d, GT_CEIL_BF16_GEMM) == gt_ceiling_theory(&d, GT_CEIL_FP16_MMA));
 	for (int k = GT_CEIL_DRAM_READ; k <= GT_CEIL_DRAM_TRIAD; k++)
 		assert_true(gt_ceiling_theory(&d, (enum gt_ceiling_kind)k) == gt_device_peak_mem_bw(&d) / 1e9);
 	assert_true(gt_ceiling_theory(&d, GT_CEIL_L2_READ) == 0);
@@ -302,6 +342,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_malformed_ceiling_lines, teardown),
 		cmocka_unit_test_teardown(test_info_shows_ceilings, teardown),
 		cmocka_unit_test(test_theory_from_device),
+		cmocka_unit_test_teardown(test_tensor_kind_highest, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
