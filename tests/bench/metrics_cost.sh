@@ -13,7 +13,8 @@
 #
 # MODES="default metrics" and WORKLOADS="transformer" run a subset (the defaults: every mode and
 # workload), so that a short device call spends its rounds where the spread is widest;
-# TRANSFORMER_SECONDS (1.5) times each Transformer run for that long. The rounds of the lent H100
+# TRANSFORMER_SECONDS (1.5) times each Transformer run for that long; BUDGET_S (below) ends the run
+# early rather than past a device call's limit. The rounds of the lent H100
 # spread the Transformer's paired log ratio by 0.14-0.18 (one sd): about 40 rounds resolve 1.05x,
 # more than one 10-minute device call holds, so runs can be pooled afterwards, on any machine:
 #
@@ -115,7 +116,16 @@ modes=${MODES:-default metrics metrics100us}
 workloads=${WORKLOADS:-splat torch transformer}
 wants() { case " $workloads " in *" $1 "*) return 0 ;; esac; return 1; }
 reversed=$(echo "$modes" | tr ' ' '\n' | sed '/^$/d' | tac | tr '\n' ' ')
+# BUDGET_S: start no round that would end past this many seconds from here (the longest round so
+# far as the guide), so that a device call's time limit never cuts off the summary.
+t0=$(date +%s)
+longest=0
 for r in $(seq 1 "$rounds"); do
+	now=$(date +%s)
+	if [ -n "${BUDGET_S:-}" ] && [ $((now - t0 + longest)) -gt "$BUDGET_S" ]; then
+		echo "metrics_cost.sh: stopping after $((r - 1)) rounds: another would pass BUDGET_S=$BUDGET_S s" >&2
+		break
+	fi
 	order=$modes
 	[ $((r % 2)) = 0 ] && order=$reversed
 	for m in $order; do
@@ -143,5 +153,7 @@ for r in $(seq 1 "$rounds"); do
 	done
 	# Each round's figures as they stand, so that a run cut off by its time limit still says something.
 	cp "$res" "$out/metrics_cost.tsv" 2>/dev/null
+	took=$(($(date +%s) - now))
+	[ "$took" -gt "$longest" ] && longest=$took
 done
 summarize "$res"
