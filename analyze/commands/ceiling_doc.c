@@ -46,10 +46,13 @@ static void device_note(struct gt_doc *d, const struct gt_ceil_device *dev)
 			nt += (size_t)snprintf(comp_th + nt, sizeof comp_th - nt, "%s%s %.1f GFLOP/s", nt ? ", " : "",
 			                       gt_ceiling_kind_name(ck[i]), dev->theory[ck[i]]);
 	}
-	gt_doc_note(d, "device %u: %s (%s): memory ceiling %s; theoretical memory peak %s; compute ceilings: %s; "
-	            "theoretical compute peaks: %s",
+	char l2[64] = "none measured";
+	if (isfinite(dev->l2_gbps))
+		snprintf(l2, sizeof l2, "l2_read %.2f GB/s", dev->l2_gbps);
+	gt_doc_note(d, "device %u: %s (%s): memory ceiling %s; theoretical memory peak %s; L2 ceiling %s; compute "
+	            "ceilings: %s; theoretical compute peaks: %s",
 	            dev->device_id, dev->known ? dev->name : "no DEVICE record", dev->uuid[0] ? dev->uuid : "UUID unknown",
-	            mem, th, n ? comp : "none measured", nt ? comp_th : "unknown for this device");
+	            mem, th, l2, n ? comp : "none measured", nt ? comp_th : "unknown for this device");
 }
 
 void gt_ceiling_doc_notes(struct gt_doc *d, const struct gt_ceil_analysis *c)
@@ -119,6 +122,7 @@ void gt_ceiling_doc_facts(struct gt_doc *d, const struct gt_ceil_analysis *c)
 			gt_doc_num(d, gt_ceiling_kind_name((enum gt_ceiling_kind)k), dev->theory[k] > 0 ? dev->theory[k] : NAN);
 		gt_doc_end(d);
 		gt_doc_str(d, "memory_ceiling", dev->mem_kind >= 0 ? gt_ceiling_kind_name((enum gt_ceiling_kind)dev->mem_kind) : NULL);
+		gt_doc_num(d, "l2_ceiling_gbps", dev->l2_gbps);
 		gt_doc_object(d, "ceilings");
 		for (int k = 0; dev->peaks.c && k < GT_CEIL_NKINDS; k++) {
 			if (!dev->peaks.have_ceiling[k])
@@ -151,6 +155,7 @@ int gt_ceiling_doc_table(struct gt_doc *d, const struct gt_ceil_analysis *c, con
 		{ "dram_bytes_per_launch", "DRAM MB/launch", 0 }, { "dram_gbps", "DRAM GB/s", 0 },
 		{ "mem_pct", "% mem ceiling", 0 }, { "mem_pct_theory", "% mem theory", 0 },
 		{ "l2_bytes_per_launch", "L2 MB/launch", GT_COL_MACHINE }, { "l2_gbps", "L2 GB/s", GT_COL_MACHINE },
+		{ "l2_pct", "% L2 ceiling", 0 },
 		{ "flops_per_launch", "GFLOP/launch", 0 }, { "gflops", "GFLOP/s", 0 },
 		{ "compute_pct", "% compute", 0 }, { "compute_vs", "compute of", GT_COL_LEFT },
 		{ "compute_pct_theory", "% compute theory", 0 },
@@ -191,6 +196,7 @@ int gt_ceiling_doc_table(struct gt_doc *d, const struct gt_ceil_analysis *c, con
 		gt_table_num_or(t, k->mem_pct_theory, k->mem_pct_theory, 1, isfinite(k->dram_gbps) ? "unknown" : ABSENT);
 		gt_table_num_or(t, k->l2_bytes, k->l2_bytes / 1e6, 3, ABSENT);
 		gt_table_num_or(t, k->l2_gbps, k->l2_gbps, 1, ABSENT);
+		gt_table_num_or(t, k->l2_pct, k->l2_pct, 1, isfinite(k->l2_gbps) ? "no ceiling" : ABSENT);
 		gt_table_num_or(t, k->flops, k->flops / 1e9, 3, ABSENT);
 		gt_table_num_or(t, k->gflops, k->gflops, 1, ABSENT);
 		gt_table_num_or(t, k->compute_pct, k->compute_pct, 1, k->compute_vs[0] ? "no ceiling" : ABSENT);

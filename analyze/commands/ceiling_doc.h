@@ -18,8 +18,8 @@
 	"it and counts as covered; time shared by concurrent kernels goes to none (left out); a "       \
 	"kernel's rate = its share / its covered time, per launch = rate x its mean duration"
 #define GT_CEILING_RULE_BOUND                                                                      \
-	"bound: M = % of the memory ceiling (measured, else theoretical), C = % of the compute "       \
-	"ceiling (measured, else theoretical); the larger decides when it is at least 60% (memory on " \
+	"bound: M = % of the memory ceilings (the higher of DRAM's, measured else theoretical, and "   \
+	"L2's, measured), C = % of the compute ceiling (measured, else theoretical); the larger decides when it is at least 60% (memory on " \
 	"a tie); both known and below 60%: latency; one unknown and the other below 60%: undecided"
 
 /* Notes (text, Markdown) and facts (JSON) on the sources, rules, devices and what was left out. */

@@ -90,7 +90,8 @@ int gt_ceil_bound_of(double m, double c)
 
 double gt_ceil_mem_pct(const struct gt_ceil_kernel *k)
 {
-	return isfinite(k->mem_pct) ? k->mem_pct : k->mem_pct_theory;
+	double dram = isfinite(k->mem_pct) ? k->mem_pct : k->mem_pct_theory;
+	return isfinite(k->l2_pct) && !(dram >= k->l2_pct) ? k->l2_pct : dram;
 }
 
 double gt_ceil_compute_pct(const struct gt_ceil_kernel *k)
@@ -296,6 +297,7 @@ static size_t device_index(struct gt_ceil_analysis *c, const struct gt_reader *r
 	d->device_id = id;
 	d->mem_kind = -1;
 	d->mem_gbps = NAN;
+	d->l2_gbps = NAN;
 	if (dev) {
 		d->known = 1;
 		snprintf(d->name, sizeof d->name, "%s", name ? name : "");
@@ -326,6 +328,8 @@ static size_t device_index(struct gt_ceil_analysis *c, const struct gt_reader *r
 			d->mem_kind = (int)mem[k];
 			d->mem_gbps = d->peaks.c[mem[k]].value;
 		}
+	if (d->peaks.c && d->peaks.have_ceiling[GT_CEIL_L2_READ] && d->peaks.c[GT_CEIL_L2_READ].value > 0)
+		d->l2_gbps = d->peaks.c[GT_CEIL_L2_READ].value;
 	return c->ndevices - 1;
 }
 
@@ -500,6 +504,7 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 	k->l2_bytes = pl[GT_ROLE_L2_BYTES];
 	k->mem_pct = d && isfinite(d->mem_gbps) ? 100 * k->dram_gbps / d->mem_gbps : NAN;
 	k->mem_pct_theory = d && d->theory_mem_gbps > 0 ? 100 * k->dram_gbps / d->theory_mem_gbps : NAN;
+	k->l2_pct = d && isfinite(d->l2_gbps) ? 100 * k->l2_gbps / d->l2_gbps : NAN;
 	/* FLOPs: the kinds measured, each against its own ceiling. */
 	/* Tensor FLOPs against the highest tensor ceiling measured: a library GEMM's where the probe
 	 * had cuBLAS (wgmma on sm_90), else mma.sync's; the theoretical figure is the same for both. */

@@ -26,8 +26,13 @@
  *                  of the FMA, FP64 and tensor pipes' activity percentages; without those, the SM
  *                  throughput percentage. compute_vs says which. Beside it, from FLOP counts
  *                  only, the same sum over the theoretical peaks (gt_ceiling_theory).
+ *   % of L2        L2 GB/s (lts__t_bytes: the bytes every unit moved through L2, reads and
+ *                  writes) over the measured l2_read ceiling (a read-only working set inside L2);
+ *                  an approximation of how busy L2 is, which writes can take past 100; NaN
+ *                  without that ceiling (there is no theoretical L2 figure).
  *   intensity      FLOPs / DRAM bytes.
- *   bound          M = % of memory (measured ceiling, else theoretical), C = % of compute
+ *   bound          M = % of memory: the higher of DRAM's (measured ceiling, else theoretical) and
+ *                  L2's, so that a kernel L2 keeps busy is not called latency-bound; C = % of compute
  *                  (measured ceilings or the counters' own percentages, else theoretical):
  *                  the larger decides when it is at least GT_CEIL_BOUND_PCT (memory on a tie);
  *                  when both are known and below it, latency (neither unit kept busy); when one is
@@ -69,6 +74,7 @@ struct gt_ceil_device {
 	struct gt_peaks peaks;   /* measured; nothing when no file was read */
 	int mem_kind;            /* the measured memory ceiling used (enum gt_ceiling_kind), -1 none */
 	double mem_gbps;         /* its value, NaN none */
+	double l2_gbps;          /* the measured l2_read ceiling, NaN none */
 };
 
 struct gt_ceil_kernel {
@@ -82,14 +88,15 @@ struct gt_ceil_kernel {
 	double per_launch[GT_ROLE_COUNT]; /* role's amount per launch (a percentage: its mean) */
 	double rate[GT_ROLE_COUNT];       /* per ns (bytes/ns = GB/s, flops/ns = GFLOP/s); pct: mean */
 	double dram_bytes, dram_gbps, mem_pct, mem_pct_theory;
-	double l2_bytes, l2_gbps;
+	double l2_bytes, l2_gbps, l2_pct;
 	double flops, gflops, compute_pct, compute_pct_theory;
 	char compute_vs[64];     /* the ceilings or counters compute_pct is of; "" none */
 	double intensity;        /* FLOP per DRAM byte */
 	int bound;
 };
 
-/* The percentages the bound is decided on: the measured one, else the theoretical (NaN: neither). */
+/* The percentages the bound is decided on (NaN: none known): memory, the higher of DRAM's (measured,
+ * else theoretical) and L2's; compute, the measured one, else the theoretical. */
 double gt_ceil_mem_pct(const struct gt_ceil_kernel *k);
 double gt_ceil_compute_pct(const struct gt_ceil_kernel *k);
 

@@ -314,6 +314,43 @@ static void test_theoretical_compute(void **state)
 	assert_int_equal(unsetenv("GPUTRACE_PEAKS"), 0);
 }
 
+/* A kernel that keeps L2 busy and DRAM and the pipes not: memory-bound against a measured l2_read
+ * ceiling (the higher of DRAM's and L2's percentages is M), latency-bound without one. */
+static void test_l2_keeps_memory_busy(void **state)
+{
+	(void)state;
+	const char *trace = temp("l2"), *peaks = temp("pk");
+	struct gt_writer *w;
+	assert_int_equal(synth_open(&w, trace, 0), 0);
+	assert_int_equal(synth_device(w), 0);
+	assert_int_equal(synth_kernel(w, "l2k", 10000, 11000, 0), 0);
+	assert_int_equal(launch_metric(w, "dram__bytes_read.sum", "l2k", 10000, 11000, 1e5), 0);
+	assert_int_equal(launch_metric(w, "dram__bytes_write.sum", "l2k", 10000, 11000, 1e5), 0);
+	assert_int_equal(launch_metric(w, "lts__t_bytes.sum", "l2k", 10000, 11000, 6e6), 0);
+	assert_int_equal(launch_metric(w, "sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active", "l2k", 10000,
+	                               11000, 10), 0);
+	assert_int_equal(gt_writer_close(w), 0);
+	char *paths[] = { (char *)trace };
+	struct gt_ceil_analysis c;
+	write_peaks(peaks, "name=\"NVIDIA H200\" uuid=" UUID " kind=dram_copy gbps=4000\n"
+	                   "name=\"NVIDIA H200\" uuid=" UUID " kind=l2_read gbps=8000\n");
+	assert_int_equal(gt_ceiling_run(&c, paths, 1, peaks), 0);
+	const struct gt_ceil_kernel *k = gt_ceiling_find(&c, "l2k");
+	assert_non_null(k);
+	assert_true(fabs(k->mem_pct - 5.0) < 1e-9);  /* 200 GB/s of DRAM */
+	assert_true(fabs(k->l2_pct - 75.0) < 1e-9);  /* 6000 of 8000 GB/s */
+	assert_true(fabs(gt_ceil_mem_pct(k) - 75.0) < 1e-9);
+	assert_int_equal(k->bound, GT_BOUND_MEMORY);
+	gt_ceiling_release(&c);
+	write_peaks(peaks, "name=\"NVIDIA H200\" uuid=" UUID " kind=dram_copy gbps=4000\n");
+	assert_int_equal(gt_ceiling_run(&c, paths, 1, peaks), 0);
+	k = gt_ceiling_find(&c, "l2k");
+	assert_non_null(k);
+	assert_true(isnan(k->l2_pct) && fabs(gt_ceil_mem_pct(k) - 5.0) < 1e-9);
+	assert_int_equal(k->bound, GT_BOUND_LATENCY);
+	gt_ceiling_release(&c);
+}
+
 static int sample(struct gt_writer *w, const char *metric, uint64_t start, uint64_t end, double v, uint32_t flags)
 {
 	struct gt_metric_sample m = { .start = start, .end = end, .value = v, .device_id = 0,
@@ -375,6 +412,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_tensor_only_replay, teardown),
 		cmocka_unit_test_teardown(test_theoretical_compute, teardown),
 		cmocka_unit_test_teardown(test_tensor_against_library_gemm, teardown),
+		cmocka_unit_test_teardown(test_l2_keeps_memory_busy, teardown),
 		cmocka_unit_test_teardown(test_bad_values_not_measured, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
