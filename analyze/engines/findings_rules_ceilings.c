@@ -50,10 +50,10 @@ static int add_finding(struct findings_pass *p, const struct findings_rule *rule
 	                             gt_fd_pct_of_span(F, cost, span, sizeof span), list, n > 5 ? "; ..." : ""),
 	                   gt_fd_fmt("kernel %s", top ? top : "?"), cost,
 	                   gt_fd_fmt("the summed GPU time of those kernels (gpuanalyze ceiling gives each one's figures)"),
-	                   gt_fd_fmt("Neither DRAM nor the arithmetic units are kept busy: latency-bound. Look at "
-	                             "the launch size against the SMs (too few blocks or warps), dependent memory "
-	                             "accesses, synchronisation inside the kernel, and small launches that could be "
-	                             "fused or batched"));
+	                   gt_fd_fmt("Neither DRAM, L2 (where its ceiling was measured) nor the arithmetic units are "
+	                             "kept busy: latency-bound. Look at the launch size against the SMs (too few "
+	                             "blocks or warps), dependent memory accesses, synchronisation inside the kernel, "
+	                             "and small launches that could be fused or batched"));
 	if (rc) {
 		free(top);
 		return rc;
