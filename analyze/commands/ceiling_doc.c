@@ -78,8 +78,10 @@ void gt_ceiling_doc_notes(struct gt_doc *d, const struct gt_ceil_analysis *c)
 		device_note(d, &c->devices[i]);
 	gt_doc_note(d, "rates in decimal units (GB/s = 10^9 bytes/s); DRAM bytes = read + written; "
 	            "FLOPs: an FMA counts 2; %% of compute = the sum over FP32, FP64 and tensor FLOP/s "
-	            "of each over its measured ceiling (tensor: the highest of the mma and library GEMM ones); %% compute theory = the same over the theoretical "
-	            "peaks (SMs x per-SM rate per clock x maximum SM clock; sm_80 and sm_90 only)");
+	            "of each over its measured ceiling (tensor: the highest of the mma and library GEMM "
+	            "ones); %% compute theory = the same over the theoretical peaks (SMs x per-SM rate per "
+	            "clock x maximum SM clock; sm_80 and sm_90 only); %% L2 ceiling = L2 GB/s (reads and "
+	            "writes) over the measured l2_read ceiling");
 	gt_doc_note(d, "%s", GT_CEILING_RULE_BOUND);
 }
 
