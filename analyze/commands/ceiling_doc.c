@@ -26,8 +26,8 @@ static const char *peaks_state(const struct gt_ceil_analysis *c, char *buf, size
 static void device_note(struct gt_doc *d, const struct gt_ceil_device *dev)
 {
 	char th[64] = "unknown", mem[256] = "none measured for its UUID";
-	if (dev->theory_mem_gbps > 0)
-		snprintf(th, sizeof th, "%.1f GB/s", dev->theory_mem_gbps);
+	if (dev->theory[GT_CEIL_DRAM_READ] > 0)
+		snprintf(th, sizeof th, "%.1f GB/s", dev->theory[GT_CEIL_DRAM_READ]);
 	if (dev->mem_kind >= 0) {
 		const struct gt_ceiling *m = &dev->peaks.c[dev->mem_kind];
 		snprintf(mem, sizeof mem, "%s %.2f GB/s (line %zu; SM %u MHz, memory %u MHz, clocks %s)",
@@ -118,7 +118,7 @@ void gt_ceiling_doc_facts(struct gt_doc *d, const struct gt_ceil_analysis *c)
 		gt_doc_u64(d, "device_id", dev->device_id);
 		gt_doc_str(d, "name", dev->known ? dev->name : NULL);
 		gt_doc_str(d, "uuid", dev->uuid[0] ? dev->uuid : NULL);
-		gt_doc_num(d, "theory_mem_gbps", dev->theory_mem_gbps > 0 ? dev->theory_mem_gbps : NAN);
+		gt_doc_num(d, "theory_mem_gbps", dev->theory[GT_CEIL_DRAM_READ] > 0 ? dev->theory[GT_CEIL_DRAM_READ] : NAN);
 		gt_doc_object(d, "theory_gflops");
 		for (int k = GT_CEIL_FP32_FMA; k <= GT_CEIL_FP16_MMA; k++)
 			gt_doc_num(d, gt_ceiling_kind_name((enum gt_ceiling_kind)k), dev->theory[k] > 0 ? dev->theory[k] : NAN);

@@ -141,8 +141,8 @@ static int write_figure_roofline(const struct gt_report *x, const char *file, co
 	double mem = dev ? dev->mem_gbps : NAN;
 	const char *mem_label = dev && dev->mem_kind >= 0 ? gt_ceiling_kind_name((enum gt_ceiling_kind)dev->mem_kind) : "";
 	int theoretical = 0; /* a line drawn from device attributes, not measured */
-	if (dev && !(mem > 0) && dev->theory_mem_gbps > 0) {
-		mem = dev->theory_mem_gbps;
+	if (dev && !(mem > 0) && dev->theory[GT_CEIL_DRAM_READ] > 0) {
+		mem = dev->theory[GT_CEIL_DRAM_READ];
 		mem_label = "theoretical";
 		theoretical = 1;
 	}

@@ -302,7 +302,6 @@ static size_t device_index(struct gt_ceil_analysis *c, const struct gt_reader *r
 		d->known = 1;
 		snprintf(d->name, sizeof d->name, "%s", name ? name : "");
 		snprintf(d->uuid, sizeof d->uuid, "%s", uuid);
-		d->theory_mem_gbps = gt_device_peak_mem_bw(dev) / 1e9;
 		for (int k = 0; k < GT_CEIL_NKINDS; k++)
 			d->theory[k] = gt_ceiling_theory(dev, (enum gt_ceiling_kind)k);
 	}
@@ -503,7 +502,7 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 	k->l2_gbps = rt[GT_ROLE_L2_BYTES];
 	k->l2_bytes = pl[GT_ROLE_L2_BYTES];
 	k->mem_pct = d && isfinite(d->mem_gbps) ? 100 * k->dram_gbps / d->mem_gbps : NAN;
-	k->mem_pct_theory = d && d->theory_mem_gbps > 0 ? 100 * k->dram_gbps / d->theory_mem_gbps : NAN;
+	k->mem_pct_theory = d && d->theory[GT_CEIL_DRAM_READ] > 0 ? 100 * k->dram_gbps / d->theory[GT_CEIL_DRAM_READ] : NAN;
 	k->l2_pct = d && isfinite(d->l2_gbps) ? 100 * k->l2_gbps / d->l2_gbps : NAN;
 	/* FLOPs: the kinds measured, each against its own ceiling. */
 	/* Tensor FLOPs against the highest tensor ceiling measured: a library GEMM's where the probe

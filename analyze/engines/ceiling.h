@@ -69,8 +69,8 @@ struct gt_ceil_device {
 	char name[128];
 	char uuid[48];           /* "" unknown */
 	int known;               /* a DEVICE record described it */
-	double theory_mem_gbps;  /* 0: unknown */
-	double theory[GT_CEIL_NKINDS]; /* gt_ceiling_theory of each kind; 0: unknown */
+	double theory[GT_CEIL_NKINDS]; /* gt_ceiling_theory of each kind (memory: theory[GT_CEIL_DRAM_READ]);
+	                                * 0: unknown */
 	struct gt_peaks peaks;   /* measured; nothing when no file was read */
 	int mem_kind;            /* the measured memory ceiling used (enum gt_ceiling_kind), -1 none */
 	double mem_gbps;         /* its value, NaN none */

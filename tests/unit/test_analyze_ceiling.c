@@ -188,7 +188,7 @@ static void test_engine_replay_values(void **state)
 	assert_true(isnan(k->coverage));
 	assert_true(k->dram_bytes == 3e6 && k->dram_gbps == 3000);
 	assert_true(fabs(k->mem_pct - 75.0) < 1e-9);       /* the largest DRAM ceiling: dram_copy */
-	assert_true(fabs(k->mem_pct_theory - 100 * 3000 / c.devices[k->device].theory_mem_gbps) < 1e-9);
+	assert_true(fabs(k->mem_pct_theory - 100 * 3000 / c.devices[k->device].theory[GT_CEIL_DRAM_READ]) < 1e-9);
 	assert_true(k->flops == 2e6 && k->gflops == 2000);
 	assert_true(fabs(k->compute_pct - 4.0) < 1e-9);
 	assert_string_equal(k->compute_vs, "fp32_fma");
