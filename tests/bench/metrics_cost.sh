@@ -13,7 +13,8 @@
 #
 # MODES="default metrics" and WORKLOADS="transformer" run a subset (the defaults: every mode and
 # workload), so that a short device call spends its rounds where the spread is widest;
-# TRANSFORMER_SECONDS (1.5) times each Transformer run for that long; BUDGET_S (below) ends the run
+# TRANSFORMER_SECONDS (1.5) times each Transformer run for that long, in TRANSFORMER_CHUNKS (10)
+# synchronised chunks whose median is the run's figure; BUDGET_S (below) ends the run
 # early rather than past a device call's limit. The rounds of the lent H100
 # spread the Transformer's paired log ratio by 0.14-0.18 (one sd): about 40 rounds resolve 1.05x,
 # more than one 10-minute device call holds, so runs can be pooled afterwards, on any machine:
@@ -24,7 +25,7 @@
 #
 # Workloads: kernels/splat_render (end-to-end ms per frame, median of its timed frames) and, where
 # PyTorch is installed, a 2-layer TransformerEncoder training step (tests/gpu/framework_workloads.py
-# --only transformer, ms per step over 1.5 s) and tests/gpu/torch_workload.py (an MLP, ms per step).
+# --only transformer, ms per step over 1.5 s, the median of 10 chunks) and tests/gpu/torch_workload.py (an MLP, ms per step).
 set -u
 # The summary of one run's rounds, or of several runs pooled (each run's rounds paired within it).
 summarize() {
@@ -141,7 +142,8 @@ for r in $(seq 1 "$rounds"); do
 		fi
 		if [ $have_torch = 1 ] && wants transformer; then
 			line=$(with "$m" python3 "$repo/tests/gpu/framework_workloads.py" --only transformer \
-				--seconds "${TRANSFORMER_SECONDS:-1.5}" 2>>"$log" | tee -a "$log" |
+				--seconds "${TRANSFORMER_SECONDS:-1.5}" --chunks "${TRANSFORMER_CHUNKS:-10}" \
+				2>>"$log" | tee -a "$log" |
 				grep '^workload=transformer ' | head -1)
 			v=$(echo "$line" | sed -n 's/.* value=\([0-9.]*\).*/\1/p')
 			cpu=$(echo "$line" | sed -n 's/.* cpu=\([0-9.]*\).*/\1/p')

@@ -1,6 +1,7 @@
 """Launch-bound workloads of frameworks this project did not write, for the recording-cost table.
 
     python3 framework_workloads.py [--only transformer,tinyop,cupy] [--profiler] [--seconds S]
+                                   [--chunks N]
 
 - transformer: a 2-layer nn.TransformerEncoder training step (d_model 256, 4 heads, batch 16 x 128
   tokens, AdamW, fp32): about 140 kernels and 5 ms per step on an H200, launch-bound;
@@ -10,12 +11,14 @@
 
 Each workload is warmed up, then timed over a fixed count sized to run about --seconds (so that a
 windowed recording with a 1 s period sees several windows), and synchronised before the clock
-stops. With --profiler the torch workloads run inside torch.profiler (CPU + CUDA activities), the
+stops. --chunks N (transformer only) times the steps in N synchronised chunks and reports the median
+chunk: the figure a cost comparison wants, robust to a stall of the lent machine. With --profiler the torch workloads run inside torch.profiler (CPU + CUDA activities), the
 peer this tool is compared with. Prints one line per workload:
     workload=NAME unit=ms/step|us/op value=V count=N cpu=C
 (C: the launching thread's CPU time per step or op, in the same unit).
 """
 import argparse
+import statistics
 import sys
 import time
 
@@ -47,19 +50,27 @@ def transformer_step(torch):
     return step
 
 
-def transformer(torch, seconds, profiler):
+def transformer(torch, seconds, profiler, chunks=1):
+    """ms per step over about `seconds`; with chunks > 1, the steps are timed in that many
+    synchronised chunks and the median chunk is the figure (wall and CPU time alike), so that one
+    stall of the machine moves one chunk, not the run's figure."""
     step = transformer_step(torch)
     for _ in range(10):
         step()
     torch.cuda.synchronize()
     steps = max(20, int(seconds / 0.005))
+    per = max(1, steps // chunks)
+    walls, cpus = [], []
     with profiler():
-        t0, c0 = clocks()
-        for _ in range(steps):
-            step()
-        torch.cuda.synchronize()
-        t1, c1 = clocks()
-    return "ms/step", (t1 - t0) * 1e3 / steps, steps, (c1 - c0) * 1e3 / steps
+        for _ in range(chunks):
+            t0, c0 = clocks()
+            for _ in range(per):
+                step()
+            torch.cuda.synchronize()
+            t1, c1 = clocks()
+            walls.append((t1 - t0) * 1e3 / per)
+            cpus.append((c1 - c0) * 1e3 / per)
+    return "ms/step", statistics.median(walls), per * chunks, statistics.median(cpus)
 
 
 def tinyop(torch, seconds, profiler):
@@ -105,6 +116,8 @@ def main():
     ap.add_argument("--only", default="transformer,tinyop,cupy")
     ap.add_argument("--profiler", action="store_true")
     ap.add_argument("--seconds", type=float, default=1.5)
+    ap.add_argument("--chunks", type=int, default=1,
+                    help="transformer only: time in this many synchronised chunks, report the median")
     a = ap.parse_args()
     which = a.only.split(",")
     torch = None
@@ -122,7 +135,7 @@ def main():
 
     for w in which:
         if w == "transformer":
-            unit, v, n, cpu = transformer(torch, a.seconds, profiler)
+            unit, v, n, cpu = transformer(torch, a.seconds, profiler, max(1, a.chunks))
         elif w == "tinyop":
             unit, v, n, cpu = tinyop(torch, a.seconds, profiler)
         elif w == "cupy":
