@@ -35,4 +35,9 @@ printf '\n%b' "$results" | tee "$out/summary.txt"
 # worth committing as fixtures come back.
 (cd "$out" && find . -type f -size +8M | sort > big-files.txt)
 tar czf "$final/gpu-run.tgz" -C "$out" --exclude-from="$out/big-files.txt" . 2>/dev/null
-[ -s "$out/big-files.txt" ] && echo "left out of gpu-run.tgz (over 8 MiB): $(tr '\n' ' ' < "$out/big-files.txt")"
+if [ -s "$out/big-files.txt" ]; then
+	echo "left out of gpu-run.tgz (over 8 MiB): $(tr '\n' ' ' < "$out/big-files.txt")"
+fi
+# The status is the tests': 1 when one failed (the line above used to decide it).
+case "$results" in *" FAIL ("*) exit 1 ;; esac
+exit 0
