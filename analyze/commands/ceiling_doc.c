@@ -118,7 +118,8 @@ void gt_ceiling_doc_facts(struct gt_doc *d, const struct gt_ceil_analysis *c)
 		gt_doc_u64(d, "device_id", dev->device_id);
 		gt_doc_str(d, "name", dev->known ? dev->name : NULL);
 		gt_doc_str(d, "uuid", dev->uuid[0] ? dev->uuid : NULL);
-		gt_doc_num(d, "theory_mem_gbps", dev->theory[GT_CEIL_DRAM_READ] > 0 ? dev->theory[GT_CEIL_DRAM_READ] : NAN);
+		const double theory_mem = dev->theory[GT_CEIL_DRAM_READ];
+		gt_doc_num(d, "theory_mem_gbps", theory_mem > 0 ? theory_mem : NAN);
 		gt_doc_object(d, "theory_gflops");
 		for (int k = GT_CEIL_FP32_FMA; k <= GT_CEIL_FP16_MMA; k++)
 			gt_doc_num(d, gt_ceiling_kind_name((enum gt_ceiling_kind)k), dev->theory[k] > 0 ? dev->theory[k] : NAN);

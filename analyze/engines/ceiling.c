@@ -502,7 +502,8 @@ static void kernel_figures(const struct gt_ceil_analysis *c, const struct group 
 	k->l2_gbps = rt[GT_ROLE_L2_BYTES];
 	k->l2_bytes = pl[GT_ROLE_L2_BYTES];
 	k->mem_pct = d && isfinite(d->mem_gbps) ? 100 * k->dram_gbps / d->mem_gbps : NAN;
-	k->mem_pct_theory = d && d->theory[GT_CEIL_DRAM_READ] > 0 ? 100 * k->dram_gbps / d->theory[GT_CEIL_DRAM_READ] : NAN;
+	const double theory_mem = d ? d->theory[GT_CEIL_DRAM_READ] : 0;
+	k->mem_pct_theory = theory_mem > 0 ? 100 * k->dram_gbps / theory_mem : NAN;
 	k->l2_pct = d && isfinite(d->l2_gbps) ? 100 * k->l2_gbps / d->l2_gbps : NAN;
 	/* FLOPs: the kinds measured, each against its own ceiling. */
 	/* Tensor FLOPs against the highest tensor ceiling measured: a library GEMM's where the probe

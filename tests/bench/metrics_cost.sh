@@ -15,9 +15,9 @@
 # workload), so that a short device call spends its rounds where the spread is widest;
 # TRANSFORMER_SECONDS (1.5) times each Transformer run for that long, in TRANSFORMER_CHUNKS (10)
 # synchronised chunks whose median is the run's figure; BUDGET_S (below) ends the run
-# early rather than past a device call's limit. The rounds of the lent H100
-# spread the Transformer's paired log ratio by 0.14-0.18 (one sd): about 40 rounds resolve 1.05x,
-# more than one 10-minute device call holds, so runs can be pooled afterwards, on any machine:
+# early rather than past a device call's limit. Timed as one window, the Transformer's paired log
+# ratio spread by 0.14-0.18 (one sd) on the lent H100; as the median of 10 chunks, by 0.023, so
+# that 14 rounds resolved 1.05x. Runs can be pooled afterwards, on any machine:
 #
 #   bash tests/bench/metrics_cost.sh --summary RUN1/metrics_cost.tsv RUN2/metrics_cost.tsv ...
 #
@@ -25,7 +25,8 @@
 #
 # Workloads: kernels/splat_render (end-to-end ms per frame, median of its timed frames) and, where
 # PyTorch is installed, a 2-layer TransformerEncoder training step (tests/gpu/framework_workloads.py
-# --only transformer, ms per step over 1.5 s, the median of 10 chunks) and tests/gpu/torch_workload.py (an MLP, ms per step).
+# --only transformer, ms per step over 1.5 s, the median of 10 chunks) and
+# tests/gpu/torch_workload.py (an MLP, ms per step).
 set -u
 # The summary of one run's rounds, or of several runs pooled (each run's rounds paired within it).
 summarize() {

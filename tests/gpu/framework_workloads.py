@@ -12,8 +12,9 @@
 Each workload is warmed up, then timed over a fixed count sized to run about --seconds (so that a
 windowed recording with a 1 s period sees several windows), and synchronised before the clock
 stops. --chunks N (transformer only) times the steps in N synchronised chunks and reports the median
-chunk: the figure a cost comparison wants, robust to a stall of the lent machine. With --profiler the torch workloads run inside torch.profiler (CPU + CUDA activities), the
-peer this tool is compared with. Prints one line per workload:
+chunk: the figure a cost comparison wants, robust to a stall of the lent machine. With --profiler
+the torch workloads run inside torch.profiler (CPU + CUDA activities), the peer this tool is
+compared with. Prints one line per workload:
     workload=NAME unit=ms/step|us/op value=V count=N cpu=C
 (C: the launching thread's CPU time per step or op, in the same unit).
 """

@@ -90,6 +90,10 @@ if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
 		"$GA" info t$i.gtrace > t$i.txt 2>&1
 		check "PyTorch run $i: trace complete with samples" \
 			sh -c "grep -q 'complete (END' t$i.txt && grep -Eq 'metrics\.samples = [1-9]' t$i.txt"
+		# The exit handler's work: a sampler no program thread stopped is left running and
+		# named in META metrics.unfinished (preload/metrics.c).
+		check "PyTorch run $i: the sampler was stopped before exit (no META metrics.unfinished)" \
+			sh -c "! grep -q 'metrics\.unfinished' t$i.txt"
 	done
 else
 	echo "  (no PyTorch with CUDA: the PyTorch runs are not made)"
